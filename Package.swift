@@ -1,0 +1,40 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let package = Package(
+    name: "QueryTestbed",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "testbed", targets: ["testbed"]),
+        .library(name: "Relational", targets: ["Relational"]),
+        .library(name: "SQLiteStore", targets: ["SQLiteStore"]),
+        .library(name: "QueryEngine", targets: ["QueryEngine"]),
+        .library(name: "Workloads", targets: ["Workloads"]),
+        .library(name: "Experiments", targets: ["Experiments"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
+    ],
+    targets: [
+        .systemLibrary(name: "CSQLite", path: "Sources/CSQLite"),
+        .systemLibrary(name: "CGraphviz", path: "Sources/CGraphviz"),
+        .target(name: "Relational"),
+        .target(name: "SQLiteStore", dependencies: ["Relational", "CSQLite"]),
+        .target(name: "QueryEngine", dependencies: ["Relational", "CGraphviz"]),
+        .target(name: "Workloads", dependencies: ["Relational", "SQLiteStore", "QueryEngine"]),
+        .target(name: "Experiments", dependencies: [
+            "Relational", "SQLiteStore", "QueryEngine", "Workloads",
+            .product(name: "Yams", package: "Yams"),
+        ]),
+        .executableTarget(name: "testbed", dependencies: [
+            "Relational", "SQLiteStore", "QueryEngine", "Workloads", "Experiments",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ]),
+        .testTarget(name: "RelationalTests", dependencies: ["Relational"]),
+        .testTarget(name: "SQLiteStoreTests", dependencies: ["Relational", "SQLiteStore"]),
+        .testTarget(name: "QueryEngineTests", dependencies: ["Relational", "QueryEngine", "SQLiteStore"]),
+        .testTarget(name: "WorkloadsTests", dependencies: ["Relational", "QueryEngine", "Workloads", "SQLiteStore"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,2 @@
+#include <graphviz/gvc.h>
+#include <graphviz/cgraph.h>

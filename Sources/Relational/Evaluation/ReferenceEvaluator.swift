@@ -1,0 +1,68 @@
+/// The seed's "simple query execution": materialize every operand, then compute the
+/// operator, with hash joins and no optimization at all. It is the correctness oracle for
+/// the engine and the fuzzer, so it stays small and obviously right.
+///
+/// A relation shared by several parents is computed once per evaluator (memoized by identity).
+public final class ReferenceEvaluator {
+    private var memo: [ObjectIdentifier: [Row]] = [:]
+
+    public init() {}
+
+    /// The rows of `relation`, each once, in no particular order.
+    public func rows(of relation: Relation) throws -> [Row] {
+        let key = ObjectIdentifier(relation)
+        if let done = memo[key] { return done }
+        let result = try compute(relation)
+        memo[key] = result
+        return result
+    }
+
+    public static func evaluate(_ relation: Relation) throws -> [Row] {
+        try ReferenceEvaluator().rows(of: relation)
+    }
+
+    private func compute(_ relation: Relation) throws -> [Row] {
+        switch relation.operation {
+        case let .source(source):
+            return try source.fetchAll(filter: nil)
+        case let .union(a, b):
+            var seen = Set(try rows(of: a))
+            var out = Array(seen)
+            for row in try rows(of: b) where seen.insert(row).inserted { out.append(row) }
+            return out
+        case let .intersection(a, b):
+            let right = Set(try rows(of: b))
+            return try rows(of: a).filter { right.contains($0) }
+        case let .difference(a, b):
+            let right = Set(try rows(of: b))
+            return try rows(of: a).filter { !right.contains($0) }
+        case let .select(a, predicate):
+            let test = try CompiledPredicate(predicate, scheme: a.scheme)
+            return try rows(of: a).filter { test.matches($0) }
+        case let .project(a):
+            let map = ColumnMap.project(from: a.scheme, to: relation.scheme)
+            var seen = Set<Row>()
+            return try rows(of: a).compactMap { row in
+                let projected = map.apply(row)
+                return seen.insert(projected).inserted ? projected : nil
+            }
+        case let .rename(a, _):
+            let map = relation.columnMap!
+            return try rows(of: a).map { map.apply($0) }
+        case let .join(a, b, _):
+            let layout = relation.joinLayout!
+            var table: [Row: [Row]] = [:]
+            for r in try rows(of: b) { table[layout.rightKey(of: r), default: []].append(r) }
+            var out: [Row] = []
+            for l in try rows(of: a) {
+                for r in table[layout.leftKey(of: l)] ?? [] { out.append(layout.combine(l, r)) }
+            }
+            return out
+        }
+    }
+}
+
+extension Relation {
+    /// This relation's rows, computed by the reference evaluator.
+    public func rows() throws -> [Row] { try ReferenceEvaluator.evaluate(self) }
+}

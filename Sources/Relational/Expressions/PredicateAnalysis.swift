@@ -1,0 +1,92 @@
+// The analyses the engine needs from a select expression.
+
+extension Predicate {
+    /// Every attribute the predicate reads.
+    public var attributes: Set<Attribute> {
+        var out = Set<Attribute>()
+        collectAttributes(into: &out)
+        return out
+    }
+
+    private func collectAttributes(into out: inout Set<Attribute>) {
+        switch self {
+        case .constant: break
+        case let .comparison(l, _, r):
+            if case let .attribute(a) = l { out.insert(a) }
+            if case let .attribute(a) = r { out.insert(a) }
+        case let .and(parts), let .or(parts):
+            for p in parts { p.collectAttributes(into: &out) }
+        case let .not(inner):
+            inner.collectAttributes(into: &out)
+        }
+    }
+
+    /// The same predicate with attributes renamed; attributes missing from `map` stay.
+    public func renamingAttributes(_ map: [Attribute: Attribute]) -> Predicate {
+        func rename(_ t: Term) -> Term {
+            if case let .attribute(a) = t, let b = map[a] { return .attribute(b) }
+            return t
+        }
+        switch self {
+        case .constant: return self
+        case let .comparison(l, op, r): return .comparison(rename(l), op, rename(r))
+        case let .and(parts): return .and(parts.map { $0.renamingAttributes(map) })
+        case let .or(parts): return .or(parts.map { $0.renamingAttributes(map) })
+        case let .not(inner): return .not(inner.renamingAttributes(map))
+        }
+    }
+
+    /// For each attribute `a` with a finite set `V` such that the predicate implies
+    /// `a ∈ V`: equalities with constants, ORs of them (when every disjunct constrains `a`),
+    /// and ANDs (where any conjunct's constraint holds). A source indexed on `a` can fetch
+    /// the rows with `a ∈ V` and then test the whole predicate on just those.
+    public var impliedValueSets: [Attribute: Set<Value>] {
+        switch self {
+        case let .comparison(.attribute(a), .equal, .value(v)),
+            let .comparison(.value(v), .equal, .attribute(a)):
+            return [a: [v]]
+        case let .and(parts):
+            var merged: [Attribute: Set<Value>] = [:]
+            for part in parts {
+                for (a, values) in part.impliedValueSets {
+                    merged[a] = merged[a].map { $0.intersection(values) } ?? values
+                }
+            }
+            return merged
+        case let .or(parts):
+            guard let first = parts.first else { return [:] }
+            var common = first.impliedValueSets
+            for part in parts.dropFirst() where !common.isEmpty {
+                let next = part.impliedValueSets
+                var kept: [Attribute: Set<Value>] = [:]
+                for (a, values) in common {
+                    if let more = next[a] { kept[a] = values.union(more) }
+                }
+                common = kept
+            }
+            return common
+        default:
+            return [:]
+        }
+    }
+
+    /// True when the predicate can match no row at all (after simplification).
+    public var isUnsatisfiable: Bool {
+        switch self {
+        case .constant(false): return true
+        case let .or(parts): return parts.allSatisfy(\.isUnsatisfiable)
+        case let .and(parts): return parts.contains(where: \.isUnsatisfiable)
+        default: return false
+        }
+    }
+
+    /// Counts comparison leaves: a size measure for limits and reports.
+    public var comparisonCount: Int {
+        switch self {
+        case .constant: return 0
+        case .comparison: return 1
+        case let .and(parts), let .or(parts): return parts.reduce(0) { $0 + $1.comparisonCount }
+        case let .not(inner): return inner.comparisonCount
+        }
+    }
+}

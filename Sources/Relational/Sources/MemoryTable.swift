@@ -1,0 +1,221 @@
+/// An in-memory table: a set of rows with a hash index on each declared attribute.
+///
+/// Rows are stored by position against the table's scheme. A cursor whose filter implies
+/// `a ∈ {values}` for an indexed `a` visits only the rows in those index buckets;
+/// `rowsExamined` counts every row a cursor looked at, so tests can tell a lookup from a scan.
+public final class MemoryTable: SourceRelation {
+    public let scheme: Scheme
+    public let sourceName: String
+    public let indexedAttributes: [Attribute]
+
+    private var rows: [Row] = []
+    private var positionOfRow: [Row: Int] = [:]
+    /// Column position → value → row positions holding it.
+    private var indexes: [Int: [Value: [Int]]] = [:]
+
+    /// Rows looked at by cursors since creation (or the last `resetStatistics`).
+    public private(set) var rowsExamined = 0
+    /// Rows handed out by cursors.
+    public private(set) var rowsDelivered = 0
+
+    public init(name: String, scheme: Scheme, indexedAttributes: [Attribute] = []) throws {
+        self.sourceName = name
+        self.scheme = scheme
+        self.indexedAttributes = indexedAttributes
+        for a in indexedAttributes {
+            let column = try scheme.requireIndex(of: a, context: "index on table \(name)")
+            indexes[column] = [:]
+        }
+    }
+
+    /// A table from rows written in `columns` order (any order; stored sorted by name),
+    /// like PLRelational's `MakeRelation`.
+    public convenience init(
+        name: String, columns: [Attribute], rows: [[Value]], indexedAttributes: [Attribute] = []
+    ) throws {
+        let scheme = try Scheme(columns)
+        try self.init(name: name, scheme: scheme, indexedAttributes: indexedAttributes)
+        let order = scheme.attributes.map { a in columns.firstIndex(of: a)! }
+        for values in rows {
+            guard values.count == columns.count else {
+                throw RelationError.rowWidth(expected: columns.count, got: values.count, relation: name)
+            }
+            try add(Row(order.map { values[$0] }))
+        }
+    }
+
+    public var count: Int { rows.count }
+
+    /// Every row, in insertion order (deletions move the last row into the gap).
+    public var allRows: [Row] { rows }
+
+    public func resetStatistics() {
+        rowsExamined = 0
+        rowsDelivered = 0
+    }
+
+    // MARK: Changing rows
+
+    /// Adds a row (values in scheme order); returns false if it was already present.
+    @discardableResult
+    public func add(_ row: Row) throws -> Bool {
+        guard row.count == scheme.count else {
+            throw RelationError.rowWidth(expected: scheme.count, got: row.count, relation: sourceName)
+        }
+        if positionOfRow[row] != nil { return false }
+        let position = rows.count
+        rows.append(row)
+        positionOfRow[row] = position
+        for column in indexes.keys {
+            indexes[column]![row.values[column], default: []].append(position)
+        }
+        return true
+    }
+
+    public func add<S: Sequence>(contentsOf newRows: S) throws where S.Element == Row {
+        for row in newRows { try add(row) }
+    }
+
+    /// Reserves room for `n` more rows (bulk loads).
+    public func reserveCapacity(_ n: Int) {
+        rows.reserveCapacity(rows.count + n)
+        positionOfRow.reserveCapacity(rows.count + n)
+    }
+
+    /// Deletes the rows matching the predicate; returns how many went.
+    @discardableResult
+    public func delete(where predicate: Predicate) throws -> Int {
+        let test = try CompiledPredicate(predicate, scheme: scheme)
+        let doomed = rows.filter { test.matches($0) }
+        for row in doomed { remove(row) }
+        return doomed.count
+    }
+
+    /// Sets attributes on the rows matching the predicate; returns how many rows matched.
+    /// An update that makes two rows equal leaves one (relations are sets).
+    @discardableResult
+    public func update(where predicate: Predicate, set newValues: [Attribute: Value]) throws -> Int {
+        let test = try CompiledPredicate(predicate, scheme: scheme)
+        var assignments: [(Int, Value)] = []
+        for (a, v) in newValues.sorted(by: { $0.key < $1.key }) {
+            assignments.append((try scheme.requireIndex(of: a, context: "update of \(sourceName)"), v))
+        }
+        let matched = rows.filter { test.matches($0) }
+        for row in matched { remove(row) }
+        for row in matched {
+            var changed = row.values
+            for (i, v) in assignments { changed[i] = v }
+            try add(Row(changed))
+        }
+        return matched.count
+    }
+
+    private func remove(_ row: Row) {
+        guard let position = positionOfRow.removeValue(forKey: row) else { return }
+        let last = rows.count - 1
+        for column in indexes.keys {
+            removeFromIndex(column, value: row.values[column], position: position)
+        }
+        if position != last {
+            let moved = rows[last]
+            rows[position] = moved
+            positionOfRow[moved] = position
+            for column in indexes.keys {
+                let value = moved.values[column]
+                if let i = indexes[column]![value]?.firstIndex(of: last) {
+                    indexes[column]![value]![i] = position
+                }
+            }
+        }
+        rows.removeLast()
+    }
+
+    private func removeFromIndex(_ column: Int, value: Value, position: Int) {
+        guard var bucket = indexes[column]![value], let i = bucket.firstIndex(of: position) else { return }
+        bucket.swapAt(i, bucket.count - 1)
+        bucket.removeLast()
+        indexes[column]![value] = bucket.isEmpty ? nil : bucket
+    }
+
+    // MARK: Reading rows
+
+    /// The indexed attribute whose implied value set touches the fewest rows, with those
+    /// rows' positions; nil when no index answers the filter.
+    private func indexedCandidates(_ filter: Predicate) -> [Int]? {
+        var best: [Int]?
+        for (attribute, values) in filter.impliedValueSets {
+            guard let column = scheme.index(of: attribute), let index = indexes[column] else { continue }
+            var positions: [Int] = []
+            for v in values { positions.append(contentsOf: index[v] ?? []) }
+            if best == nil || positions.count < best!.count { best = positions }
+        }
+        return best
+    }
+
+    public func canFetchSelectively(_ filter: Predicate) -> Bool {
+        filter.isUnsatisfiable || indexedCandidates(filter) != nil
+    }
+
+    public func estimatedCount(filter: Predicate?) -> Int? {
+        guard let filter else { return rows.count }
+        if filter.isUnsatisfiable { return 0 }
+        return indexedCandidates(filter)?.count ?? rows.count
+    }
+
+    /// Rows whose `attribute` equals `value`, through the index (no scan).
+    public func lookup(_ attribute: Attribute, _ value: Value) throws -> [Row] {
+        guard let column = scheme.index(of: attribute), let index = indexes[column] else {
+            throw RelationError.unsupported("table \(sourceName) has no index on '\(attribute)'")
+        }
+        let positions = index[value] ?? []
+        rowsExamined += positions.count
+        rowsDelivered += positions.count
+        return positions.map { rows[$0] }
+    }
+
+    public func makeCursor(filter: Predicate?) throws -> any RowCursor {
+        guard let filter else {
+            return MemoryTableCursor(table: self, rows: rows, positions: nil, test: nil)
+        }
+        let test = try CompiledPredicate(filter, scheme: scheme)
+        if filter.isUnsatisfiable {
+            return MemoryTableCursor(table: self, rows: [], positions: [], test: test)
+        }
+        return MemoryTableCursor(table: self, rows: rows, positions: indexedCandidates(filter), test: test)
+    }
+
+    fileprivate func record(examined: Int, delivered: Int) {
+        rowsExamined += examined
+        rowsDelivered += delivered
+    }
+}
+
+/// Walks either every row or the candidate positions from an index, testing the filter.
+private final class MemoryTableCursor: RowCursor {
+    private let table: MemoryTable
+    private let rows: [Row]
+    private let positions: [Int]?
+    private let test: CompiledPredicate?
+    private var next = 0
+
+    init(table: MemoryTable, rows: [Row], positions: [Int]?, test: CompiledPredicate?) {
+        self.table = table
+        self.rows = rows
+        self.positions = positions
+        self.test = test
+    }
+
+    func next(maxRows: Int) throws -> [Row] {
+        let total = positions?.count ?? rows.count
+        var out: [Row] = []
+        var examined = 0
+        while next < total && out.count < maxRows {
+            let row = rows[positions?[next] ?? next]
+            next += 1
+            examined += 1
+            if test?.matches(row) ?? true { out.append(row) }
+        }
+        table.record(examined: examined, delivered: out.count)
+        return out
+    }
+}

@@ -1,0 +1,46 @@
+/// A relation that holds rows itself (a memory table, an SQLite table) and can be asked
+/// for only the rows matching a filter.
+///
+/// Contract: a cursor returns exactly the rows that satisfy `filter` (all rows when nil),
+/// each once. `canFetchSelectively` tells whether that costs less than a scan (an index
+/// answers the filter). `estimatedCount` is quick and approximate; nil means the source
+/// cannot estimate, which the engine treats as larger than anything.
+public protocol SourceRelation: AnyObject {
+    var scheme: Scheme { get }
+    var sourceName: String { get }
+    func makeCursor(filter: Predicate?) throws -> any RowCursor
+    func canFetchSelectively(_ filter: Predicate) -> Bool
+    func estimatedCount(filter: Predicate?) -> Int?
+}
+
+/// Delivers a source's rows in batches; an empty batch means the cursor is drained.
+public protocol RowCursor: AnyObject {
+    func next(maxRows: Int) throws -> [Row]
+}
+
+extension SourceRelation {
+    /// All rows matching the filter, drained from one cursor.
+    public func fetchAll(filter: Predicate? = nil) throws -> [Row] {
+        let cursor = try makeCursor(filter: filter)
+        var out: [Row] = []
+        while true {
+            let batch = try cursor.next(maxRows: 4096)
+            if batch.isEmpty { return out }
+            out.append(contentsOf: batch)
+        }
+    }
+}
+
+/// A cursor over rows already in memory.
+public final class ArrayCursor: RowCursor {
+    private let rows: [Row]
+    private var position = 0
+
+    public init(_ rows: [Row]) { self.rows = rows }
+
+    public func next(maxRows: Int) throws -> [Row] {
+        let end = min(rows.count, position + max(1, maxRows))
+        defer { position = end }
+        return Array(rows[position..<end])
+    }
+}

@@ -1,0 +1,48 @@
+/// The set of attributes of a relation, held sorted by name. A row of the relation stores
+/// its values at the same positions, so rows carry no attribute names of their own.
+public struct Scheme: Hashable, Sendable, CustomStringConvertible {
+    public let attributes: [Attribute]
+
+    /// Builds a scheme; throws if an attribute is named twice.
+    public init(_ attributes: [Attribute]) throws {
+        let sorted = attributes.sorted()
+        for (a, b) in zip(sorted, sorted.dropFirst()) where a == b {
+            throw RelationError.duplicateAttribute(a)
+        }
+        self.attributes = sorted
+    }
+
+    /// Builds a scheme from names known to be distinct (internal use).
+    init(uniqueSorted attributes: [Attribute]) {
+        self.attributes = attributes
+    }
+
+    public var count: Int { attributes.count }
+
+    public func contains(_ attribute: Attribute) -> Bool { index(of: attribute) != nil }
+
+    /// Position of an attribute in rows of this scheme (binary search; schemes are short).
+    public func index(of attribute: Attribute) -> Int? {
+        var low = 0
+        var high = attributes.count - 1
+        while low <= high {
+            let mid = (low + high) / 2
+            let candidate = attributes[mid]
+            if candidate == attribute { return mid }
+            if candidate < attribute { low = mid + 1 } else { high = mid - 1 }
+        }
+        return nil
+    }
+
+    /// Position of an attribute, or an error naming it and the scheme.
+    public func requireIndex(of attribute: Attribute, context: String) throws -> Int {
+        guard let index = index(of: attribute) else {
+            throw RelationError.unknownAttribute(attribute, scheme: self, context: context)
+        }
+        return index
+    }
+
+    public var description: String {
+        "[" + attributes.map(\.name).joined(separator: ", ") + "]"
+    }
+}

@@ -1,0 +1,11 @@
+import ArgumentParser
+
+@main
+struct Testbed: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "testbed",
+        abstract: "A research testbed for just-in-time relational query optimization.",
+        version: "0.1.0",
+        subcommands: []
+    )
+}

@@ -1,0 +1,2 @@
+import XCTest
+final class QueryEnginePlaceholderTests: XCTestCase { func testPlaceholder() {} }

@@ -1,0 +1,2 @@
+import XCTest
+final class SQLiteStorePlaceholderTests: XCTestCase { func testPlaceholder() {} }

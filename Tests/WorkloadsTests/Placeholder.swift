@@ -1,0 +1,2 @@
+import XCTest
+final class WorkloadsPlaceholderTests: XCTestCase { func testPlaceholder() {} }
