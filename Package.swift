@@ -31,6 +31,9 @@ let package = Package(
             "Relational", "SQLiteStore", "QueryEngine", "Workloads", "Experiments",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
+        .executableTarget(name: "testbed-bench", dependencies: [
+            "Relational", "SQLiteStore", "QueryEngine", "Workloads",
+        ], path: "Sources/Benchmarks"),
         .testTarget(name: "RelationalTests", dependencies: ["Relational"]),
         .testTarget(name: "SQLiteStoreTests", dependencies: ["Relational", "SQLiteStore"]),
         .testTarget(name: "QueryEngineTests", dependencies: ["Relational", "QueryEngine", "SQLiteStore"]),

@@ -1,0 +1,2 @@
+// Placeholder: the benchmark harness and suites replace this file.
+print("no benchmark suites yet")
