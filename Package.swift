@@ -19,7 +19,8 @@ let package = Package(
     targets: [
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite"),
         .systemLibrary(name: "CGraphviz", path: "Sources/CGraphviz"),
-        .target(name: "Relational"),
+        // libm: Double.rounded() needs it when no Foundation is linked (e.g. the benchmarks).
+        .target(name: "Relational", linkerSettings: [.linkedLibrary("m")]),
         .target(name: "SQLiteStore", dependencies: ["Relational", "CSQLite"]),
         .target(name: "QueryEngine", dependencies: ["Relational", "CGraphviz"]),
         .target(name: "Workloads", dependencies: ["Relational", "SQLiteStore", "QueryEngine"]),
