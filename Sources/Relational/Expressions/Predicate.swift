@@ -104,6 +104,9 @@ extension Attribute {
     public static func *<= (a: Attribute, v: Value) -> Predicate { .comparison(.attribute(a), .lessOrEqual, .value(v)) }
     public static func *> (a: Attribute, v: Value) -> Predicate { .comparison(.attribute(a), .greater, .value(v)) }
     public static func *>= (a: Attribute, v: Value) -> Predicate { .comparison(.attribute(a), .greaterOrEqual, .value(v)) }
+    /// Disfavored so `Attribute("animal") *== "cat"` (the seed's spelling) compares with the
+    /// text value rather than an attribute named `cat`; write `*== Attribute("x")` for that.
+    @_disfavoredOverload
     public static func *== (a: Attribute, b: Attribute) -> Predicate { .comparison(.attribute(a), .equal, .attribute(b)) }
 }
 

@@ -5,6 +5,8 @@ public enum RelationError: Error, Equatable, CustomStringConvertible {
     case unknownAttribute(Attribute, scheme: Scheme, context: String)
     case schemeMismatch(operation: String, left: Scheme, right: Scheme)
     case renameCollision(from: Attribute, to: Attribute, scheme: Scheme)
+    /// Two attributes renamed to the same new name.
+    case renameMerge(Attribute, Attribute, to: Attribute, scheme: Scheme)
     case ambiguousJoinAttributes([Attribute])
     case rowWidth(expected: Int, got: Int, relation: String)
     case unsupported(String)
@@ -19,6 +21,8 @@ public enum RelationError: Error, Equatable, CustomStringConvertible {
             return "\(operation) needs operands with the same scheme, got \(left) and \(right)"
         case let .renameCollision(from, to, scheme):
             return "rename '\(from)' -> '\(to)' collides with existing attribute '\(to)' in \(scheme)"
+        case let .renameMerge(a, b, to, scheme):
+            return "rename: '\(a)' and '\(b)' are both renamed to '\(to)' in \(scheme)"
         case let .ambiguousJoinAttributes(attributes):
             let names = attributes.map { "'\($0)'" }.joined(separator: ", ")
             return "join: both operands have \(names) but the join does not match them; "

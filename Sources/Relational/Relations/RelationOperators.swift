@@ -47,10 +47,13 @@ extension Relation {
         }
         let kept = scheme.attributes.filter { map[$0] == nil }
         let keptSet = Set(kept)
-        var seen = Set<Attribute>()
+        var renamedFrom: [Attribute: Attribute] = [:]
         for (old, new) in map.sorted(by: { $0.key < $1.key }) {
-            if keptSet.contains(new) || !seen.insert(new).inserted {
+            if keptSet.contains(new) {
                 throw RelationError.renameCollision(from: old, to: new, scheme: scheme)
+            }
+            if let first = renamedFrom.updateValue(old, forKey: new) {
+                throw RelationError.renameMerge(first, old, to: new, scheme: scheme)
             }
         }
         return Relation(.rename(self, map), scheme: try Scheme(kept + map.values))
