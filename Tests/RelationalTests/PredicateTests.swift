@@ -1,0 +1,125 @@
+import XCTest
+@testable import Relational
+
+final class PredicateTests: XCTestCase {
+    let a = Attribute("a")
+    let b = Attribute("b")
+
+    // MARK: attributes and renaming
+
+    func testAttributesReadByAPredicate() {
+        XCTAssertEqual((a *== 1).attributes, [a])
+        XCTAssertEqual((a *== b *|| !(Attribute("c") *< 3)).attributes, [a, b, "c"])
+        XCTAssertEqual(Predicate.comparison(.value(1), .less, .attribute(b)).attributes, [b])
+        XCTAssertEqual(Predicate.true.attributes, [])
+    }
+
+    func testRenamingAttributes() {
+        let p = (a *== 1 *&& b *!= "x") *|| !(a *== b)
+        let renamed = p.renamingAttributes([a: "id", b: "name"])
+        XCTAssertEqual(renamed, (Attribute("id") *== 1 *&& Attribute("name") *!= "x") *|| !(Attribute("id") *== Attribute("name")))
+        XCTAssertEqual(renamed.attributes, ["id", "name"])
+        XCTAssertEqual(p.renamingAttributes([a: "z"]).attributes, ["z", b], "unmapped attributes stay")
+    }
+
+    // MARK: impliedValueSets
+
+    func testEqualityImpliesOneValue() {
+        XCTAssertEqual((a *== 3).impliedValueSets, [a: [3]])
+        XCTAssertEqual(Predicate.comparison(.value("x"), .equal, .attribute(a)).impliedValueSets, [a: ["x"]])
+        XCTAssertEqual((a *== nil).impliedValueSets, [a: [nil]])
+    }
+
+    func testOrOfEqualitiesImpliesTheirUnion() {
+        XCTAssertEqual((a *== 1 *|| a *== 2 *|| a *== 2.0).impliedValueSets, [a: [1, 2]])
+        // Only attributes constrained in every branch survive.
+        let p = (a *== 1 *&& b *== 5) *|| a *== 3
+        XCTAssertEqual(p.impliedValueSets, [a: [1, 3]])
+        let q = (a *== 1 *&& b *== 5) *|| (b *== 6 *&& a *== 2)
+        XCTAssertEqual(q.impliedValueSets, [a: [1, 2], b: [5, 6]])
+    }
+
+    func testAndCombinesConstraints() {
+        XCTAssertEqual((a *== 1 *&& b *== 2).impliedValueSets, [a: [1], b: [2]])
+        XCTAssertEqual((a *== 1 *&& b *> 2).impliedValueSets, [a: [1]])
+        XCTAssertEqual(((a *== 1 *|| a *== 2) *&& (a *== 2 *|| a *== 3)).impliedValueSets, [a: [2]])
+        // Contradictory equalities: the empty set, so an index fetches nothing.
+        XCTAssertEqual((a *== 1 *&& a *== 2).impliedValueSets, [a: []])
+    }
+
+    func testPredicatesThatImplyNoValueSet() {
+        XCTAssertEqual((a *< 1).impliedValueSets, [:])
+        XCTAssertEqual((a *!= 1).impliedValueSets, [:])
+        XCTAssertEqual((!(a *== 1)).impliedValueSets, [:])
+        XCTAssertEqual((a *== b).impliedValueSets, [:])
+        XCTAssertEqual((a *== 1 *|| b *== 2).impliedValueSets, [:])
+        XCTAssertEqual((a *== 1 *|| a *> 5).impliedValueSets, [:])
+        XCTAssertEqual(Predicate.true.impliedValueSets, [:])
+        XCTAssertEqual(Predicate.or([]).impliedValueSets, [:])
+    }
+
+    // MARK: building and simplifying
+
+    func testAllAndAnySimplify() {
+        XCTAssertEqual(Predicate.all([.true, a *== 1]), a *== 1)
+        XCTAssertEqual(Predicate.all([a *== 1, .false]), .false)
+        XCTAssertEqual(Predicate.all([]), .true)
+        XCTAssertEqual(Predicate.any([.false, a *== 1]), a *== 1)
+        XCTAssertEqual(Predicate.any([a *== 1, .true]), .true)
+        XCTAssertEqual(Predicate.any([]), .false)
+        XCTAssertEqual(a *== 1 *&& b *== 2 *&& a *== 3, .and([a *== 1, b *== 2, a *== 3]), "nested ands flatten")
+        XCTAssertTrue(Predicate.or([.false, .and([a *== 1, .false])]).isUnsatisfiable)
+        XCTAssertFalse((a *== 1).isUnsatisfiable)
+        XCTAssertEqual(((a *== 1 *|| a *== 2) *&& !(b *< 3)).comparisonCount, 3)
+    }
+
+    // MARK: description
+
+    func testDescriptionIsQueryLanguageSyntax() {
+        XCTAssertEqual((a *== 3).description, "a == 3")
+        XCTAssertEqual((Attribute("name") *== "Jane \"JD\" Doe").description, #"name == "Jane \"JD\" Doe""#)
+        XCTAssertEqual((a *>= 2.5 *&& b *!= nil).description, "a >= 2.5 and b != null")
+        XCTAssertEqual(((a *== 1 *|| a *== 2) *&& !(b *< 3.0)).description, "(a == 1 or a == 2) and not (b < 3.0)")
+        XCTAssertEqual((a *== 1 *|| (a *== 2 *&& b *== Value.blob([0, 255]))).description, "a == 1 or (a == 2 and b == x'00ff')")
+        XCTAssertEqual((a *== b).description, "a == b")
+        XCTAssertEqual(Predicate.true.description, "true")
+        XCTAssertEqual(Predicate.comparison(.value(1), .lessOrEqual, .attribute(a)).description, "1 <= a")
+    }
+
+    // MARK: evaluation, nulls included
+
+    func matches(_ p: Predicate, _ row: Row, scheme: [Attribute] = ["a", "b"]) throws -> Bool {
+        try CompiledPredicate(p, scheme: Scheme(scheme)).matches(row)
+    }
+
+    func testNullComparisonsUseTheTotalOrder() throws {
+        XCTAssertTrue(try matches(a *== nil, [nil, 1]))
+        XCTAssertFalse(try matches(a *!= nil, [nil, 1]))
+        XCTAssertTrue(try matches(a *< 0, [nil, 1]), "null sorts before every number")
+        XCTAssertTrue(try matches(a *< .integer(Int64.min), [nil, 1]))
+        XCTAssertFalse(try matches(a *>= 0, [nil, 1]))
+        XCTAssertTrue(try matches(a *== b, [nil, nil]), "null == null")
+        XCTAssertFalse(try matches(a *== b, [nil, 0]))
+        XCTAssertTrue(try matches(Predicate.comparison(.value(nil), .equal, .value(nil)), [1, 1]))
+        XCTAssertTrue(try matches(Predicate.comparison(.value(nil), .less, .value(0)), [1, 1]))
+    }
+
+    func testComparisonsAcrossTypes() throws {
+        XCTAssertTrue(try matches(a *== 3.0, [3, nil]))
+        XCTAssertTrue(try matches(a *< "", [99, nil]), "numbers sort before text")
+        XCTAssertTrue(try matches(a *< Value.blob([]), ["zzz", nil]), "text sorts before blobs")
+        XCTAssertTrue(try matches(Predicate.comparison(.value(5), .less, .attribute(a)), [6, nil]), "5 < a")
+        XCTAssertFalse(try matches(Predicate.comparison(.value(5), .less, .attribute(a)), [5, nil]))
+    }
+
+    func testBooleanStructure() throws {
+        let p = (a *== 1 *|| a *== 2) *&& !(b *== "x")
+        XCTAssertTrue(try matches(p, [2, "y"]))
+        XCTAssertFalse(try matches(p, [2, "x"]))
+        XCTAssertFalse(try matches(p, [3, "y"]))
+        XCTAssertTrue(try matches(.true, [nil, nil]))
+        XCTAssertFalse(try matches(.false, [nil, nil]))
+        XCTAssertFalse(try matches(.or([]), [nil, nil]))
+        XCTAssertTrue(try matches(.and([]), [nil, nil]))
+    }
+}
