@@ -1,0 +1,41 @@
+import Relational
+
+/// An optimizer heuristic: a plug-in that declares its flags and acts through hooks.
+/// The pipeline and the runner call these hooks without knowing any heuristic by name.
+///
+/// To add one, write a type conforming to this protocol in its own file under
+/// `Heuristics/` and list it in `HeuristicCatalog.standard`. Its tunables are its flags.
+public protocol Heuristic: AnyObject {
+    /// The flags this heuristic reads (names unique across the catalog).
+    static var flags: [FlagSpec] { get }
+
+    /// An instance configured from the flag set, or nil when the flags switch it off.
+    static func make(_ flags: FlagSet) -> Self?
+
+    /// Ahead-of-time passes this heuristic contributes, in order.
+    var optimizerPasses: [any OptimizerPass] { get }
+
+    /// Nodes entered the runner's graph (all of them at start, copies later), parents
+    /// before children.
+    func nodesAdded(_ nodes: [NodeID], run: any RunnerContext)
+
+    /// `edge.parent` has received every row of its operand `edge.operand`.
+    func operandCompleted(_ edge: Edge, run: any RunnerContext)
+
+    /// Picks the next initiator among `candidates` (in declaration order), or nil to let
+    /// another heuristic (or the default, declaration order) decide.
+    func chooseInitiator(from candidates: [NodeID], run: any RunnerContext) -> NodeID?
+
+    /// A filter is about to be provided along `edge`. The heuristic may rearrange the graph
+    /// (e.g. give `edge.parent` its own copy of the child); the filter then goes to
+    /// whatever child sits at `edge` afterwards.
+    func willProvideFilter(_ filter: Predicate, along edge: Edge, run: any RunnerContext)
+}
+
+extension Heuristic {
+    public var optimizerPasses: [any OptimizerPass] { [] }
+    public func nodesAdded(_ nodes: [NodeID], run: any RunnerContext) {}
+    public func operandCompleted(_ edge: Edge, run: any RunnerContext) {}
+    public func chooseInitiator(from candidates: [NodeID], run: any RunnerContext) -> NodeID? { nil }
+    public func willProvideFilter(_ filter: Predicate, along edge: Edge, run: any RunnerContext) {}
+}

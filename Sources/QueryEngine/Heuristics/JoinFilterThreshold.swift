@@ -1,0 +1,37 @@
+import Relational
+
+/// `join-filter-threshold=N`: when a join has every row of one operand and there are at
+/// most N of them, their join keys become a filter (an OR of per-key equalities) on the
+/// other operand, which can then fetch only matching rows. 0 switches it off.
+public final class JoinFilterThreshold: Heuristic {
+    public static let flags = [
+        FlagSpec(
+            name: "join-filter-threshold", kind: .integer(minimum: 0), allOn: .integer(100), allOff: .integer(0),
+            meaning: "a join that has all rows of one operand, at most N of them, turns them into a filter on the other operand; 0 disables",
+            alwaysListed: true)
+    ]
+
+    let threshold: Int
+
+    init(threshold: Int) { self.threshold = threshold }
+
+    public static func make(_ flags: FlagSet) -> JoinFilterThreshold? {
+        guard let n = flags.integer("join-filter-threshold"), n > 0 else { return nil }
+        return JoinFilterThreshold(threshold: n)
+    }
+
+    public func operandCompleted(_ edge: Edge, run: any RunnerContext) {
+        guard case let .join(pairs) = run.graph[edge.parent].operation else { return }
+        let otherEdge = Edge(parent: edge.parent, operand: 1 - edge.operand)
+        let other = run.graph.child(at: otherEdge)
+        guard !run.hasProvided(along: otherEdge), !run.hasStarted(other), !run.isComplete(other) else { return }
+        let (keys, rows) = run.joinKeys(of: edge.parent, operand: edge.operand)
+        guard rows <= threshold, !pairs.isEmpty || rows == 0 else { return }
+        let attributes = pairs.map { otherEdge.operand == 0 ? $0.left : $0.right }
+        let filter = Predicate.any(keys.sorted().map { key in
+            Predicate.all(zip(attributes, key.values).map { .comparison(.attribute($0), .equal, .value($1)) })
+        })
+        run.counters.joinFiltersBuilt += 1
+        run.provideFilter(filter, along: otherEdge)
+    }
+}

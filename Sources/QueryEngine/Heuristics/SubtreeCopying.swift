@@ -1,0 +1,53 @@
+import Relational
+
+/// `subtree-copying` with `subtree-copy-limit`: when a filter is about to reach a node that
+/// still waits on other parents, give this parent its own copy of the node's subtree so the
+/// filter takes effect at once. Seed 000's criteria: (1) the subtree has at most `limit`
+/// nodes, (2) another parent has not yet provided a filter, (3) some source in the subtree
+/// could fetch selectively with the filter. Nothing in the subtree may have started.
+public final class SubtreeCopying: Heuristic {
+    public static let flags = [
+        FlagSpec(
+            name: "subtree-copying", kind: .toggle, allOn: .toggle(true), allOff: .toggle(false),
+            meaning: "copy a node and its subtree when pushing a filter into a node still waiting on other parents",
+            alwaysListed: true),
+        FlagSpec(
+            name: "subtree-copy-limit", kind: .integer(minimum: 0), allOn: .integer(100), allOff: .integer(100),
+            meaning: "criterion 1: largest subtree (in nodes) that is copied",
+            alwaysListed: true),
+    ]
+
+    let limit: Int
+
+    init(limit: Int) { self.limit = limit }
+
+    public static func make(_ flags: FlagSet) -> SubtreeCopying? {
+        guard flags.isOn("subtree-copying") else { return nil }
+        return SubtreeCopying(limit: flags.integer("subtree-copy-limit") ?? 100)
+    }
+
+    public func willProvideFilter(_ filter: Predicate, along edge: Edge, run: any RunnerContext) {
+        let child = run.graph.child(at: edge)
+        guard run.filterState(of: child).remainingParents >= 2 else { return }
+        let subtree = run.graph.subtree(of: child)
+        guard subtree.count <= limit, !subtree.contains(where: run.hasStarted) else { return }
+        guard reachesSelectiveSource(child, filter, run) else { return }
+        run.copySubtree(along: edge)
+    }
+
+    /// Follows the filter down as the runner would and asks each source it reaches.
+    private func reachesSelectiveSource(_ node: NodeID, _ filter: Predicate, _ run: any RunnerContext) -> Bool {
+        if case let .source(source) = run.graph[node].operation {
+            return source.canFetchSelectively(filter)
+        }
+        for operand in run.graph[node].children.indices {
+            let edge = Edge(parent: node, operand: operand)
+            if let derived = run.derivedFilter(filter, along: edge),
+                reachesSelectiveSource(run.graph.child(at: edge), derived, run)
+            {
+                return true
+            }
+        }
+        return false
+    }
+}

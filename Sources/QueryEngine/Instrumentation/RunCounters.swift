@@ -1,0 +1,57 @@
+/// Deterministic counts from one query run: the same graph, data and flags always give the
+/// same numbers, so tests assert on them instead of on time.
+public struct RunCounters: Sendable, Equatable {
+    /// Rows delivered by all source nodes (copies included).
+    public var sourceRowsRead = 0
+    /// Filters handed from a parent to a child (each edge at most once).
+    public var filtersProvided = 0
+    /// Nodes whose every parent provided a filter, so the OR of them took effect.
+    public var filtersActivated = 0
+    /// Source cursors opened with an active filter.
+    public var filteredFetches = 0
+    /// Joins that turned a complete small operand into a filter on the other.
+    public var joinFiltersBuilt = 0
+    public var subtreesCopied = 0
+    public var nodesCopied = 0
+    public var nodesPlanned = 0
+    public var nodesAfterOptimization = 0
+    /// Node names (or labels) of initiators in the order they were drained.
+    public var initiatorOrder: [String] = []
+    public var perNode: [NodeCounters] = []
+
+    public init() {}
+
+    /// The scalar counters as CSV columns, in a fixed order.
+    public var columns: [(name: String, value: Int)] {
+        [
+            ("source_rows_read", sourceRowsRead),
+            ("filters_provided", filtersProvided),
+            ("filters_activated", filtersActivated),
+            ("filtered_fetches", filteredFetches),
+            ("join_filters_built", joinFiltersBuilt),
+            ("subtrees_copied", subtreesCopied),
+            ("nodes_copied", nodesCopied),
+            ("nodes_planned", nodesPlanned),
+            ("nodes_after_optimization", nodesAfterOptimization),
+        ]
+    }
+
+    public static var columnNames: [String] { RunCounters().columns.map(\.name) }
+}
+
+/// Per-node counts after a run.
+public struct NodeCounters: Sendable, Equatable {
+    public let node: NodeID
+    public let label: String
+    public let rowsIn: Int
+    public let rowsOut: Int
+}
+
+/// Wall-clock time of each phase, in microseconds.
+public struct PhaseTimings: Sendable {
+    public var planMicroseconds: Double = 0
+    public var optimizeMicroseconds: Double = 0
+    public var runMicroseconds: Double = 0
+    public var totalMicroseconds: Double { planMicroseconds + optimizeMicroseconds + runMicroseconds }
+    public init() {}
+}

@@ -1,0 +1,47 @@
+/// A broken invariant found after an optimizer pass (or a runner edit).
+public struct PlanValidationError: Error, CustomStringConvertible {
+    public let after: String
+    public let problem: String
+    public var description: String { "plan graph invalid after \(after): \(problem)" }
+}
+
+extension PlanGraph {
+    /// Checks: parent and child links are symmetric, no live node refers to a dead one,
+    /// operand counts fit the operation, and every output node is live.
+    public func validate(after stage: String) throws {
+        func fail(_ problem: String) -> PlanValidationError { PlanValidationError(after: stage, problem: problem) }
+        for (id, node) in nodes.enumerated() {
+            if !node.isLive {
+                if !node.children.isEmpty || !node.parents.isEmpty { throw fail("dead node \(id) still linked") }
+                if !node.outputs.isEmpty { throw fail("dead node \(id) has outputs") }
+                continue
+            }
+            let detachedOrphan = node.parents.isEmpty && node.outputs.isEmpty && node.children.isEmpty
+            if !detachedOrphan && !node.operation.arity.contains(node.children.count) {
+                throw fail("node \(id) (\(node.operation.label)) has \(node.children.count) operands")
+            }
+            for (operand, child) in node.children.enumerated() {
+                guard nodes.indices.contains(child), nodes[child].isLive else {
+                    throw fail("node \(id) refers to dead or missing node \(child)")
+                }
+                if !nodes[child].parents.contains(Edge(parent: id, operand: operand)) {
+                    throw fail("node \(child) lacks parent link \(id).\(operand)")
+                }
+            }
+            for edge in node.parents {
+                guard nodes.indices.contains(edge.parent), nodes[edge.parent].isLive else {
+                    throw fail("node \(id) lists dead or missing parent \(edge.parent)")
+                }
+                let siblings = nodes[edge.parent].children
+                if edge.operand >= siblings.count || siblings[edge.operand] != id {
+                    throw fail("node \(id) lists parent link \(edge) that the parent does not have")
+                }
+            }
+        }
+        for (output, id) in outputNodes.enumerated() {
+            guard nodes.indices.contains(id), nodes[id].isLive, nodes[id].outputs.contains(output) else {
+                throw fail("output \(output) is no longer reachable")
+            }
+        }
+    }
+}

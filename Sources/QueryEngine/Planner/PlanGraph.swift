@@ -1,0 +1,161 @@
+import Relational
+
+public typealias NodeID = Int
+
+/// A parent's link to one of its operands: `parent`'s operand number `operand`.
+public struct Edge: Hashable, Sendable, CustomStringConvertible {
+    public let parent: NodeID
+    public let operand: Int
+
+    public init(parent: NodeID, operand: Int) {
+        self.parent = parent
+        self.operand = operand
+    }
+
+    public var description: String { "\(parent).\(operand)" }
+}
+
+/// What a plan node computes. Unions may have any number of operands (nested unions fold
+/// into one); `dead` marks a node removed by an optimizer pass.
+public enum NodeOperation {
+    case source(any SourceRelation)
+    case union
+    case intersection
+    case difference
+    case select(Predicate)
+    case project
+    case rename([Attribute: Attribute])
+    case join([JoinPair])
+    case dead
+
+    public var isSource: Bool {
+        if case .source = self { return true }
+        return false
+    }
+
+    public var isUnion: Bool {
+        if case .union = self { return true }
+        return false
+    }
+
+    public var isDead: Bool {
+        if case .dead = self { return true }
+        return false
+    }
+
+    /// Allowed operand counts.
+    var arity: ClosedRange<Int> {
+        switch self {
+        case .source, .dead: return 0...0
+        case .union: return 1...Int.max
+        case .intersection, .difference, .join: return 2...2
+        case .select, .project, .rename: return 1...1
+        }
+    }
+
+    public var label: String {
+        switch self {
+        case let .source(s): return "source \(s.sourceName)"
+        case .union: return "union"
+        case .intersection: return "intersect"
+        case .difference: return "minus"
+        case let .select(p): return "select(\(p))"
+        case .project: return "project"
+        case let .rename(map):
+            return "rename(" + map.sorted { $0.key < $1.key }.map { "\($0.key) -> \($0.value)" }
+                .joined(separator: ", ") + ")"
+        case let .join(pairs): return "join(" + pairs.map(\.description).joined(separator: ", ") + ")"
+        case .dead: return "dead"
+        }
+    }
+}
+
+public struct PlanNode {
+    public var operation: NodeOperation
+    public var scheme: Scheme
+    /// Operands in order.
+    public internal(set) var children: [NodeID] = []
+    /// Every edge pointing at this node (a parent using it twice appears twice).
+    public internal(set) var parents: [Edge] = []
+    /// Output numbers this node's rows are delivered to.
+    public var outputs: [Int] = []
+    public var name: String?
+    /// For sources, the planner's approximate row count.
+    public var approximateCount: Int?
+    /// Set on copies made while running.
+    public var copiedFrom: NodeID?
+
+    public var isLive: Bool { !operation.isDead }
+}
+
+/// The node graph shared by planner, optimizer passes and runner. Data flows from children
+/// (operands) to parents; sources are leaves. Edits go through `setChildren`, which keeps
+/// parent and child links symmetric.
+public struct PlanGraph {
+    public internal(set) var nodes: [PlanNode] = []
+    /// The node feeding each output, by output number.
+    public internal(set) var outputNodes: [NodeID] = []
+
+    public init() {}
+
+    public subscript(id: NodeID) -> PlanNode { nodes[id] }
+
+    public var liveNodeIDs: [NodeID] { nodes.indices.filter { nodes[$0].isLive } }
+
+    mutating func add(_ node: PlanNode, children: [NodeID] = []) -> NodeID {
+        let id = nodes.count
+        nodes.append(node)
+        setChildren(of: id, to: children)
+        return id
+    }
+
+    /// Replaces a node's operands, updating the parent lists of old and new children.
+    public mutating func setChildren(of id: NodeID, to newChildren: [NodeID]) {
+        for child in Set(nodes[id].children) {
+            nodes[child].parents.removeAll { $0.parent == id }
+        }
+        nodes[id].children = newChildren
+        for (operand, child) in newChildren.enumerated() {
+            nodes[child].parents.append(Edge(parent: id, operand: operand))
+        }
+    }
+
+    /// Detaches a node from its operands and marks it dead.
+    public mutating func kill(_ id: NodeID) {
+        setChildren(of: id, to: [])
+        nodes[id].operation = .dead
+    }
+
+    public mutating func setOperation(of id: NodeID, to operation: NodeOperation) {
+        nodes[id].operation = operation
+    }
+
+    /// The child at an edge.
+    public func child(at edge: Edge) -> NodeID { nodes[edge.parent].children[edge.operand] }
+
+    /// Live nodes ordered so every parent comes before its children.
+    public func topologicalOrder(of ids: [NodeID]? = nil) -> [NodeID] {
+        let wanted = Set(ids ?? liveNodeIDs)
+        var visited = Set<NodeID>()
+        var postorder: [NodeID] = []
+        func visit(_ id: NodeID) {
+            guard visited.insert(id).inserted else { return }
+            for child in nodes[id].children { visit(child) }
+            postorder.append(id)
+        }
+        for id in wanted.sorted() { visit(id) }
+        return postorder.reversed().filter { wanted.contains($0) }
+    }
+
+    /// A node and everything below it, each once, the node first.
+    public func subtree(of root: NodeID) -> [NodeID] {
+        var seen: Set<NodeID> = [root]
+        var order = [root]
+        var i = 0
+        while i < order.count {
+            for child in nodes[order[i]].children where seen.insert(child).inserted { order.append(child) }
+            i += 1
+        }
+        return order
+    }
+}

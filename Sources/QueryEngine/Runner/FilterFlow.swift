@@ -1,0 +1,50 @@
+import Relational
+
+// Parental filters (seed 000): a node ORs the filters its parents provide and counts the
+// parents still without one; at zero the filter is active and flows on to its children.
+// A node feeding an output counts one parent that never provides, so outputs stay whole.
+extension Runner {
+    func provideFilter(_ filter: Predicate, along edge: Edge) {
+        guard !hasProvided(along: edge) else { return }
+        for heuristic in heuristics { heuristic.willProvideFilter(filter, along: edge, run: self) }
+        runtimes[edge.parent].providedToOperand[edge.operand] = true
+        let child = graph.child(at: edge)
+        let runtime = runtimes[child]
+        runtime.filter = runtime.filter.map { Predicate.any([$0, filter]) } ?? filter
+        runtime.remainingParents -= 1
+        counters.filtersProvided += 1
+        if runtime.remainingParents == 0 { activateFilter(child) }
+    }
+
+    func activateFilter(_ id: NodeID) {
+        let runtime = runtimes[id]
+        guard !runtime.filterActive, let filter = runtime.filter else { return }
+        runtime.filterActive = true
+        counters.filtersActivated += 1
+        for operand in graph[id].children.indices {
+            let edge = Edge(parent: id, operand: operand)
+            if !hasProvided(along: edge), let derived = derivedFilter(filter, along: edge) {
+                provideFilter(derived, along: edge)
+            }
+        }
+    }
+
+    /// Rewrites a node's filter for one of its children. Selects pass the node's filter
+    /// (sound without the select's own predicate, which select push-down adds); joins pass
+    /// it only to a side that has every attribute it reads.
+    func derivedFilter(_ filter: Predicate, along edge: Edge) -> Predicate? {
+        switch graph[edge.parent].operation {
+        case .union, .intersection, .difference, .select, .project:
+            return filter
+        case let .rename(map):
+            var inverse: [Attribute: Attribute] = [:]
+            for (old, new) in map { inverse[new] = old }
+            return filter.renamingAttributes(inverse)
+        case .join:
+            let childScheme = graph[graph.child(at: edge)].scheme
+            return filter.attributes.allSatisfy(childScheme.contains) ? filter : nil
+        case .source, .dead:
+            return nil
+        }
+    }
+}

@@ -1,0 +1,119 @@
+import Relational
+
+/// The query runner's core loop (seed 000): pick an initiator, pull its rows in batches,
+/// push each batch through the graph as far as it goes, and repeat until every source is
+/// drained. Heuristics act through the hooks of `Heuristic`; this file names none of them.
+final class Runner: RunnerContext {
+    var graph: PlanGraph
+    var counters: RunCounters
+    let heuristics: [any Heuristic]
+    let batchSize: Int
+    var runtimes: [NodeRuntime] = []
+    var outputs: [[Row]]
+
+    init(graph: PlanGraph, heuristics: [any Heuristic], counters: RunCounters, batchSize: Int) throws {
+        self.graph = graph
+        self.heuristics = heuristics
+        self.counters = counters
+        self.batchSize = max(1, batchSize)
+        self.outputs = Array(repeating: [], count: graph.outputNodes.count)
+        try addRuntimes()
+    }
+
+    /// Runs the query to completion and returns each output's rows.
+    func run() throws -> [[Row]] {
+        let order = graph.topologicalOrder()
+        for heuristic in heuristics { heuristic.nodesAdded(order, run: self) }
+        while let initiator = nextInitiator() {
+            try drain(initiator)
+        }
+        for (output, node) in graph.outputNodes.enumerated() where !runtimes[node].complete {
+            throw RelationError.unsupported("internal error: output \(output) never completed")
+        }
+        counters.perNode = graph.liveNodeIDs.map {
+            NodeCounters(node: $0, label: graph[$0].name ?? graph[$0].operation.label,
+                         rowsIn: runtimes[$0].rowsIn, rowsOut: runtimes[$0].rowsOut)
+        }
+        return outputs
+    }
+
+    /// Creates runtime state for nodes that have none yet (all at start, copies later).
+    func addRuntimes() throws {
+        for id in runtimes.count..<graph.nodes.count {
+            runtimes.append(try NodeRuntime(node: graph[id], graph: graph))
+        }
+    }
+
+    private func nextInitiator() -> NodeID? {
+        let candidates = graph.nodes.indices.filter { graph[$0].operation.isSource && !runtimes[$0].complete }
+        guard let first = candidates.first else { return nil }
+        for heuristic in heuristics {
+            if let choice = heuristic.chooseInitiator(from: candidates, run: self) { return choice }
+        }
+        return first
+    }
+
+    private func drain(_ id: NodeID) throws {
+        guard case let .source(source) = graph[id].operation else { return }
+        let runtime = runtimes[id]
+        runtime.started = true
+        counters.initiatorOrder.append(graph[id].name ?? source.sourceName)
+        let filter = runtime.filterActive ? runtime.filter : nil
+        if filter != nil { counters.filteredFetches += 1 }
+        let cursor = try source.makeCursor(filter: filter)
+        while true {
+            let batch = try cursor.next(maxRows: batchSize)
+            if batch.isEmpty { break }
+            counters.sourceRowsRead += batch.count
+            emit(id, batch)
+        }
+        markComplete(id)
+    }
+
+    /// Delivers a node's new rows to its outputs and parents.
+    func emit(_ id: NodeID, _ rows: [Row]) {
+        runtimes[id].rowsOut += rows.count
+        let node = graph[id]
+        for output in node.outputs { outputs[output].append(contentsOf: rows) }
+        for edge in node.parents { receive(rows, along: edge) }
+    }
+
+    func markComplete(_ id: NodeID) {
+        runtimes[id].complete = true
+        for edge in graph[id].parents { operandCompleted(edge) }
+    }
+
+    private func operandCompleted(_ edge: Edge) {
+        let runtime = runtimes[edge.parent]
+        runtime.operandComplete[edge.operand] = true
+        for heuristic in heuristics { heuristic.operandCompleted(edge, run: self) }
+        flushOnOperandComplete(edge)
+        if !runtime.complete && runtime.operandComplete.allSatisfy({ $0 }) {
+            markComplete(edge.parent)
+        }
+    }
+
+    // MARK: RunnerContext
+
+    func filterState(of node: NodeID) -> FilterState {
+        let r = runtimes[node]
+        return FilterState(filter: r.filter, remainingParents: r.remainingParents, isActive: r.filterActive)
+    }
+
+    func hasStarted(_ node: NodeID) -> Bool { runtimes[node].started }
+
+    func isComplete(_ node: NodeID) -> Bool { runtimes[node].complete }
+
+    func hasProvided(along edge: Edge) -> Bool { runtimes[edge.parent].providedToOperand[edge.operand] }
+
+    func estimate(_ node: NodeID) -> Int? {
+        guard case let .source(source) = graph[node].operation else { return nil }
+        let runtime = runtimes[node]
+        return source.estimatedCount(filter: runtime.filterActive ? runtime.filter : nil)
+    }
+
+    func joinKeys(of join: NodeID, operand: Int) -> (keys: [Row], rows: Int) {
+        let runtime = runtimes[join]
+        return (Array(runtime.joinTables[operand].keys), runtime.joinRows[operand])
+    }
+}

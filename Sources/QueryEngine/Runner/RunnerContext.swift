@@ -1,0 +1,40 @@
+import Relational
+
+/// What a heuristic may see and do while a query runs. The runner implements it.
+public protocol RunnerContext: AnyObject {
+    var graph: PlanGraph { get }
+    var counters: RunCounters { get set }
+
+    /// The OR of filters parents have provided, how many parents (an output counts as one
+    /// that never provides) have not yet provided one, and whether the filter is active.
+    func filterState(of node: NodeID) -> FilterState
+    /// True once any row has been requested from or delivered through the node.
+    func hasStarted(_ node: NodeID) -> Bool
+    func isComplete(_ node: NodeID) -> Bool
+    /// Whether the parent at `edge` has already provided its filter along it.
+    func hasProvided(along edge: Edge) -> Bool
+
+    /// A source's current size estimate under its active filter (nil: cannot estimate).
+    func estimate(_ source: NodeID) -> Int?
+
+    /// Provides a filter from `edge.parent` to the child at `edge` (once per edge).
+    func provideFilter(_ filter: Predicate, along edge: Edge)
+
+    /// The distinct join-key rows received so far on one operand of a join node, and how
+    /// many rows that operand delivered.
+    func joinKeys(of join: NodeID, operand: Int) -> (keys: [Row], rows: Int)
+
+    /// The filter a node would pass to the child at `edge` once its own filter is `filter`
+    /// (nil when it cannot be expressed on the child).
+    func derivedFilter(_ filter: Predicate, along edge: Edge) -> Predicate?
+
+    /// Gives `edge.parent` its own fresh copy of the subtree at `edge`; returns the copy's root.
+    @discardableResult
+    func copySubtree(along edge: Edge) -> NodeID
+}
+
+public struct FilterState: Sendable {
+    public var filter: Predicate?
+    public var remainingParents: Int
+    public var isActive: Bool
+}

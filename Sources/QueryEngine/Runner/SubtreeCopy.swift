@@ -1,0 +1,39 @@
+import Relational
+
+extension Runner {
+    /// Gives `edge.parent` a fresh copy of the subtree at `edge` (seed 000's subtree
+    /// copying). The original loses that parent, so it waits on one fewer filter; heuristics
+    /// see the copies as newly added nodes.
+    @discardableResult
+    func copySubtree(along edge: Edge) -> NodeID {
+        let root = graph.child(at: edge)
+        let members = graph.subtree(of: root)
+        var copyOf: [NodeID: NodeID] = [:]
+        for old in graph.topologicalOrder(of: members).reversed() {
+            let original = graph[old]
+            var node = PlanNode(operation: original.operation, scheme: original.scheme)
+            node.name = original.name
+            node.approximateCount = original.approximateCount
+            node.copiedFrom = old
+            copyOf[old] = graph.add(node, children: original.children.compactMap { copyOf[$0] })
+        }
+        guard let newRoot = copyOf[root] else { return root }
+        var siblings = graph[edge.parent].children
+        siblings[edge.operand] = newRoot
+        graph.setChildren(of: edge.parent, to: siblings)
+        for id in runtimes.count..<graph.nodes.count {
+            let original = runtimes[graph[id].copiedFrom ?? id]
+            runtimes.append(NodeRuntime(node: graph[id], compiledLike: original))
+        }
+        counters.subtreesCopied += 1
+        counters.nodesCopied += members.count
+
+        let original = runtimes[root]
+        original.remainingParents -= 1
+        if original.remainingParents == 0 { activateFilter(root) }
+
+        let added = graph.topologicalOrder(of: Array(copyOf.values))
+        for heuristic in heuristics { heuristic.nodesAdded(added, run: self) }
+        return newRoot
+    }
+}
