@@ -1,2 +1,0 @@
-import XCTest
-final class SQLiteStorePlaceholderTests: XCTestCase { func testPlaceholder() {} }
