@@ -14,8 +14,9 @@ public struct SQLTranslation {
 ///
 /// Every distinct node (by identity, so a shared subexpression appears once) becomes one
 /// common table expression `rN(c0, c1, ...)` whose columns are the node's attributes in
-/// scheme order. Sources are `SQLiteTable`s of one database, or `MemoryTable` literals inlined
-/// as `VALUES (?, ?), ...`. select → WHERE (see `SQLPredicate` for null-safe comparisons),
+/// scheme order. Sources are `SQLiteTable`s of one database, read directly by name (so their
+/// indexes serve lookups even when shared), or `MemoryTable` literals inlined as
+/// `VALUES (?, ?), ...`. select → WHERE (see `SQLPredicate` for null-safe comparisons),
 /// project → SELECT DISTINCT, rename → column reordering, union/intersect/minus →
 /// UNION/INTERSECT/EXCEPT, join → a join ON `l.x IS r.y` (a cross join with no pairs).
 ///
@@ -30,9 +31,11 @@ public enum SQLTranslator {
 
     public static func translate(_ relation: Relation) throws -> SQLTranslation {
         let emitter = Emitter()
-        let root = try emitter.name(of: relation)
-        let columns = columnList(relation.scheme.count)
-        let sql = "WITH " + emitter.expressions.joined(separator: ",\n") + "\nSELECT \(columns) FROM \(root)"
+        let root = try emitter.reference(relation)
+        let select = "SELECT \(root.list()) FROM \(root.from)"
+        let sql = emitter.expressions.isEmpty
+            ? select
+            : "WITH " + emitter.expressions.joined(separator: ",\n") + "\n" + select
         return SQLTranslation(sql: sql, parameters: emitter.parameters, scheme: relation.scheme, database: emitter.database)
     }
 
@@ -41,83 +44,115 @@ public enum SQLTranslator {
         (0..<max(width, 1)).map { "\(prefix)c\($0)" }.joined(separator: ", ")
     }
 
+    /// How a node is read: the FROM item and the SQL column for each scheme position.
+    private struct Reference {
+        let from: String
+        let columns: [String]
+
+        /// The select list of all columns, optionally qualified by an alias (dummy `0` for width 0).
+        func list(_ alias: String? = nil) -> String {
+            if columns.isEmpty { return alias.map { "\($0).c0" } ?? "c0" }
+            return columns.map { c in alias.map { "\($0).\(c)" } ?? c }.joined(separator: ", ")
+        }
+
+        func column(_ i: Int, _ alias: String? = nil) -> String {
+            alias.map { "\($0).\(columns[i])" } ?? columns[i]
+        }
+    }
+
     private final class Emitter {
         var expressions: [String] = []
         var parameters: [Value] = []
-        var names: [ObjectIdentifier: String] = [:]
+        var references: [ObjectIdentifier: Reference] = [:]
         var database: SQLiteDatabase?
 
-        /// The CTE name of `relation`, emitting it (after its operands) the first time.
-        func name(of relation: Relation) throws -> String {
+        /// The name of `relation`'s CTE (emitting it the first time) or, for an SQLite table,
+        /// the table itself: reading the table directly keeps its indexes usable even when
+        /// the node is shared (a shared CTE would be materialized by a full scan).
+        func reference(_ relation: Relation) throws -> Reference {
             let key = ObjectIdentifier(relation)
-            if let known = names[key] { return known }
+            if let known = references[key] { return known }
+            if case let .source(source) = relation.operation, let table = source as? SQLiteTable {
+                try adopt(table)
+                let reference = Reference(from: table.quotedName, columns: table.scheme.attributes.map(\.quotedSQL))
+                references[key] = reference
+                return reference
+            }
             var local: [Value] = []
             let body = try self.body(of: relation, &local)
             let name = "r\(expressions.count)"
             expressions.append("\(name)(\(columnList(relation.scheme.count))) AS (\(body))")
             parameters.append(contentsOf: local)
-            names[key] = name
-            return name
+            let reference = Reference(from: name, columns: (0..<relation.scheme.count).map { "c\($0)" })
+            references[key] = reference
+            return reference
+        }
+
+        func name(of relation: Relation) throws -> String { try reference(relation).from }
+
+        private func adopt(_ table: SQLiteTable) throws {
+            if let database, database !== table.database {
+                throw SQLiteError(.translation,
+                    "cannot translate to one SQL statement: table '\(table.sourceName)' is in '\(table.database.path)' "
+                    + "but other tables are in '\(database.path)'")
+            }
+            database = table.database
         }
 
         private func body(of relation: Relation, _ params: inout [Value]) throws -> String {
-            let width = relation.scheme.count
-            let all = columnList(width)
+            func picks(_ list: [String]) -> String { list.isEmpty ? "0" : list.joined(separator: ", ") }
             switch relation.operation {
             case let .source(source):
-                return try sourceBody(source, relation.scheme, &params)
+                return try sourceBody(source, &params)
             case let .union(a, b):
-                return "SELECT \(all) FROM \(try name(of: a)) UNION SELECT \(all) FROM \(try name(of: b))"
+                return try compound(a, "UNION", b)
             case let .intersection(a, b):
-                return "SELECT \(all) FROM \(try name(of: a)) INTERSECT SELECT \(all) FROM \(try name(of: b))"
+                return try compound(a, "INTERSECT", b)
             case let .difference(a, b):
-                return "SELECT \(all) FROM \(try name(of: a)) EXCEPT SELECT \(all) FROM \(try name(of: b))"
+                return try compound(a, "EXCEPT", b)
             case let .select(a, predicate):
-                let input = try name(of: a)
+                let input = try reference(a)
                 let condition = try SQLPredicate.translate(predicate, parameters: &params) { attribute in
-                    "c\(try a.scheme.requireIndex(of: attribute, context: "select (\(predicate))"))"
+                    input.column(try a.scheme.requireIndex(of: attribute, context: "select (\(predicate))"))
                 }
-                return "SELECT \(all) FROM \(input) WHERE \(condition)"
+                return "SELECT \(input.list()) FROM \(input.from) WHERE \(condition)"
             case let .project(a):
-                let input = try name(of: a)
-                let picks = try relation.scheme.attributes.map {
-                    "c\(try a.scheme.requireIndex(of: $0, context: "project"))"
+                let input = try reference(a)
+                let list = try relation.scheme.attributes.map {
+                    input.column(try a.scheme.requireIndex(of: $0, context: "project"))
                 }
-                return "SELECT DISTINCT \(picks.isEmpty ? "0" : picks.joined(separator: ", ")) FROM \(input)"
+                return "SELECT DISTINCT \(picks(list)) FROM \(input.from)"
             case let .rename(a, map):
-                let input = try name(of: a)
+                let input = try reference(a)
                 var oldName: [Attribute: Attribute] = [:]
                 for (old, new) in map { oldName[new] = old }
-                let picks = try relation.scheme.attributes.map {
-                    "c\(try a.scheme.requireIndex(of: oldName[$0] ?? $0, context: "rename"))"
+                let list = try relation.scheme.attributes.map {
+                    input.column(try a.scheme.requireIndex(of: oldName[$0] ?? $0, context: "rename"))
                 }
-                return "SELECT \(picks.isEmpty ? "0" : picks.joined(separator: ", ")) FROM \(input)"
+                return "SELECT \(picks(list)) FROM \(input.from)"
             case let .join(a, b, pairs):
-                let left = try name(of: a)
-                let right = try name(of: b)
-                let picks = try relation.scheme.attributes.map { attribute -> String in
-                    if let i = a.scheme.index(of: attribute) { return "l.c\(i)" }
-                    return "r.c\(try b.scheme.requireIndex(of: attribute, context: "join"))"
+                let left = try reference(a)
+                let right = try reference(b)
+                let list = try relation.scheme.attributes.map { attribute -> String in
+                    if let i = a.scheme.index(of: attribute) { return left.column(i, "l") }
+                    return right.column(try b.scheme.requireIndex(of: attribute, context: "join"), "r")
                 }
                 let conditions = try pairs.map { pair in
-                    "l.c\(try a.scheme.requireIndex(of: pair.left, context: "join")) IS "
-                        + "r.c\(try b.scheme.requireIndex(of: pair.right, context: "join"))"
+                    left.column(try a.scheme.requireIndex(of: pair.left, context: "join"), "l") + " IS "
+                        + right.column(try b.scheme.requireIndex(of: pair.right, context: "join"), "r")
                 }
                 let on = conditions.isEmpty ? "" : " ON " + conditions.joined(separator: " AND ")
-                return "SELECT \(picks.isEmpty ? "0" : picks.joined(separator: ", ")) FROM \(left) AS l JOIN \(right) AS r\(on)"
+                return "SELECT \(picks(list)) FROM \(left.from) AS l JOIN \(right.from) AS r\(on)"
             }
         }
 
-        private func sourceBody(_ source: any SourceRelation, _ scheme: Scheme, _ params: inout [Value]) throws -> String {
-            if let table = source as? SQLiteTable {
-                if let database, database !== table.database {
-                    throw SQLiteError(.translation,
-                        "cannot translate to one SQL statement: table '\(table.sourceName)' is in '\(table.database.path)' "
-                        + "but other tables are in '\(database.path)'")
-                }
-                database = table.database
-                return "SELECT \(table.selectList) FROM \(table.quotedName)"
-            }
+        private func compound(_ a: Relation, _ op: String, _ b: Relation) throws -> String {
+            let l = try reference(a)
+            let r = try reference(b)
+            return "SELECT \(l.list()) FROM \(l.from) \(op) SELECT \(r.list()) FROM \(r.from)"
+        }
+
+        private func sourceBody(_ source: any SourceRelation, _ params: inout [Value]) throws -> String {
             if let memory = source as? MemoryTable {
                 return try literalBody(memory, &params)
             }

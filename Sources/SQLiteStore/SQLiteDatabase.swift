@@ -159,6 +159,7 @@ public final class SQLiteDatabase {
 
     /// Runs `body` in a transaction (a savepoint, so transactions nest). If `body` throws,
     /// every change it made is rolled back and the error is rethrown.
+    @discardableResult
     public func transaction<T>(_ body: () throws -> T) throws -> T {
         let name = "querytestbed_\(savepointDepth)"
         try executeScript("SAVEPOINT \(name)")
