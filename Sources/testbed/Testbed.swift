@@ -6,6 +6,6 @@ struct Testbed: ParsableCommand {
         commandName: "testbed",
         abstract: "A research testbed for just-in-time relational query optimization.",
         version: "0.1.0",
-        subcommands: []
+        subcommands: [GenerateCommand.self, QueriesCommand.self, QueryCommand.self, FlagsCommand.self]
     )
 }

@@ -1,0 +1,104 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Relational
+
+/// One query of the catalog: a `.rq` file whose first comment line says what it exercises
+/// and whose `# shape: S` line names the dataset shape it needs.
+public struct CatalogQuery: Sendable {
+    public let name: String
+    public let description: String
+    public let shape: Shape?
+    public let text: String
+    public let path: String
+
+    /// Reads the header of query text: the first `#` line is the description, a line
+    /// `# shape: S` the shape.
+    public init(name: String, text: String, path: String) throws {
+        self.name = name
+        self.text = text
+        self.path = path
+        var description = ""
+        var shape: Shape?
+        for (number, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let line = raw.drop { $0 == " " || $0 == "\t" }
+            guard line.hasPrefix("#") else {
+                if line.isEmpty { continue } else { break }
+            }
+            let comment = line.dropFirst().drop { $0 == " " }
+            if comment.hasPrefix("shape:") {
+                let value = String(comment.dropFirst("shape:".count)).trimmed
+                do {
+                    shape = try Shape.named(value)
+                } catch {
+                    throw QueryError(file: path, position: SourcePosition(line: number + 1, column: 1), message: "\(error)")
+                }
+            } else if description.isEmpty {
+                description = String(comment).trimmed
+            }
+        }
+        self.description = description
+        self.shape = shape
+    }
+
+    /// Parses the query against `catalog`; errors name this query's file.
+    public func parse(catalog: RelationCatalog) throws -> Query {
+        try Query.parse(text, catalog: catalog, file: path)
+    }
+}
+
+/// The query catalog: every `*.rq` file of a directory (default `Workloads/queries`).
+public enum QueryCatalog {
+    public static let fileExtension = "rq"
+
+    /// `$TESTBED_QUERIES` if set, else `Workloads/queries` under the working directory if
+    /// it exists, else the one in the source tree this module was built from.
+    public static var defaultDirectory: String {
+        if let value = getenv("TESTBED_QUERIES") { return String(cString: value) }
+        if FileOutput.kind(of: "Workloads/queries") == .directory { return "Workloads/queries" }
+        var path = #filePath
+        for _ in 0..<4 { path = FileOutput.parentDirectory(of: path) }
+        return path + "/Workloads/queries"
+    }
+
+    /// Every catalog query, sorted by name.
+    public static func load(directory: String? = nil) throws -> [CatalogQuery] {
+        let directory = directory ?? defaultDirectory
+        guard let entries = FileOutput.entries(of: directory) else {
+            throw WorkloadError.output("cannot read the query catalog directory '\(directory)'")
+        }
+        return try entries.filter { $0.hasSuffix(".\(fileExtension)") }.map { file in
+            let path = directory + "/" + file
+            return try CatalogQuery(name: String(file.dropLast(fileExtension.count + 1)), text: FileOutput.readText(path), path: path)
+        }.sorted { $0.name < $1.name }
+    }
+
+    /// A catalog query by name, or a query file by path (anything with `/` or ending `.rq`).
+    public static func find(_ nameOrFile: String, directory: String? = nil) throws -> CatalogQuery {
+        if nameOrFile.contains("/") || nameOrFile.hasSuffix(".\(fileExtension)") || FileOutput.kind(of: nameOrFile) == .file {
+            guard FileOutput.kind(of: nameOrFile) == .file else {
+                throw WorkloadError.output("no query file '\(nameOrFile)'")
+            }
+            var base = nameOrFile.split(separator: "/").last.map(String.init) ?? nameOrFile
+            if base.hasSuffix(".\(fileExtension)") { base.removeLast(fileExtension.count + 1) }
+            return try CatalogQuery(name: base, text: FileOutput.readText(nameOrFile), path: nameOrFile)
+        }
+        let all = try load(directory: directory)
+        if let query = all.first(where: { $0.name == nameOrFile }) { return query }
+        let suggestion = closestMatch(to: nameOrFile, among: all.map(\.name)).map { "; did you mean '\($0)'?" } ?? ""
+        throw WorkloadError.output("no catalog query named '\(nameOrFile)'\(suggestion) (`testbed queries` lists them)")
+    }
+}
+
+extension String {
+    var trimmed: String {
+        var s = Substring(self)
+        while let c = s.first, c == " " || c == "\t" || c == "\r" { s = s.dropFirst() }
+        while let c = s.last, c == " " || c == "\t" || c == "\r" { s = s.dropLast() }
+        return String(s)
+    }
+}

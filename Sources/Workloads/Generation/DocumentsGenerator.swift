@@ -1,0 +1,158 @@
+import Relational
+
+/// The seed's document hierarchy: `documents(id, name, parent_id)` with null `parent_id`
+/// for roots, and `selected_documents(id)`.
+///
+/// Parameters (all optional):
+/// - `roots`: a count (`40`) or a fraction of the rows (`0.01`, the default; at least 1).
+/// - `fanout`: `uniform` (default) | `fixed` | `zipf`; `fanout-k` (default 4) is the fixed
+///   count or the uniform mean; `zipf-max` (default 64) and `zipf-s` (default 1, a
+///   multiple of 0.5 from 0.5 to 4) shape the Zipf draw.
+/// - `max-depth`: roots are depth 0, and no document is deeper (default 20).
+/// - `order`: `parents-first` (default; every parent's id is below its children's) or
+///   `shuffled` (ids are a random permutation of 1...rows).
+/// - `selected`: how many distinct random ids go in `selected_documents` (default 1), or
+///   `subtree` for one random document that has children plus all its descendants.
+///
+/// The tree is built breadth-first: roots first, then each document in turn draws its
+/// number of children until `rows` documents exist. When the documents at `max-depth` are
+/// reached first, the rest are attached to random documents above that depth (so some
+/// fanouts exceed the draw). Rows are stored in id order.
+struct DocumentsGenerator {
+    static let parameterNames = ["fanout", "fanout-k", "max-depth", "order", "roots", "selected", "zipf-max", "zipf-s"]
+
+    let rows: Int
+    let seed: UInt64
+    let parameters: ShapeParameters
+
+    func generate() throws -> Dataset {
+        let rootCount = try parameters.countOrFraction("roots", default: max(1, Int((Double(rows) * 0.01).rounded())), of: rows)
+        guard rootCount <= rows else {
+            throw WorkloadError.badParameter(name: "roots", value: String(rootCount), expected: "at most the row count \(rows)")
+        }
+        let maxDepth = try parameters.integer("max-depth", default: 20, minimum: 0)
+        if maxDepth == 0 && rootCount < rows {
+            throw WorkloadError.impossible("max-depth=0 allows only roots, but roots=\(rootCount) < rows=\(rows)")
+        }
+        var fanout = try fanoutDistribution()
+        let shuffled = try parameters.choice("order", default: "parents-first", among: ["parents-first", "shuffled"]) == "shuffled"
+        var random = SplitMix64Generator(seed: seed)
+
+        // Generation order is breadth-first, so depth never decreases until the overflow.
+        var parent = [Int32](repeating: -1, count: rows)
+        var depth = [Int32](repeating: 0, count: rows)
+        var next = rootCount
+        var expanding = 0
+        while next < rows && expanding < next && Int(depth[expanding]) < maxDepth {
+            let children = min(fanout.draw(&random), rows - next)
+            for child in next..<(next + children) {
+                parent[child] = Int32(expanding)
+                depth[child] = depth[expanding] + 1
+            }
+            next += children
+            expanding += 1
+        }
+        // Overflow: documents `0..<expanding` are exactly those above max-depth.
+        while next < rows {
+            let p = random.index(below: expanding)
+            parent[next] = Int32(p)
+            depth[next] = depth[p] + 1
+            next += 1
+        }
+
+        var ids = Array(Int64(1)...Int64(rows))
+        if shuffled { random.shuffle(&ids) }
+        let documents = try documentRows(parent: parent, ids: ids)
+        let (selected, note) = try selectedIDs(parent: parent, ids: ids, random: &random)
+
+        var statistics = DatasetStatistics()
+        for d in depth { statistics.depthHistogram[Int(d), default: 0] += 1 }
+        statistics.fanout = fanoutStatistics(parent: parent)
+        statistics.notes = ["fanout: \(fanout.summary)", "roots: \(rootCount), max-depth: \(maxDepth), order: \(shuffled ? "shuffled" : "parents-first")", note]
+
+        let selectedTable = try DatasetTable(
+            name: "selected_documents", scheme: Scheme(["id"]),
+            rows: selected.map { Row([.integer($0)]) }, indexedAttributes: ["id"])
+        return Dataset(
+            shape: .documents, rowsRequested: rows, seed: seed, parameters: parameters,
+            tables: [documents, selectedTable], statistics: statistics)
+    }
+
+    private func fanoutDistribution() throws -> FanoutDistribution {
+        let kind = try parameters.choice("fanout", default: "uniform", among: ["uniform", "fixed", "zipf"])
+        let k = try parameters.integer("fanout-k", default: 4, minimum: 1)
+        switch kind {
+        case "fixed": return .fixed(k)
+        case "zipf":
+            let maximum = try parameters.integer("zipf-max", default: 64, minimum: 1)
+            let sText = parameters["zipf-s"] ?? "1"
+            guard let s = Double(sText), s >= 0.5, s <= 4, (s * 2).rounded() == s * 2 else {
+                throw WorkloadError.badParameter(name: "zipf-s", value: sText, expected: "a multiple of 0.5 from 0.5 to 4")
+            }
+            return .zipf(ZipfSampler(maximum: maximum, halfSteps: Int(s * 2)))
+        default: return .uniform(mean: k)
+        }
+    }
+
+    /// Rows `[id, name, parent_id]` (scheme order) sorted by id.
+    private func documentRows(parent: [Int32], ids: [Int64]) throws -> DatasetTable {
+        var rowsByID = [Row](repeating: Row([]), count: rows)
+        for i in 0..<rows {
+            let id = ids[i]
+            let p = parent[i]
+            let parentValue: Value = p < 0 ? .null : .integer(ids[Int(p)])
+            rowsByID[Int(id - 1)] = Row([.integer(id), .text("Document \(id)"), parentValue])
+        }
+        return try DatasetTable(
+            name: "documents", scheme: Scheme(["id", "name", "parent_id"]), rows: rowsByID,
+            indexedAttributes: ["id", "parent_id"])
+    }
+
+    private func selectedIDs(
+        parent: [Int32], ids: [Int64], random: inout SplitMix64Generator
+    ) throws -> ([Int64], String) {
+        let text = parameters["selected"] ?? "1"
+        if text == "subtree" {
+            var childCount = [Int32](repeating: 0, count: rows)
+            for p in parent where p >= 0 { childCount[Int(p)] += 1 }
+            let withChildren = (0..<rows).filter { childCount[$0] > 0 }
+            let top = withChildren.isEmpty ? random.index(below: rows) : withChildren[random.index(below: withChildren.count)]
+            // Children lists by counting sort of parent indices.
+            var start = [Int](repeating: 0, count: rows + 1)
+            for i in 0..<rows { start[i + 1] = start[i] + Int(childCount[i]) }
+            var fill = start
+            var children = [Int](repeating: 0, count: rows)
+            for (child, p) in parent.enumerated() where p >= 0 {
+                children[fill[Int(p)]] = child
+                fill[Int(p)] += 1
+            }
+            var members = [top]
+            var k = 0
+            while k < members.count {
+                let node = members[k]
+                members.append(contentsOf: children[start[node]..<start[node + 1]])
+                k += 1
+            }
+            let selected = members.map { ids[$0] }.sorted()
+            return (selected, "selected_documents: subtree of document \(ids[top]) (\(selected.count) ids)")
+        }
+        guard let k = Int(text), k >= 1, k <= rows else {
+            throw WorkloadError.badParameter(name: "selected", value: text, expected: "a count from 1 to \(rows), or subtree")
+        }
+        let selected = random.distinctIndices(k, below: rows).map { ids[$0] }.sorted()
+        let shown = selected.prefix(5).map(String.init).joined(separator: ", ") + (selected.count > 5 ? ", ..." : "")
+        return (selected, "selected_documents: \(selected.count) id(s): \(shown)")
+    }
+
+    private func fanoutStatistics(parent: [Int32]) -> FanoutStatistics {
+        var childCount = [Int](repeating: 0, count: rows)
+        for p in parent where p >= 0 { childCount[Int(p)] += 1 }
+        let counts = childCount.filter { $0 > 0 }.sorted()
+        let total = counts.reduce(0, +)
+        return FanoutStatistics(
+            parents: counts.count, leaves: rows - counts.count,
+            minimum: counts.first ?? 0, maximum: counts.last ?? 0,
+            mean: counts.isEmpty ? 0 : Double(total) / Double(counts.count),
+            median: counts.isEmpty ? 0 : counts[counts.count / 2])
+    }
+}

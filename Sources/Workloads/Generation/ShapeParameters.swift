@@ -1,0 +1,62 @@
+import Relational
+
+/// Shape parameters as `key=value` text (from `--param` or a config's `params`), with
+/// typed accessors that report the key and what was expected.
+public struct ShapeParameters: Sendable, Equatable, CustomStringConvertible {
+    public private(set) var values: [String: String]
+
+    public init(_ values: [String: String] = [:]) { self.values = values }
+
+    /// Parses `key=value` assignments; a repeated key keeps the last value.
+    public init(assignments: [String]) throws {
+        var values: [String: String] = [:]
+        for text in assignments {
+            let parts = text.split(separator: "=", maxSplits: 1).map(String.init)
+            guard parts.count == 2, !parts[0].isEmpty else {
+                throw WorkloadError.badParameter(name: text, value: "", expected: "key=value")
+            }
+            values[parts[0]] = parts[1]
+        }
+        self.values = values
+    }
+
+    public subscript(key: String) -> String? { values[key] }
+
+    /// Canonical text: `key=value` sorted by key, comma-separated.
+    public var description: String {
+        values.keys.sorted().map { "\($0)=\(values[$0] ?? "")" }.joined(separator: ",")
+    }
+
+    func requireOnly(_ known: [String], shape: Shape) throws {
+        for key in values.keys.sorted() where !known.contains(key) {
+            throw WorkloadError.unknownParameter(
+                key, shape: shape.rawValue, known: known, suggestion: closestMatch(to: key, among: known))
+        }
+    }
+
+    func integer(_ key: String, default value: Int, minimum: Int = 0) throws -> Int {
+        guard let text = values[key] else { return value }
+        guard let n = Int(text), n >= minimum else {
+            throw WorkloadError.badParameter(name: key, value: text, expected: "an integer >= \(minimum)")
+        }
+        return n
+    }
+
+    func choice(_ key: String, default value: String, among options: [String]) throws -> String {
+        guard let text = values[key] else { return value }
+        guard options.contains(text) else {
+            throw WorkloadError.badParameter(name: key, value: text, expected: options.joined(separator: " | "))
+        }
+        return text
+    }
+
+    /// A count (`40`) or a fraction of `total` (`0.01`, at least 1 when positive).
+    func countOrFraction(_ key: String, default value: Int, of total: Int) throws -> Int {
+        guard let text = values[key] else { return value }
+        if let n = Int(text), n >= 1 { return n }
+        if text.contains("."), let f = Double(text), f > 0, f <= 1 {
+            return max(1, Int((Double(total) * f).rounded()))
+        }
+        throw WorkloadError.badParameter(name: key, value: text, expected: "a count >= 1 or a fraction in (0, 1] such as 0.01")
+    }
+}

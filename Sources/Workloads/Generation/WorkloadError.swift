@@ -1,0 +1,27 @@
+/// Mistakes in generator input: unknown shapes and parameters, values out of range.
+public enum WorkloadError: Error, Equatable, CustomStringConvertible {
+    case unknownShape(String, suggestion: String?)
+    case unknownParameter(String, shape: String, known: [String], suggestion: String?)
+    case badParameter(name: String, value: String, expected: String)
+    case impossible(String)
+    case output(String)
+
+    public var description: String {
+        switch self {
+        case let .unknownShape(name, suggestion):
+            return "unknown shape '\(name)'" + (suggestion.map { "; did you mean '\($0)'?" } ?? "")
+                + " (expected one of: " + Shape.allCases.map(\.rawValue).joined(separator: ", ") + ")"
+        case let .unknownParameter(key, shape, known, suggestion):
+            return "unknown parameter '\(key)' for shape \(shape)" + (suggestion.map { "; did you mean '\($0)'?" } ?? "")
+                + " (known: " + known.joined(separator: ", ") + ")"
+        case let .badParameter(name, value, expected):
+            return value.isEmpty
+                ? "parameter '\(name)': expected \(expected)"
+                : "parameter '\(name)': '\(value)' is not valid; expected \(expected)"
+        case let .impossible(message):
+            return message
+        case let .output(message):
+            return message
+        }
+    }
+}

@@ -1,0 +1,313 @@
+import Relational
+
+/// Recursive-descent parser from query text straight to a relation graph.
+///
+///     program    := statement+                      (at least one `output`)
+///     statement  := 'let' name '=' rel
+///                 | 'output' [name '='] rel
+///     rel        := inter (('union' | 'minus') inter)*          left-associative
+///     inter      := joined ('intersect' joined)*                left-associative
+///     joined     := postfix ('join' ['[' pair (',' pair)* ']'] postfix)*
+///     pair       := name '=' name                   (left operand's, right operand's)
+///     postfix    := primary ('select' '(' expr ')' | 'project' '[' names ']'
+///                           | 'rename' '[' name '->' name (',' ...)* ']')*
+///     primary    := name | '(' rel ')' | 'relation' '[' names ']' '{' [tuple (',' tuple)*] '}'
+///     tuple      := '(' [literal (',' literal)*] ')'
+///
+/// Precedence, tightest first: postfix operators, `join`, `intersect`, then `union` and
+/// `minus` (equal, left to right), so `pets union added minus removed` is
+/// `(pets union added) minus removed` and `a join b select (p)` selects on `b` only.
+struct QueryParser {
+    private let tokens: [Token]
+    private let file: String
+    private let catalog: RelationCatalog
+    private var position = 0
+    private var bindings: [String: Relation] = [:]
+    private var bindingPositions: [String: SourcePosition] = [:]
+
+    init(text: String, file: String, catalog: RelationCatalog) throws {
+        self.tokens = try Lexer.tokens(text, file: file)
+        self.file = file
+        self.catalog = catalog
+    }
+
+    // MARK: Token helpers
+
+    var current: Token { tokens[position] }
+
+    mutating func advance() { if position < tokens.count - 1 { position += 1 } }
+
+    func error(_ message: String, at token: Token) -> QueryError {
+        QueryError(file: file, position: token.position, message: message)
+    }
+
+    func expected(_ what: String) -> QueryError {
+        error("expected \(what), found \(current.found)", at: current)
+    }
+
+    mutating func expectSymbol(_ symbol: String, _ context: String = "") throws {
+        guard current.isSymbol(symbol) else {
+            throw expected("'\(symbol)'" + (context.isEmpty ? "" : " \(context)"))
+        }
+        advance()
+    }
+
+    /// A name (identifier or back-quoted) and its token.
+    mutating func expectName(_ what: String) throws -> (String, Token) {
+        let token = current
+        guard let name = token.identifierName else {
+            if case let .keyword(word) = token.kind {
+                throw error("expected \(what), found keyword '\(word)' (write `\(word)` to use it as a name)", at: token)
+            }
+            throw expected(what)
+        }
+        advance()
+        return (name, token)
+    }
+
+    // MARK: Statements
+
+    mutating func parseProgram() throws -> Query {
+        var outputs: [QueryOutput] = []
+        while current.kind != .end {
+            if current.isKeyword("let") {
+                try parseLet()
+            } else if current.isKeyword("output") {
+                outputs.append(try parseOutput())
+            } else {
+                throw expected("'let' or 'output'")
+            }
+        }
+        guard !outputs.isEmpty else {
+            throw error("expected at least one 'output' statement, found end of input", at: current)
+        }
+        return Query(outputs: outputs, bindings: bindings)
+    }
+
+    private mutating func parseLet() throws {
+        advance()
+        let (name, token) = try expectName("a name to bind after 'let'")
+        if let earlier = bindingPositions[name] {
+            throw error("'\(name)' is already bound by the let at line \(earlier.line); choose another name", at: token)
+        }
+        if catalog[name] != nil {
+            throw error("'\(name)' is a table name; a let may not hide it", at: token)
+        }
+        try expectSymbol("=", "after 'let \(name)'")
+        let relation = try parseRelation()
+        if relation.name == nil || isLiteral(relation) { relation.name = name }
+        bindings[name] = relation
+        bindingPositions[name] = token.position
+    }
+
+    private mutating func parseOutput() throws -> QueryOutput {
+        advance()
+        var name: String?
+        if current.identifierName != nil, tokens[position + 1].isSymbol("=") {
+            name = current.identifierName
+            advance()
+            advance()
+        }
+        let relation = try parseRelation()
+        if let name, relation.name == nil { relation.name = name }
+        return QueryOutput(name: name, relation: relation)
+    }
+
+    private func isLiteral(_ relation: Relation) -> Bool {
+        guard case let .source(s) = relation.operation else { return false }
+        return catalog.name(of: relation) == nil && s is MemoryTable && relation.name == "literal"
+    }
+
+    // MARK: Relation expressions
+
+    mutating func parseRelation() throws -> Relation {
+        var left = try parseIntersection()
+        while current.isKeyword("union") || current.isKeyword("minus") {
+            let op = current
+            advance()
+            let right = try parseIntersection()
+            left = try build(at: op) {
+                op.isKeyword("union") ? try left.union(right) : try left.difference(right)
+            }
+        }
+        return left
+    }
+
+    private mutating func parseIntersection() throws -> Relation {
+        var left = try parseJoin()
+        while current.isKeyword("intersect") {
+            let op = current
+            advance()
+            let right = try parseJoin()
+            left = try build(at: op) { try left.intersection(right) }
+        }
+        return left
+    }
+
+    private mutating func parseJoin() throws -> Relation {
+        var left = try parsePostfix()
+        while current.isKeyword("join") {
+            let op = current
+            advance()
+            var pairs: [(JoinPair, Token, Token)]?
+            if current.isSymbol("[") {
+                advance()
+                var list: [(JoinPair, Token, Token)] = []
+                repeat {
+                    if !list.isEmpty { advance() }
+                    let (l, lt) = try expectName("an attribute of the left operand")
+                    try expectSymbol("=", "between the attributes of a join pair")
+                    let (r, rt) = try expectName("an attribute of the right operand")
+                    list.append((JoinPair(Attribute(l), Attribute(r)), lt, rt))
+                } while current.isSymbol(",")
+                try expectSymbol("]", "or ',' in the join's attribute pairs")
+                pairs = list
+            }
+            let right = try parsePostfix()
+            if let pairs {
+                for (pair, lt, rt) in pairs {
+                    try requireAttribute(pair.left, of: left, at: lt, context: "join (left operand)")
+                    try requireAttribute(pair.right, of: right, at: rt, context: "join (right operand)")
+                }
+                let matching = pairs.map(\.0)
+                left = try build(at: op) { try left.equijoin(right, matching: matching) }
+            } else {
+                left = try build(at: op) { try left.join(right) }
+            }
+        }
+        return left
+    }
+
+    private mutating func parsePostfix() throws -> Relation {
+        var relation = try parsePrimary()
+        while true {
+            let op = current
+            if op.isKeyword("select") {
+                advance()
+                try expectSymbol("(", "after 'select'")
+                var attributes: [(Attribute, Token)] = []
+                let predicate = try parseExpression(&attributes)
+                try expectSymbol(")", "to close the select expression")
+                for (a, token) in attributes {
+                    try requireAttribute(a, of: relation, at: token, context: "select")
+                }
+                let input = relation
+                relation = try build(at: op) { try input.select(predicate) }
+            } else if op.isKeyword("project") {
+                advance()
+                let names = try parseNameList("an attribute to keep")
+                for (a, token) in names { try requireAttribute(a, of: relation, at: token, context: "project") }
+                let input = relation
+                relation = try build(at: op) { try input.project(names.map(\.0)) }
+            } else if op.isKeyword("rename") {
+                advance()
+                relation = try parseRename(relation, op)
+            } else {
+                return relation
+            }
+        }
+    }
+
+    private mutating func parseRename(_ input: Relation, _ op: Token) throws -> Relation {
+        try expectSymbol("[", "after 'rename'")
+        var map: [Attribute: Attribute] = [:]
+        repeat {
+            if !map.isEmpty { advance() }
+            let (old, oldToken) = try expectName("an attribute to rename")
+            try expectSymbol("->", "between the old and new name")
+            let (new, _) = try expectName("the new name")
+            try requireAttribute(Attribute(old), of: input, at: oldToken, context: "rename")
+            if map[Attribute(old)] != nil {
+                throw error("'\(old)' is renamed twice", at: oldToken)
+            }
+            map[Attribute(old)] = Attribute(new)
+        } while current.isSymbol(",")
+        try expectSymbol("]", "or ',' in the rename list")
+        return try build(at: op) { try input.rename(map) }
+    }
+
+    /// `'[' [name (',' name)*] ']'`
+    private mutating func parseNameList(_ what: String) throws -> [(Attribute, Token)] {
+        try expectSymbol("[")
+        var names: [(Attribute, Token)] = []
+        if current.isSymbol("]") {
+            advance()
+            return names
+        }
+        repeat {
+            if !names.isEmpty { advance() }
+            let (name, token) = try expectName(what)
+            names.append((Attribute(name), token))
+        } while current.isSymbol(",")
+        try expectSymbol("]", "or ','")
+        return names
+    }
+
+    private mutating func parsePrimary() throws -> Relation {
+        let token = current
+        if token.isSymbol("(") {
+            advance()
+            let inner = try parseRelation()
+            try expectSymbol(")", "to close the parenthesis")
+            return inner
+        }
+        if token.isKeyword("relation") {
+            advance()
+            return try parseLiteral(token)
+        }
+        guard let name = token.identifierName else {
+            throw expected("a relation (a table name, a let name, '(' or 'relation')")
+        }
+        advance()
+        if let bound = bindings[name] { return bound }
+        if let table = catalog[name] { return table }
+        let known = catalog.names + bindings.keys.sorted()
+        let suggestion = closestMatch(to: name, among: known).map { "; did you mean '\($0)'?" } ?? ""
+        throw error("unknown relation '\(name)'\(suggestion)", at: token)
+    }
+
+    private mutating func parseLiteral(_ keyword: Token) throws -> Relation {
+        let columns = try parseNameList("an attribute name")
+        try expectSymbol("{", "to start the literal's rows")
+        var rows: [[Value]] = []
+        while !current.isSymbol("}") {
+            if !rows.isEmpty { try expectSymbol(",", "or '}' between rows") }
+            let open = current
+            try expectSymbol("(", "to start a row")
+            var values: [Value] = []
+            while !current.isSymbol(")") {
+                if !values.isEmpty { try expectSymbol(",", "or ')' between values") }
+                values.append(try parseLiteralValue())
+            }
+            advance()
+            guard values.count == columns.count else {
+                throw error("row has \(values.count) value(s) but the relation has \(columns.count) attribute(s)", at: open)
+            }
+            rows.append(values)
+        }
+        advance()
+        return try build(at: keyword) {
+            let table = try MemoryTable(name: "literal", columns: columns.map(\.0), rows: rows)
+            return Relation(source: table)
+        }
+    }
+
+    // MARK: Checks
+
+    /// Reports an unknown attribute at its own token, with a did-you-mean.
+    func requireAttribute(_ a: Attribute, of relation: Relation, at token: Token, context: String) throws {
+        guard !relation.scheme.contains(a) else { return }
+        let names = relation.scheme.attributes.map(\.name)
+        let suggestion = closestMatch(to: a.name, among: names).map { "; did you mean '\($0)'?" } ?? ""
+        throw error("\(context): unknown attribute '\(a)'\(suggestion) (the relation has \(relation.scheme))", at: token)
+    }
+
+    /// Runs an operator; a scheme error is reported at the operator's keyword.
+    func build(at op: Token, _ body: () throws -> Relation) throws -> Relation {
+        do {
+            return try body()
+        } catch let e as RelationError {
+            throw error(e.description, at: op)
+        }
+    }
+}

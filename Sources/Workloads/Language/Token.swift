@@ -1,0 +1,64 @@
+/// A position in query text: 1-based line and column (columns count Unicode scalars).
+public struct SourcePosition: Hashable, Sendable, CustomStringConvertible {
+    public let line: Int
+    public let column: Int
+
+    public init(line: Int, column: Int) {
+        self.line = line
+        self.column = column
+    }
+
+    public var description: String { "\(line):\(column)" }
+}
+
+/// The keywords of the query language; they cannot be used as plain identifiers (write
+/// `` `select` `` to name an attribute `select`).
+public let queryKeywords: Set<String> = [
+    "let", "output", "relation", "union", "intersect", "minus", "join", "select", "project", "rename",
+    "and", "or", "not", "null", "true", "false",
+]
+
+enum TokenKind: Equatable {
+    case identifier(String)
+    /// A back-quoted identifier: never a keyword.
+    case quotedIdentifier(String)
+    case keyword(String)
+    case integer(Int64)
+    case real(Double)
+    case string(String)
+    case blob([UInt8])
+    /// Punctuation and operators: ( ) [ ] { } , = == != < <= > >= ->
+    case symbol(String)
+    case end
+}
+
+struct Token {
+    let kind: TokenKind
+    let position: SourcePosition
+    /// The text as written, for messages.
+    let text: String
+
+    /// How messages name the token: `'select'`, `integer 3`, `end of input`.
+    var found: String {
+        switch kind {
+        case .end: return "end of input"
+        case .identifier, .quotedIdentifier: return "name '\(text)'"
+        case .keyword: return "'\(text)'"
+        case .integer: return "integer \(text)"
+        case .real: return "number \(text)"
+        case .string: return "string \(text)"
+        case .blob: return "blob \(text)"
+        case .symbol: return "'\(text)'"
+        }
+    }
+
+    var identifierName: String? {
+        switch kind {
+        case let .identifier(name), let .quotedIdentifier(name): return name
+        default: return nil
+        }
+    }
+
+    func isKeyword(_ word: String) -> Bool { kind == .keyword(word) }
+    func isSymbol(_ symbol: String) -> Bool { kind == .symbol(symbol) }
+}

@@ -1,0 +1,59 @@
+import QueryEngine
+import Relational
+import SQLiteStore
+
+/// Where query sources live.
+public enum Backend: String, CaseIterable, Sendable {
+    case memory
+    case sqlite
+}
+
+/// A dataset loaded into one backend, ready to parse and run queries against.
+public final class LoadedDataset {
+    public let dataset: Dataset
+    public let backend: Backend
+    public let catalog: RelationCatalog
+    /// Kept open while the SQLite sources are in use.
+    public let database: SQLiteDatabase?
+
+    public init(_ dataset: Dataset, backend: Backend, analyze: Bool = false) throws {
+        self.dataset = dataset
+        self.backend = backend
+        switch backend {
+        case .memory:
+            catalog = try dataset.memoryRelations()
+            database = nil
+        case .sqlite:
+            let (db, catalog) = try dataset.sqliteRelations(analyze: analyze)
+            self.catalog = catalog
+            database = db
+        }
+    }
+
+    /// Parses `query` against this dataset's tables and runs it with `engine`.
+    public func run(_ query: CatalogQuery, engine: QueryEngine) throws -> (Query, QueryRun) {
+        let parsed = try query.parse(catalog: catalog)
+        return (parsed, try engine.run(parsed.relations))
+    }
+}
+
+/// Text for `testbed query`: each output as a table, then the counters.
+public func renderRun(_ query: Query, _ run: QueryRun) -> String {
+    var out = ""
+    for (i, output) in query.outputs.enumerated() {
+        let rows = i < run.results.count ? run.results[i] : []
+        out += "== \(query.outputNames[i]) (\(rows.count) row\(rows.count == 1 ? "" : "s"))\n"
+        out += TablePrinter.render(scheme: output.relation.scheme, rows: rows)
+        out += "\n"
+    }
+    out += "== counters\n"
+    let width = run.counters.columns.map(\.name.count).max() ?? 0
+    for (name, value) in run.counters.columns {
+        out += name + String(repeating: " ", count: width - name.count) + "  \(value)\n"
+    }
+    out += "initiator order" + String(repeating: " ", count: max(0, width - 15)) + "  " + run.counters.initiatorOrder.joined(separator: ", ") + "\n"
+    let t = run.timings
+    out += "time (µs)" + String(repeating: " ", count: max(0, width - 9))
+        + "  plan \(Int(t.planMicroseconds)), optimize \(Int(t.optimizeMicroseconds)), run \(Int(t.runMicroseconds)), total \(Int(t.totalMicroseconds))\n"
+    return out
+}
