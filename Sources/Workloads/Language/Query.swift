@@ -16,6 +16,11 @@ public struct Query {
     public let outputs: [QueryOutput]
     public let bindings: [String: Relation]
 
+    public init(outputs: [QueryOutput], bindings: [String: Relation] = [:]) {
+        self.outputs = outputs
+        self.bindings = bindings
+    }
+
     public var relations: [Relation] { outputs.map(\.relation) }
 
     /// Output names for display: the given name, else the relation's name, else `output N`.

@@ -27,6 +27,8 @@ private struct Printer {
     var letNames: [ObjectIdentifier: String] = [:]
     var usedNames: Set<String> = []
     var lines: [String] = []
+    /// Output nodes whose name came from `output name = ...`: they need no let of their own.
+    var namedByOutput: Set<ObjectIdentifier> = []
 
     init(catalog: RelationCatalog) {
         self.catalog = catalog
@@ -35,6 +37,9 @@ private struct Printer {
 
     mutating func program(_ outputs: [QueryOutput]) throws -> String {
         for o in outputs { count(o.relation) }
+        for o in outputs where o.name != nil && o.name == o.relation.name {
+            namedByOutput.insert(ObjectIdentifier(o.relation))
+        }
         for o in outputs { try define(o.relation) }
         for o in outputs {
             let body = try expression(o.relation, minimum: 0)
@@ -59,6 +64,7 @@ private struct Printer {
     func wantsLet(_ r: Relation) -> Bool {
         if isCatalogTable(r) { return false }
         if (references[ObjectIdentifier(r)] ?? 0) > 1 { return true }
+        if namedByOutput.contains(ObjectIdentifier(r)) { return false }
         if case .source = r.operation { return false }
         return r.name != nil
     }

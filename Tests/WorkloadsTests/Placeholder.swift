@@ -1,2 +1,0 @@
-import XCTest
-final class WorkloadsPlaceholderTests: XCTestCase { func testPlaceholder() {} }
