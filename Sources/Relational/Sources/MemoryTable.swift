@@ -10,8 +10,11 @@ public final class MemoryTable: SourceRelation {
 
     private var rows: [Row] = []
     private var positionOfRow: [Row: Int] = [:]
-    /// Column position → value → row positions holding it.
-    private var indexes: [Int: [Value: [Int]]] = [:]
+    /// Positions of the indexed columns, and for each a map value → row positions.
+    /// (Parallel arrays, not a dictionary of dictionaries: iterating a dictionary's keys while
+    /// mutating its values copies the whole dictionary on every insert.)
+    private var indexColumns: [Int] = []
+    private var indexBuckets: [[Value: [Int]]] = []
 
     /// Rows looked at by cursors since creation (or the last `resetStatistics`).
     public private(set) var rowsExamined = 0
@@ -24,7 +27,10 @@ public final class MemoryTable: SourceRelation {
         self.indexedAttributes = indexedAttributes
         for a in indexedAttributes {
             let column = try scheme.requireIndex(of: a, context: "index on table \(name)")
-            indexes[column] = [:]
+            if !indexColumns.contains(column) {
+                indexColumns.append(column)
+                indexBuckets.append([:])
+            }
         }
     }
 
@@ -66,8 +72,8 @@ public final class MemoryTable: SourceRelation {
         let position = rows.count
         rows.append(row)
         positionOfRow[row] = position
-        for column in indexes.keys {
-            indexes[column]![row.values[column], default: []].append(position)
+        for k in indexColumns.indices {
+            indexBuckets[k][row.values[indexColumns[k]], default: []].append(position)
         }
         return true
     }
@@ -113,28 +119,35 @@ public final class MemoryTable: SourceRelation {
     private func remove(_ row: Row) {
         guard let position = positionOfRow.removeValue(forKey: row) else { return }
         let last = rows.count - 1
-        for column in indexes.keys {
-            removeFromIndex(column, value: row.values[column], position: position)
+        for k in indexColumns.indices {
+            removeFromIndex(k, value: row.values[indexColumns[k]], position: position)
         }
         if position != last {
             let moved = rows[last]
             rows[position] = moved
             positionOfRow[moved] = position
-            for column in indexes.keys {
-                let value = moved.values[column]
-                if let i = indexes[column]![value]?.firstIndex(of: last) {
-                    indexes[column]![value]![i] = position
+            for k in indexColumns.indices {
+                let value = moved.values[indexColumns[k]]
+                if let i = indexBuckets[k][value]?.firstIndex(of: last) {
+                    indexBuckets[k][value]![i] = position
                 }
             }
         }
         rows.removeLast()
     }
 
-    private func removeFromIndex(_ column: Int, value: Value, position: Int) {
-        guard var bucket = indexes[column]![value], let i = bucket.firstIndex(of: position) else { return }
+    private func removeFromIndex(_ k: Int, value: Value, position: Int) {
+        guard var bucket = indexBuckets[k].removeValue(forKey: value),
+            let i = bucket.firstIndex(of: position)
+        else { return }
         bucket.swapAt(i, bucket.count - 1)
         bucket.removeLast()
-        indexes[column]![value] = bucket.isEmpty ? nil : bucket
+        if !bucket.isEmpty { indexBuckets[k][value] = bucket }
+    }
+
+    private func bucketIndex(for attribute: Attribute) -> Int? {
+        guard let column = scheme.index(of: attribute) else { return nil }
+        return indexColumns.firstIndex(of: column)
     }
 
     // MARK: Reading rows
@@ -144,7 +157,8 @@ public final class MemoryTable: SourceRelation {
     private func indexedCandidates(_ filter: Predicate) -> [Int]? {
         var best: [Int]?
         for (attribute, values) in filter.impliedValueSets {
-            guard let column = scheme.index(of: attribute), let index = indexes[column] else { continue }
+            guard let k = bucketIndex(for: attribute) else { continue }
+            let index = indexBuckets[k]
             var positions: [Int] = []
             for v in values { positions.append(contentsOf: index[v] ?? []) }
             if best == nil || positions.count < best!.count { best = positions }
@@ -164,10 +178,10 @@ public final class MemoryTable: SourceRelation {
 
     /// Rows whose `attribute` equals `value`, through the index (no scan).
     public func lookup(_ attribute: Attribute, _ value: Value) throws -> [Row] {
-        guard let column = scheme.index(of: attribute), let index = indexes[column] else {
+        guard let k = bucketIndex(for: attribute) else {
             throw RelationError.unsupported("table \(sourceName) has no index on '\(attribute)'")
         }
-        let positions = index[value] ?? []
+        let positions = indexBuckets[k][value] ?? []
         rowsExamined += positions.count
         rowsDelivered += positions.count
         return positions.map { rows[$0] }

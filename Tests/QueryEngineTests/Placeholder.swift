@@ -1,2 +1,0 @@
-import XCTest
-final class QueryEnginePlaceholderTests: XCTestCase { func testPlaceholder() {} }
