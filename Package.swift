@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "SQLiteStore", targets: ["SQLiteStore"]),
         .library(name: "QueryEngine", targets: ["QueryEngine"]),
         .library(name: "Workloads", targets: ["Workloads"]),
+        .library(name: "Verification", targets: ["Verification"]),
         .library(name: "Experiments", targets: ["Experiments"]),
     ],
     dependencies: [
@@ -24,12 +25,13 @@ let package = Package(
         .target(name: "SQLiteStore", dependencies: ["Relational", "CSQLite"]),
         .target(name: "QueryEngine", dependencies: ["Relational", "CGraphviz"]),
         .target(name: "Workloads", dependencies: ["Relational", "SQLiteStore", "QueryEngine"]),
+        .target(name: "Verification", dependencies: ["Relational", "SQLiteStore", "QueryEngine", "Workloads"]),
         .target(name: "Experiments", dependencies: [
-            "Relational", "SQLiteStore", "QueryEngine", "Workloads",
+            "Relational", "SQLiteStore", "QueryEngine", "Workloads", "Verification",
             .product(name: "Yams", package: "Yams"),
         ]),
         .executableTarget(name: "testbed", dependencies: [
-            "Relational", "SQLiteStore", "QueryEngine", "Workloads", "Experiments",
+            "Relational", "SQLiteStore", "QueryEngine", "Workloads", "Verification", "Experiments",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "testbed-bench", dependencies: [
@@ -38,6 +40,12 @@ let package = Package(
         .testTarget(name: "RelationalTests", dependencies: ["Relational"]),
         .testTarget(name: "SQLiteStoreTests", dependencies: ["Relational", "SQLiteStore"]),
         .testTarget(name: "QueryEngineTests", dependencies: ["Relational", "QueryEngine", "SQLiteStore"]),
+        .testTarget(name: "VerificationTests", dependencies: [
+            "Relational", "SQLiteStore", "QueryEngine", "Workloads", "Verification",
+        ]),
+        .testTarget(name: "ExperimentsTests", dependencies: [
+            "Relational", "SQLiteStore", "QueryEngine", "Workloads", "Verification", "Experiments",
+        ]),
         .testTarget(name: "WorkloadsTests", dependencies: ["Relational", "QueryEngine", "Workloads", "SQLiteStore"]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,0 +1,2 @@
+import XCTest
+final class ExperimentsPlaceholderTests: XCTestCase { func testPlaceholder() {} }

@@ -1,0 +1,2 @@
+import XCTest
+final class VerificationPlaceholderTests: XCTestCase { func testPlaceholder() {} }
