@@ -33,7 +33,17 @@ final class SeedScenarioTests: XCTestCase {
         let query = try Fixtures.selectedDocumentParent(documents: documents, selected: 3)
         let run = try QueryEngine(preset: "all-on").run([query])
         let counters = Dictionary(uniqueKeysWithValues: run.counters.columns.map { ($0.name, $0.value) })
-        print("pinned counters:", run.counters.columns, run.counters.initiatorOrder)
-        XCTAssertEqual(counters["source_rows_read"], 3)
+        XCTAssertEqual(counters, [
+            "source_rows_read": 3,  // selected id, then one document per documents node
+            "filters_provided": 2,  // both joins turn their one-row side into a filter
+            "filters_activated": 2,
+            "filtered_fetches": 2,
+            "join_filters_built": 2,
+            "subtrees_copied": 1,  // documents, for selectedDocumentMetadata
+            "nodes_copied": 1,
+            "nodes_planned": 6,
+            "nodes_after_optimization": 6,
+        ])
+        XCTAssertEqual(run.counters.initiatorOrder, ["selected_documents", "documents", "documents"])
     }
 }

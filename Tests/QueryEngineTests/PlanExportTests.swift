@@ -1,0 +1,40 @@
+import Foundation
+import XCTest
+import Relational
+@testable import QueryEngine
+
+final class PlanExportTests: XCTestCase {
+    func testFinalGraphShowsTheCopyAndItsFilter() throws {
+        let documents = try Fixtures.documents(100)
+        let query = try Fixtures.selectedDocumentParent(documents: documents, selected: 3)
+        let run = try QueryEngine(preset: "all-on").run([query], capture: true)
+        let snapshots = try XCTUnwrap(run.snapshots)
+        XCTAssertEqual(snapshots.planned.liveNodeIDs.count, 6)
+        XCTAssertEqual(snapshots.final.liveNodeIDs.count, 7)
+
+        let final = PlanDot.planGraph(snapshots.final, annotations: snapshots.finalAnnotations)
+        XCTAssertTrue(final.contains("(copy of "), final)
+        XCTAssertTrue(final.contains("Parental filter: id == 3 - 0 remaining (active)"), final)
+        XCTAssertTrue(final.contains("Parental filter: id == 2 - 0 remaining (active)"), final)
+
+        let relation = PlanDot.relationGraph([query])
+        XCTAssertTrue(relation.contains("selectedDocumentParentMetadata"))
+    }
+
+    func testWritesDotAndSVGFiles() throws {
+        let documents = try Fixtures.documents(20)
+        let query = try Fixtures.selectedDocumentParent(documents: documents, selected: 3)
+        let run = try QueryEngine(preset: "all-on").run([query], capture: true)
+        let directory = NSTemporaryDirectory() + "plans-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let written = try PlanExport.writePlans(try XCTUnwrap(run.snapshots), to: directory, baseName: "seed")
+        XCTAssertEqual(written.count, 8)
+        let svg = try String(contentsOfFile: directory + "/seed-final.svg", encoding: .utf8)
+        XCTAssertTrue(svg.contains("<svg"))
+        XCTAssertTrue(svg.contains("selectedDocumentMetadata"))
+    }
+
+    func testBadDOTIsAnErrorNotACrash() {
+        XCTAssertThrowsError(try GraphvizRenderer.svg(fromDOT: "digraph { a -> "))
+    }
+}
