@@ -68,10 +68,12 @@ public final class MemoryTable: SourceRelation {
         guard row.count == scheme.count else {
             throw RelationError.rowWidth(expected: scheme.count, got: row.count, relation: sourceName)
         }
-        if positionOfRow[row] != nil { return false }
+        // One hash of the row both checks membership and inserts (the load's hot path).
         let position = rows.count
+        var isNew = false
+        insertIfAbsent(&positionOfRow[row, default: -1], position, &isNew)
+        if !isNew { return false }
         rows.append(row)
-        positionOfRow[row] = position
         for k in indexColumns.indices {
             indexBuckets[k][row.values[indexColumns[k]], default: []].append(position)
         }
@@ -83,9 +85,12 @@ public final class MemoryTable: SourceRelation {
     }
 
     /// Reserves room for `n` more rows (bulk loads).
+    /// Index maps are sized for `n` distinct values too (right for keys, generous otherwise),
+    /// so a bulk load does not rehash them as they grow.
     public func reserveCapacity(_ n: Int) {
         rows.reserveCapacity(rows.count + n)
         positionOfRow.reserveCapacity(rows.count + n)
+        for k in indexBuckets.indices { indexBuckets[k].reserveCapacity(indexBuckets[k].count + n) }
     }
 
     /// Deletes the rows matching the predicate; returns how many went.
@@ -231,5 +236,15 @@ private final class MemoryTableCursor: RowCursor {
         }
         table.record(examined: examined, delivered: out.count)
         return out
+    }
+}
+
+/// Sets a freshly defaulted dictionary slot (value -1) to `position`, reporting whether it
+/// was new. Taking the slot `inout` through `subscript(_:default:)` hashes the key once.
+@inline(__always)
+private func insertIfAbsent(_ slot: inout Int, _ position: Int, _ isNew: inout Bool) {
+    if slot == -1 {
+        slot = position
+        isNew = true
     }
 }
