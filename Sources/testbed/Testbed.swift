@@ -5,7 +5,19 @@ struct Testbed: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "testbed",
         abstract: "A research testbed for just-in-time relational query optimization.",
+        discussion: """
+            Builds lazy relation graphs in the style of PLRelational, runs them under any \
+            combination of optimizer heuristics over memory or SQLite sources, and checks every \
+            result against a reference evaluator and SQLite.
+
+            Start with `testbed demo` (the seed articles' examples) and `testbed flags` (the \
+            heuristics). Exit codes: 0 success, 1 a result mismatch or failed verification, \
+            2 bad usage, config or query.
+            """,
         version: "0.1.0",
-        subcommands: [GenerateCommand.self, QueriesCommand.self, QueryCommand.self, FlagsCommand.self]
+        subcommands: [
+            DemoCommand.self,
+            GenerateCommand.self, QueriesCommand.self, QueryCommand.self, FlagsCommand.self,
+        ]
     )
 }
