@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# Installs what the testbed needs and is missing; safe to run any number of times.
+#
+#   bash scripts/setup.sh              Swift check + system libraries (libsqlite3-dev, libgraphviz-dev)
+#   bash scripts/setup.sh --plotting   also the Python plotting package (matplotlib)
+set -euo pipefail
+
+plotting=0
+for arg in "$@"; do
+    case "$arg" in
+        --plotting) plotting=1 ;;
+        -h|--help) sed -n '2,5p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        *) echo "setup.sh: unknown option '$arg' (known: --plotting)" >&2; exit 2 ;;
+    esac
+done
+
+say() { echo "setup: $*"; }
+
+# Swift: not installed by this script (a toolchain is large and platform specific).
+if ! command -v swift >/dev/null 2>&1; then
+    say "the Swift toolchain (6.0 or later) is not on PATH." >&2
+    say "install it from https://www.swift.org/install/ (e.g. with swiftly: https://www.swift.org/swiftly/)," >&2
+    say "then make sure 'swift --version' works in this shell and run this script again." >&2
+    exit 1
+fi
+
+# System libraries linked through system-library targets (Sources/CSQLite, Sources/CGraphviz).
+packages=(libsqlite3-dev libgraphviz-dev)
+missing=()
+for pkg in "${packages[@]}"; do
+    if ! dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed"; then
+        missing+=("$pkg")
+    fi
+done
+if ((${#missing[@]} > 0)); then
+    if ! command -v apt-get >/dev/null 2>&1; then
+        say "missing ${missing[*]} and apt-get is not available; install them with your package manager." >&2
+        exit 1
+    fi
+    sudo_cmd=()
+    if [ "$(id -u)" -ne 0 ]; then
+        if ! command -v sudo >/dev/null 2>&1; then
+            say "missing ${missing[*]}; run this script as root or install sudo." >&2
+            exit 1
+        fi
+        sudo_cmd=(sudo)
+    fi
+    say "installing ${missing[*]}"
+    "${sudo_cmd[@]}" apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq "${missing[@]}"
+fi
+
+if ((plotting)); then
+    python=$(command -v python3 || command -v python || true)
+    if [ -z "$python" ]; then
+        say "--plotting needs python3, which is not on PATH." >&2
+        exit 1
+    fi
+    if ! "$python" -c "import matplotlib" >/dev/null 2>&1; then
+        say "installing matplotlib for $python"
+        "$python" -m pip install --quiet matplotlib
+    fi
+fi
+
+say "ready ($(swift --version 2>/dev/null | head -n 1))"
