@@ -1,0 +1,48 @@
+import ArgumentParser
+import Foundation
+import QueryEngine
+import Workloads
+
+struct PlanCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "plan",
+        abstract: "Write a query's plan graphs (DOT and SVG) under one flag set.",
+        discussion: """
+            Writes four graphs to --out: <query>-relation (the lazy relation graph), \
+            <query>-planned (the planner's node graph), <query>-optimized (after the optimizer \
+            passes) and <query>-final (the runner's graph after the run: copies, each node's \
+            parental filter and remaining-parent count, rows in and out). SVG is rendered \
+            in-process with libgraphviz.
+            """
+    )
+
+    @Argument(help: "A catalog query name (`testbed queries`) or a path to a query file.")
+    var query: String
+
+    @OptionGroup var dataset: DatasetOptions
+    @OptionGroup var flags: HeuristicFlagOptions
+
+    @Option(help: "Directory for the .dot and .svg files (created if missing).")
+    var out: String
+
+    func run() throws {
+        let flagSet = try flags.flagSet()
+        let (catalogQuery, loaded) = try dataset.load(query: query)
+        let parsed: Query
+        do {
+            parsed = try catalogQuery.parse(catalog: loaded.catalog)
+        } catch let error as QueryError {
+            throw usageFailure("\(error)")
+        }
+        let run = try QueryEngine(flags: flagSet).run(parsed.relations, capture: true)
+        guard let snapshots = run.snapshots else { return }
+        let written: [String]
+        do {
+            written = try PlanExport.writePlans(snapshots, to: out, baseName: catalogQuery.name)
+        } catch let error as CocoaError {
+            throw usageFailure("cannot write plans to \(out): \(error.localizedDescription)")
+        }
+        print("flags \(flagSet.canonical)")
+        for path in written { print("wrote \(path)") }
+    }
+}
