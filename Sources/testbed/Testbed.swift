@@ -18,6 +18,7 @@ struct Testbed: ParsableCommand {
         subcommands: [
             DemoCommand.self,
             GenerateCommand.self, QueriesCommand.self, QueryCommand.self, FlagsCommand.self,
+            PlanCommand.self,
         ]
     )
 }

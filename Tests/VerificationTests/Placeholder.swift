@@ -1,2 +1,0 @@
-import XCTest
-final class VerificationPlaceholderTests: XCTestCase { func testPlaceholder() {} }
