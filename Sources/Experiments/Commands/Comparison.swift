@@ -1,0 +1,73 @@
+import Foundation
+import Relational
+
+/// `testbed compare RESULTS [--baseline FLAGSET]`: per query and size, the median total
+/// time of every flag set and engine side by side, each with its ratio to the baseline's
+/// median. A difference is marked (`*`) only where the two min–max ranges do not overlap.
+public struct Comparison {
+    public var results: String
+    public var baseline: String?
+
+    public init(results: String, baseline: String? = nil) {
+        self.results = results
+        self.baseline = baseline
+    }
+
+    public func execute(console: Console) -> Int32 {
+        do {
+            console.out(try render())
+            return 0
+        } catch {
+            return ExitStatus.code(for: error, console: console)
+        }
+    }
+
+    public func render() throws -> String {
+        let path = AtomicFile.isDirectory(results) ? results + "/" + Summary.fileName : results
+        guard AtomicFile.exists(path) else {
+            throw ExperimentFailure.usage("'\(results)' has no \(Summary.fileName); give a run's output directory")
+        }
+        let rows = try Summary.read(path)
+        guard !rows.isEmpty else { throw ExperimentFailure.usage("\(path) has no cells") }
+        let multipleBackends = Set(rows.filter(\.cell.isTestbed).map(\.cell.backend)).count > 1
+        func label(_ r: SummaryRow) -> String { SummaryTable.label(r.cell, multipleBackends: multipleBackends) }
+
+        var labels: [String] = []
+        for r in rows where !labels.contains(label(r)) { labels.append(label(r)) }
+        let chosen = baseline ?? rows.first.map(\.baseline).flatMap { $0.isEmpty ? nil : $0 } ?? labels[0]
+        let base = labels.contains(chosen) ? chosen : labels.first { $0.hasPrefix(chosen + "@") }
+        guard let base else {
+            let hint = closestMatch(to: chosen, among: labels).map { "; did you mean '\($0)'?" } ?? ""
+            throw ExperimentFailure.usage("--baseline: no flag set or engine named '\(chosen)' in \(path)\(hint) (there are: \(labels.joined(separator: ", ")))")
+        }
+        let ordered = [base] + labels.filter { $0 != base }
+
+        var groups: [String] = []
+        var cells: [String: [String: SummaryRow]] = [:]
+        for r in rows {
+            let key = "\(r.cell.query)\u{0}\(r.cell.rows)"
+            if cells[key] == nil { groups.append(key) }
+            cells[key, default: [:]][label(r)] = r
+        }
+        var table = [["query", "rows"] + ordered.map { $0 == base ? "\($0) (baseline)" : $0 }]
+        for key in groups {
+            let parts = key.split(separator: "\u{0}").map(String.init)
+            let byLabel = cells[key] ?? [:]
+            var line = [parts[0], parts.count > 1 ? parts[1] : ""]
+            let reference = byLabel[base]
+            for l in ordered {
+                guard let r = byLabel[l] else { line.append("-"); continue }
+                var text = SummaryTable.milliseconds(r.total.median) + " ms"
+                if l != base, let reference {
+                    let ratio = reference.total.median > 0 ? r.total.median / reference.total.median : .infinity
+                    text += String(format: " %.2fx", ratio) + (r.total.separated(from: reference.total) ? " *" : "  ")
+                }
+                line.append(text)
+            }
+            table.append(line)
+        }
+        return SummaryTable.align(table, rightAligned: [1])
+            + "ratio = median total time / the baseline's median (below 1 is faster); "
+            + "* = the min–max ranges do not overlap\n"
+    }
+}

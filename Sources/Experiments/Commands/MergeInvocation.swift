@@ -1,0 +1,79 @@
+/// `testbed merge DIR… [--out DIR]`: joins the output directories of `--shard K/N` runs of
+/// one config into one result, identical (apart from measured times and the environment)
+/// to an unsharded run: the same timings in the same order, the same summary and checks.
+public struct MergeInvocation {
+    public var directories: [String]
+    public var out: String?
+    public var resultsRoot = "Results"
+    public var catalogDirectory: String?
+    public var plots = true
+
+    public init(directories: [String], out: String? = nil) {
+        self.directories = directories
+        self.out = out
+    }
+
+    public func execute(console: Console) -> Int32 {
+        do {
+            return try run(console: console).exitCode
+        } catch {
+            return ExitStatus.code(for: error, console: console)
+        }
+    }
+
+    public func run(console: Console) throws -> RunOutcome {
+        guard let first = directories.first else { throw ExperimentFailure.usage("merge: give the shard directories to join") }
+        let configText = try AtomicFile.read(first + "/config.yaml")
+        for directory in directories.dropFirst() where try AtomicFile.read(directory + "/config.yaml") != configText {
+            throw ExperimentFailure.usage("merge: '\(directory)' was run with another config than '\(first)' (config.yaml differs)")
+        }
+        let experiment = try ExperimentResolver.resolve(text: configText, file: first + "/config.yaml", catalogDirectory: catalogDirectory)
+
+        var records: [TimingRecord] = []
+        var owner: [Cell: String] = [:]
+        var shards: [Shard] = []
+        for directory in directories {
+            let state = try RunState.read(directory: directory)
+            if shards.contains(state.shard) {
+                throw ExperimentFailure.usage("merge: shard \(state.shard) is given twice ('\(directory)')")
+            }
+            shards.append(state.shard)
+            if state.status != .complete {
+                console.err("testbed: warning: '\(directory)' (shard \(state.shard)) is \(state.status.rawValue): \(state.cellsDone)/\(state.cellsTotal) cells\n")
+            }
+            let path = directory + "/" + TimingsFile.name
+            let found = AtomicFile.exists(path) ? try TimingsFile.read(path) : []
+            for cell in Set(found.map(\.cell)) {
+                if let other = owner[cell] {
+                    throw ExperimentFailure.usage("merge: cell \(cell) is in both '\(other)' and '\(directory)'")
+                }
+                owner[cell] = directory
+            }
+            records += found
+        }
+
+        let all = experiment.cells
+        let complete = Set(Dictionary(grouping: records, by: \.cell).filter { $0.value.count == experiment.repetitions }.keys)
+        let missing = all.filter { !complete.contains($0) }
+        if !missing.isEmpty {
+            console.err("testbed: warning: \(missing.count) of \(all.count) cells are missing, e.g. \(missing[0]); "
+                + "run the missing shards (with --resume for interrupted ones) and merge again\n")
+        }
+
+        let directory = try out ?? OutputLocation.defaultDirectory(resultsRoot: resultsRoot, name: experiment.name) + "-merged"
+        if AtomicFile.exists(directory) && !AtomicFile.isEmptyDirectory(directory) {
+            throw ExperimentFailure.usage("output directory '\(directory)' already exists and is not empty; choose another --out")
+        }
+        try AtomicFile.makeDirectory(directory)
+        try AtomicFile.write(configText, to: directory + "/config.yaml")
+        try AtomicFile.write(Environment.text(configPath: first + "/config.yaml")
+            + "merged from: \(directories.joined(separator: " "))\n", to: directory + "/environment.txt")
+        try AtomicFile.write(TimingsFile.text(records, order: all), to: directory + "/" + TimingsFile.name)
+        if let plans = directories.map({ $0 + "/plans" }).first(where: AtomicFile.isDirectory) {
+            try AtomicFile.copyDirectory(plans, to: directory + "/plans")
+        }
+        return try ResultsWriter(experiment: experiment, directory: directory, console: console, plots: plots)
+            .finish(records: records, equality: EqualityCheck(), cellsDone: complete.count, cellsTotal: all.count,
+                    interrupted: false, shard: .whole)
+    }
+}

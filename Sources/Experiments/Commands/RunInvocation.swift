@@ -1,0 +1,79 @@
+/// `testbed run CONFIG [--out DIR] [--resume] [--shard K/N]` as a function returning the
+/// exit code, so tests drive exactly what the command does.
+public struct RunInvocation {
+    public var configPath: String
+    public var out: String?
+    public var resume = false
+    public var shard: String?
+    /// Parent of default output directories.
+    public var resultsRoot = "Results"
+    public var catalogDirectory: String?
+    public var hooks = RunHooks()
+    public var plots = true
+
+    public init(configPath: String, out: String? = nil, resume: Bool = false, shard: String? = nil) {
+        self.configPath = configPath
+        self.out = out
+        self.resume = resume
+        self.shard = shard
+    }
+
+    public func execute(console: Console) -> Int32 {
+        do {
+            return try run(console: console).exitCode
+        } catch {
+            return ExitStatus.code(for: error, console: console)
+        }
+    }
+
+    /// Everything is checked before the output directory is created, so a bad config or
+    /// option leaves nothing behind.
+    public func run(console: Console) throws -> RunOutcome {
+        let shard = try self.shard.map(Shard.init(parsing:)) ?? .whole
+        let experiment = try ExperimentResolver.load(path: configPath, catalogDirectory: catalogDirectory)
+        let directory: String
+        var existing: [TimingRecord] = []
+        if resume {
+            guard let found = out ?? OutputLocation.latestRun(resultsRoot: resultsRoot, name: experiment.name) else {
+                throw ExperimentFailure.usage("--resume: no earlier run of '\(experiment.name)' under \(resultsRoot)/\(experiment.name); give --out DIR")
+            }
+            directory = found
+            existing = try ResumeCheck.records(directory: directory, experiment: experiment, shard: shard)
+        } else {
+            directory = try out ?? OutputLocation.defaultDirectory(resultsRoot: resultsRoot, name: experiment.name)
+            if AtomicFile.exists(directory) && !AtomicFile.isEmptyDirectory(directory) {
+                throw ExperimentFailure.usage("output directory '\(directory)' already exists and is not empty; "
+                    + "pass --resume to continue it or choose another --out")
+            }
+            try AtomicFile.makeDirectory(directory)
+            try AtomicFile.write(experiment.configText, to: directory + "/config.yaml")
+        }
+        try AtomicFile.write(Environment.text(configPath: configPath), to: directory + "/environment.txt")
+        console.err("testbed: running \(experiment.name) (\(shard.select(experiment.cells).count) cells"
+            + (shard.isWhole ? "" : ", shard \(shard)") + ") into \(directory)\n")
+        let runner = ExperimentRunner(experiment: experiment, directory: directory, shard: shard, console: console)
+        runner.hooks = hooks
+        runner.plots = plots
+        return try runner.run(existing: existing)
+    }
+}
+
+/// What `--resume` requires: the same config text and shard as the interrupted run.
+enum ResumeCheck {
+    static func records(directory: String, experiment: Experiment, shard: Shard) throws -> [TimingRecord] {
+        guard AtomicFile.exists(directory + "/" + RunState.fileName) else {
+            throw ExperimentFailure.usage("--resume: '\(directory)' holds no run (no \(RunState.fileName))")
+        }
+        let state = try RunState.read(directory: directory)
+        let previous = try AtomicFile.read(directory + "/config.yaml")
+        guard previous == experiment.configText else {
+            throw ExperimentFailure.usage("--resume: the config differs from the one '\(directory)' was run with (its config.yaml); "
+                + "resume with the same config or start a new run")
+        }
+        guard state.shard == shard else {
+            throw ExperimentFailure.usage("--resume: '\(directory)' holds shard \(state.shard), not \(shard)")
+        }
+        let timings = directory + "/" + TimingsFile.name
+        return AtomicFile.exists(timings) ? try TimingsFile.read(timings) : []
+    }
+}

@@ -1,0 +1,108 @@
+import Foundation
+import Yams
+
+/// Reads an experiment config with Yams and turns every failure into a `ConfigError` that
+/// names the file, the key path, the line and column, and what was expected.
+public enum ConfigLoader {
+    /// The decoded config and the exact text it came from (kept as `config.yaml` of a run).
+    public static func load(path: String) throws -> (config: ExperimentConfig, text: String) {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw ConfigError(file: path, keyPath: "", message: "cannot read the config file")
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw ConfigError(file: path, keyPath: "", message: "the config file is not UTF-8 text")
+        }
+        return (try decode(text, file: path), text)
+    }
+
+    public static func decode(_ text: String, file: String) throws -> ExperimentConfig {
+        let node: Node
+        do {
+            guard let root = try Yams.compose(yaml: text) else {
+                throw ConfigError(file: file, keyPath: "", line: 1, message: "the config is empty; expected a mapping with name, dataset, queries and flagsets")
+            }
+            node = root
+        } catch let error as YamlError {
+            throw yamlError(error, file: file)
+        }
+        do {
+            return try YAMLDecoder().decode(ExperimentConfig.self, from: node)
+        } catch let issue as ConfigIssue {
+            throw located(issue.path, issue.message, in: node, file: file)
+        } catch let error as DecodingError {
+            let (path, message) = explain(error)
+            throw located(path, message, in: node, file: file)
+        } catch let error as YamlError {
+            throw yamlError(error, file: file)
+        }
+    }
+
+    /// A `ConfigError` for `path`, with the line and column of the deepest node found there.
+    static func located(_ path: [String], _ message: String, in root: Node, file: String) -> ConfigError {
+        let mark = NodeLocator.mark(of: path, in: root)
+        return ConfigError(
+            file: file, keyPath: ConfigIssue.render(path), line: mark?.line, column: mark?.column, message: message)
+    }
+
+    static func explain(_ error: DecodingError) -> ([String], String) {
+        switch error {
+        case let .typeMismatch(type, context):
+            return (ConfigIssue.components(context.codingPath), "expected \(describe(type))")
+        case let .valueNotFound(type, context):
+            return (ConfigIssue.components(context.codingPath), "expected \(describe(type)), found nothing")
+        case let .keyNotFound(key, context):
+            return (ConfigIssue.components(context.codingPath), "missing required key '\(key.stringValue)'")
+        case let .dataCorrupted(context):
+            return (ConfigIssue.components(context.codingPath), context.debugDescription)
+        @unknown default:
+            return ([], "\(error)")
+        }
+    }
+
+    /// Plain words for the types a config holds.
+    static func describe(_ type: Any.Type) -> String {
+        let name = String(describing: type)
+        switch name {
+        case "Int", "Int64", "UInt64": return "an integer"
+        case "Bool": return "true or false"
+        case "String": return "a text value"
+        case let n where n.hasPrefix("Array") || n.hasPrefix("Sequence"): return "a list"
+        case let n where n.hasPrefix("Dictionary") || n.hasPrefix("Mapping"): return "a mapping (key: value)"
+        case "Scalar": return "a single value, not a list or mapping"
+        default: return name
+        }
+    }
+
+    static func yamlError(_ error: YamlError, file: String) -> ConfigError {
+        switch error {
+        case let .scanner(_, problem, mark, _), let .parser(_, problem, mark, _), let .composer(_, problem, mark, _):
+            return ConfigError(file: file, keyPath: "", line: mark.line, column: mark.column, message: "not valid YAML: \(problem)")
+        default:
+            return ConfigError(file: file, keyPath: "", message: "not valid YAML: \(error)")
+        }
+    }
+}
+
+/// Finds the node a key path names, for line numbers in messages.
+enum NodeLocator {
+    static func mark(of path: [String], in root: Node) -> Mark? {
+        var node = root
+        var best = root.mark
+        for component in path {
+            if component.hasPrefix("["), let index = Int(component.dropFirst().dropLast()),
+               case let .sequence(sequence) = node, index < sequence.count {
+                node = sequence[index]
+            } else if case let .mapping(mapping) = node,
+                      let pair = mapping.first(where: { $0.key.string == component }) {
+                // Point at the key itself: the line a reader looks for.
+                best = pair.key.mark ?? best
+                node = pair.value
+                continue
+            } else {
+                break
+            }
+            best = node.mark ?? best
+        }
+        return best
+    }
+}

@@ -1,0 +1,93 @@
+import QueryEngine
+import Workloads
+
+/// The SQLite engines every query can be compared with: the same relation graph translated
+/// to one SQL statement, run by SQLite on the same data, without or with `ANALYZE`.
+public enum BaselineEngine: String, CaseIterable, Sendable {
+    case sqlite
+    case sqliteAnalyzed = "sqlite-analyzed"
+}
+
+/// A query of an experiment: its name in results and its text.
+public struct ExperimentQuery: Sendable {
+    public let name: String
+    public let text: String
+    /// Where the text came from, for parse errors.
+    public let origin: String
+}
+
+public struct NamedFlagSet: Sendable {
+    public let name: String
+    public let flags: FlagSet
+}
+
+/// A validated experiment: every name resolved, every value in range. Building one from a
+/// config does all checks, so a run that starts has nothing left to reject.
+public struct Experiment: Sendable {
+    public let name: String
+    public let description: String
+    public let shape: Shape
+    /// Dataset sizes, ascending and distinct.
+    public let sizes: [Int]
+    public let seed: UInt64
+    public let parameters: ShapeParameters
+    public let backends: [Backend]
+    public let queries: [ExperimentQuery]
+    public let flagSets: [NamedFlagSet]
+    public let baselines: [BaselineEngine]
+    public let speedupBaseline: String?
+    public let repetitions: Int
+    public let warmup: Int
+    public let plans: Bool
+    /// The config text exactly as read.
+    public let configText: String
+
+    /// Every cell in the canonical order: sizes, then queries, then backends × flag sets,
+    /// then the baseline engines. Shards, resume and merge all rely on this order.
+    public var cells: [Cell] {
+        var out: [Cell] = []
+        for rows in sizes {
+            for query in queries {
+                for backend in backends {
+                    for set in flagSets {
+                        out.append(Cell(query: query.name, rows: rows, backend: backend.rawValue, engine: Cell.testbedEngine, flagset: set.name))
+                    }
+                }
+                for engine in baselines {
+                    out.append(Cell(query: query.name, rows: rows, backend: Backend.sqlite.rawValue, engine: engine.rawValue, flagset: engine.rawValue))
+                }
+            }
+        }
+        return out
+    }
+
+    public func flagSet(named name: String) -> NamedFlagSet? { flagSets.first { $0.name == name } }
+    public func query(named name: String) -> ExperimentQuery? { queries.first { $0.name == name } }
+
+    /// The canonical flag string of a cell (empty for SQLite engines).
+    public func flags(of cell: Cell) -> String {
+        cell.engine == Cell.testbedEngine ? (flagSet(named: cell.flagset)?.flags.canonical ?? "") : ""
+    }
+
+    public init(
+        name: String, description: String, shape: Shape, sizes: [Int], seed: UInt64, parameters: ShapeParameters,
+        backends: [Backend], queries: [ExperimentQuery], flagSets: [NamedFlagSet], baselines: [BaselineEngine],
+        speedupBaseline: String?, repetitions: Int, warmup: Int, plans: Bool, configText: String
+    ) {
+        self.name = name
+        self.description = description
+        self.shape = shape
+        self.sizes = sizes
+        self.seed = seed
+        self.parameters = parameters
+        self.backends = backends
+        self.queries = queries
+        self.flagSets = flagSets
+        self.baselines = baselines
+        self.speedupBaseline = speedupBaseline
+        self.repetitions = repetitions
+        self.warmup = warmup
+        self.plans = plans
+        self.configText = configText
+    }
+}

@@ -1,0 +1,176 @@
+import QueryEngine
+import Relational
+import Workloads
+
+/// Checks a decoded config against the query catalog, the heuristics and the generators,
+/// and builds the `Experiment`. Every error names the key path of the mistake.
+public struct ExperimentResolver {
+    public let file: String
+    public let catalogDirectory: String?
+    public let heuristics: HeuristicCatalog
+
+    public init(file: String, catalogDirectory: String? = nil, heuristics: HeuristicCatalog = .standard) {
+        self.file = file
+        self.catalogDirectory = catalogDirectory
+        self.heuristics = heuristics
+    }
+
+    /// Loads, decodes and resolves the config at `path`.
+    public static func load(path: String, catalogDirectory: String? = nil) throws -> Experiment {
+        let (config, text) = try ConfigLoader.load(path: path)
+        return try ExperimentResolver(file: path, catalogDirectory: catalogDirectory).resolve(config, text: text)
+    }
+
+    /// Resolves config text (for tests and `merge`, which reads a run's `config.yaml`).
+    public static func resolve(text: String, file: String, catalogDirectory: String? = nil) throws -> Experiment {
+        let config = try ConfigLoader.decode(text, file: file)
+        return try ExperimentResolver(file: file, catalogDirectory: catalogDirectory).resolve(config, text: text)
+    }
+
+    public func resolve(_ config: ExperimentConfig, text: String) throws -> Experiment {
+        let root = try? composeYAML(text)
+        func fail(_ path: [String], _ message: String) -> ConfigError {
+            if let root { return ConfigLoader.located(path, message, in: root, file: file) }
+            return ConfigError(file: file, keyPath: ConfigIssue.render(path), message: message)
+        }
+
+        if let problem = OutputLocation.validateName(config.name) { throw fail(["name"], problem) }
+
+        let shape: Shape
+        do { shape = try Shape.named(config.dataset.shape) } catch { throw fail(["dataset", "shape"], "\(error)") }
+
+        guard !config.dataset.rows.isEmpty else { throw fail(["dataset", "rows"], "expected at least one size") }
+        for (i, rows) in config.dataset.rows.enumerated() where rows < 1 {
+            throw fail(["dataset", "rows", "[\(i)]"], "size \(rows) is not valid; expected an integer >= 1")
+        }
+        let sizes = Array(Set(config.dataset.rows)).sorted()
+
+        var assignments: [String: String] = [:]
+        for (key, value) in config.dataset.params {
+            guard shape.parameterNames.contains(key) else {
+                let hint = closestMatch(to: key, among: shape.parameterNames).map { "; did you mean '\($0)'?" } ?? ""
+                throw fail(["dataset", "params", key],
+                    "unknown parameter '\(key)' for shape \(shape)\(hint) (known: \(shape.parameterNames.joined(separator: ", ")))")
+            }
+            assignments[key] = value
+        }
+        let parameters = ShapeParameters(assignments)
+        // Generating the smallest size checks every parameter value (and is cheap).
+        let probe: Dataset
+        do { probe = try shape.generate(rows: sizes[0], seed: config.dataset.seed, parameters: parameters) } catch {
+            throw fail(["dataset", "params"], "\(error)")
+        }
+
+        var backends: [Backend] = []
+        for (i, name) in config.backends.enumerated() {
+            guard let backend = Backend(rawValue: name) else {
+                throw fail(["backend"] + (config.backends.count > 1 ? ["[\(i)]"] : []),
+                    "unknown backend '\(name)'" + hint(name, Backend.allCases.map(\.rawValue)) + "; expected memory or sqlite")
+            }
+            if !backends.contains(backend) { backends.append(backend) }
+        }
+
+        var baselines: [BaselineEngine] = []
+        for (i, name) in config.baselines.enumerated() {
+            guard let engine = BaselineEngine(rawValue: name) else {
+                throw fail(["baselines", "[\(i)]"],
+                    "unknown baseline engine '\(name)'" + hint(name, BaselineEngine.allCases.map(\.rawValue)) + "; expected sqlite or sqlite-analyzed")
+            }
+            if !baselines.contains(engine) { baselines.append(engine) }
+        }
+
+        let flagSets = try config.flagsets.map { entry -> NamedFlagSet in
+            let path = ["flagsets", entry.name]
+            if let problem = OutputLocation.validateName(entry.name) { throw fail(path, "flag set name: \(problem)") }
+            if BaselineEngine(rawValue: entry.name) != nil {
+                throw fail(path, "'\(entry.name)' names a baseline engine; choose another flag-set name")
+            }
+            let set = entry.value
+            do {
+                for name in set.enable + set.disable { _ = try heuristics.spec(named: name) }
+                for (name, _) in set.set { _ = try heuristics.spec(named: name) }
+            } catch let error as FlagError {
+                throw fail(path + which(error, set), "\(error)")
+            }
+            do {
+                let flags = try heuristics.flagSet(
+                    preset: set.preset, enable: set.enable, disable: set.disable,
+                    set: Dictionary(set.set.map { ($0.name, $0.value) }, uniquingKeysWith: { $1 }))
+                return NamedFlagSet(name: entry.name, flags: flags)
+            } catch let error as FlagError {
+                throw fail(path + which(error, set), "\(error)")
+            }
+        }
+
+        let queries = try resolveQueries(config, shape: shape, probe: probe, fail: fail)
+
+        if flagSets.isEmpty && baselines.isEmpty {
+            throw fail(["flagsets"], "the matrix is empty: give at least one flag set (or a baseline engine)")
+        }
+        guard config.repetitions >= 1 else { throw fail(["repetitions"], "expected an integer >= 1, got \(config.repetitions)") }
+        guard config.warmup >= 0 else { throw fail(["warmup"], "expected an integer >= 0, got \(config.warmup)") }
+
+        var speedupBaseline = config.baseline
+        if let name = speedupBaseline {
+            guard flagSets.contains(where: { $0.name == name }) else {
+                throw fail(["baseline"], "no flag set named '\(name)'" + hint(name, flagSets.map(\.name)))
+            }
+        } else {
+            speedupBaseline = flagSets.first { $0.name == "all-off" }?.name ?? flagSets.first?.name
+        }
+
+        return Experiment(
+            name: config.name, description: config.description ?? "", shape: shape, sizes: sizes,
+            seed: config.dataset.seed, parameters: parameters, backends: backends, queries: queries,
+            flagSets: flagSets, baselines: baselines, speedupBaseline: speedupBaseline,
+            repetitions: config.repetitions, warmup: config.warmup, plans: config.plans, configText: text)
+    }
+
+    private func resolveQueries(
+        _ config: ExperimentConfig, shape: Shape, probe: Dataset, fail: ([String], String) -> ConfigError
+    ) throws -> [ExperimentQuery] {
+        guard !config.queries.isEmpty else { throw fail(["queries"], "expected at least one query") }
+        let relations: RelationCatalog
+        do { relations = try probe.memoryRelations() } catch { throw fail(["dataset"], "\(error)") }
+        var out: [ExperimentQuery] = []
+        for (i, entry) in config.queries.enumerated() {
+            let path = ["queries", "[\(i)]"]
+            if let problem = OutputLocation.validateName(entry.name) { throw fail(path, "query name: \(problem)") }
+            guard !out.contains(where: { $0.name == entry.name }) else { throw fail(path, "query '\(entry.name)' is listed twice") }
+            let query: ExperimentQuery
+            if let text = entry.text {
+                query = ExperimentQuery(name: entry.name, text: text, origin: "\(file) \(ConfigIssue.render(path))")
+            } else {
+                let found: CatalogQuery
+                do { found = try QueryCatalog.find(entry.file ?? entry.name, directory: catalogDirectory) } catch {
+                    throw fail(path, "\(error)")
+                }
+                if let needed = found.shape, needed != shape {
+                    throw fail(path, "query '\(found.name)' needs shape \(needed), but dataset.shape is \(shape)")
+                }
+                query = ExperimentQuery(name: entry.name, text: found.text, origin: found.path)
+            }
+            do { _ = try Query.parse(query.text, catalog: relations, file: query.origin) } catch {
+                throw fail(path, "\(error)")
+            }
+            out.append(query)
+        }
+        return out
+    }
+
+    private func hint(_ name: String, _ options: [String]) -> String {
+        closestMatch(to: name, among: options).map { "; did you mean '\($0)'?" } ?? ""
+    }
+
+    /// The flag-set key an error comes from, so the key path points at it.
+    private func which(_ error: FlagError, _ set: FlagSetEntry) -> [String] {
+        switch error {
+        case .unknownPreset: return ["preset"]
+        case let .unknownFlag(name, _), let .notToggle(name), let .badValue(name, _, _):
+            if let i = set.enable.firstIndex(of: name) { return ["enable", "[\(i)]"] }
+            if let i = set.disable.firstIndex(of: name) { return ["disable", "[\(i)]"] }
+            return set.set.contains { $0.name == name } ? ["set", name] : ["preset"]
+        case .malformedAssignment: return ["set"]
+        }
+    }
+}

@@ -1,0 +1,46 @@
+import Foundation
+
+/// Draws `plots/` from `summary.csv` with `scripts/plot_experiment.py` (matplotlib). When
+/// python3 or matplotlib is missing the run still succeeds and says how to get plots.
+public enum Plotter {
+    public static let scriptName = "scripts/plot_experiment.py"
+
+    /// The script in the working directory's checkout, else in the tree this module was built from.
+    static var script: String? {
+        if AtomicFile.exists(scriptName) { return scriptName }
+        var path = #filePath
+        for _ in 0..<4 { path = (path as NSString).deletingLastPathComponent }
+        let candidate = path + "/" + scriptName
+        return AtomicFile.exists(candidate) ? candidate : nil
+    }
+
+    @discardableResult
+    public static func plot(directory: String, console: Console) -> Bool {
+        guard let script else {
+            console.err("testbed: plots skipped: \(scriptName) not found\n")
+            return false
+        }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", script, directory]
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = FileHandle.nullDevice
+        do {
+            try process.run()
+        } catch {
+            console.err("testbed: plots skipped: cannot start python3 (\(error.localizedDescription)); install Python 3 and run scripts/setup.sh --plotting\n")
+            return false
+        }
+        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            let reason = process.terminationStatus == 3
+                ? "matplotlib is not installed; run scripts/setup.sh --plotting (or pip install matplotlib), then: python3 \(script) \(directory)"
+                : "python3 \(script) failed: \(message)"
+            console.err("testbed: plots skipped: \(reason)\n")
+            return false
+        }
+        return true
+    }
+}

@@ -1,0 +1,125 @@
+import QueryEngine
+import Relational
+import Workloads
+
+/// Runs the cells of an experiment (or of one shard) into an output directory. After each
+/// cell, `timings.csv` is rewritten atomically, so an interruption — Ctrl-C, or a killed
+/// process — keeps every completed cell for `--resume`.
+public final class ExperimentRunner {
+    public let experiment: Experiment
+    public let directory: String
+    public let shard: Shard
+    public var hooks = RunHooks()
+    public var console: Console
+    /// Run the plotting script at the end (tests switch it off).
+    public var plots = true
+    private var records: [TimingRecord] = []
+    private var equality = EqualityCheck()
+
+    public init(experiment: Experiment, directory: String, shard: Shard = .whole, console: Console) {
+        self.experiment = experiment
+        self.directory = directory
+        self.shard = shard
+        self.console = console
+    }
+
+    /// Runs every cell of the shard not already in `timings.csv` (from an earlier,
+    /// interrupted run when resuming), then writes the summary, plans and plots.
+    public func run(existing: [TimingRecord] = []) throws -> RunOutcome {
+        let order = experiment.cells
+        let mine = shard.select(order)
+        let complete = completeCells(existing)
+        records = existing.filter { complete.contains($0.cell) && mine.contains($0.cell) }
+        let pending = mine.filter { !complete.contains($0) }
+        try writeState(.running, done: mine.count - pending.count, total: mine.count)
+
+        var progress = ProgressBar(
+            console: console, totalCells: pending.count,
+            totalWork: pending.reduce(0) { $0 + work(of: $1) })
+        let cache = DatasetCache(experiment)
+        var finished = 0
+        var interrupted = false
+        Interruption.install()
+        defer { Interruption.uninstall() }
+        for cell in pending {
+            if Interruption.requested || hooks.shouldStop?(finished) == true { interrupted = true; break }
+            progress.starting(cell.description)
+            guard let cellRecords = try runCell(cell, cache: cache) else { interrupted = true; break }
+            records += cellRecords
+            finished += 1
+            try AtomicFile.write(TimingsFile.text(records, order: order), to: directory + "/" + TimingsFile.name)
+            progress.finished(work: work(of: cell))
+        }
+        progress.clear()
+        let done = mine.count - pending.count + finished
+        try AtomicFile.write(TimingsFile.text(records, order: order), to: directory + "/" + TimingsFile.name)
+
+        if !interrupted && experiment.plans && shard.index == 1 {
+            try PlanWriter(experiment: experiment, directory: directory + "/plans", console: console).write(cache: cache)
+        }
+        let outcome = try ResultsWriter(experiment: experiment, directory: directory, console: console, plots: plots)
+            .finish(records: records, equality: equality, cellsDone: done, cellsTotal: mine.count,
+                    interrupted: interrupted, shard: shard)
+        if interrupted {
+            console.err("testbed: interrupted; kept \(done) of \(mine.count) cells in \(directory)\n"
+                + "continue with: testbed run CONFIG --resume --out \(directory)"
+                + (shard.isWhole ? "" : " --shard \(shard)") + "\n")
+        }
+        return outcome
+    }
+
+    /// Cells with every repetition recorded (a cell cut short is run again).
+    private func completeCells(_ existing: [TimingRecord]) -> Set<Cell> {
+        Set(Dictionary(grouping: existing, by: \.cell).filter { $0.value.count == experiment.repetitions }.keys)
+    }
+
+    private func work(of cell: Cell) -> Double {
+        Double(cell.rows) * Double(experiment.warmup + experiment.repetitions)
+    }
+
+    /// The repetitions of one cell after its warm-up runs; nil if interrupted meanwhile.
+    private func runCell(_ cell: Cell, cache: DatasetCache) throws -> [TimingRecord]? {
+        var executor = try makeExecutor(cell, data: try cache.data(rows: cell.rows))
+        if let replace = hooks.executor { executor = replace(cell, executor) }
+        for _ in 0..<experiment.warmup {
+            if Interruption.requested { return nil }
+            _ = try executor.execute()
+        }
+        var out: [TimingRecord] = []
+        for repetition in 1...experiment.repetitions {
+            if Interruption.requested { return nil }
+            let m = try executor.execute()
+            let hash = ResultHash.of(m.results)
+            equality.keep(cell, hash: hash, results: m.results)
+            out.append(TimingRecord(
+                experiment: experiment.name, query: cell.query, shape: experiment.shape.rawValue, rows: cell.rows,
+                seed: experiment.seed, backend: cell.backend, engine: cell.engine, flags: experiment.flags(of: cell),
+                flagset: cell.flagset, repetition: repetition, planMicroseconds: m.planMicroseconds,
+                optimizeMicroseconds: m.optimizeMicroseconds, runMicroseconds: m.runMicroseconds,
+                resultRows: m.results.reduce(0) { $0 + $1.count }, resultHash: hash,
+                counters: m.counters.map { $0.columns.map { Optional($0.value) } }
+                    ?? Array(repeating: nil, count: RunCounters.columnNames.count)))
+        }
+        return out
+    }
+
+    private func makeExecutor(_ cell: Cell, data: SizedData) throws -> any CellExecutor {
+        guard let query = experiment.query(named: cell.query) else {
+            throw ExperimentFailure.usage("no query named \(cell.query) in the experiment")
+        }
+        if let engine = BaselineEngine(rawValue: cell.engine) {
+            let (database, catalog) = try data.sqlite(analyzed: engine == .sqliteAnalyzed)
+            return SQLiteExecutor(query: query, catalog: catalog, database: database)
+        }
+        guard let set = experiment.flagSet(named: cell.flagset) else {
+            throw ExperimentFailure.usage("no flag set named \(cell.flagset) in the experiment")
+        }
+        let catalog = cell.backend == Backend.sqlite.rawValue ? try data.sqlite(analyzed: false).1 : try data.memoryCatalog()
+        return TestbedExecutor(query: query, catalog: catalog, engine: QueryEngine(flags: set.flags))
+    }
+
+    private func writeState(_ status: RunState.Status, done: Int, total: Int) throws {
+        let state = RunState(experiment: experiment.name, shard: shard, status: status, cellsDone: done, cellsTotal: total)
+        try AtomicFile.write(state.text, to: directory + "/" + RunState.fileName)
+    }
+}

@@ -1,0 +1,31 @@
+/// Injection points for tests: replace a cell's engine (a deliberately wrong engine must be
+/// caught by the result-equality check) and stop after some cells (an interruption).
+public struct RunHooks {
+    /// Given a cell and the executor the runner built, returns the executor to use.
+    public var executor: ((Cell, any CellExecutor) -> any CellExecutor)?
+    /// Asked between cells with the number of cells completed so far in this invocation;
+    /// true stops the run as Ctrl-C would.
+    public var shouldStop: ((Int) -> Bool)?
+
+    public init(
+        executor: ((Cell, any CellExecutor) -> any CellExecutor)? = nil, shouldStop: ((Int) -> Bool)? = nil
+    ) {
+        self.executor = executor
+        self.shouldStop = shouldStop
+    }
+}
+
+/// How a run (or merge) ended.
+public struct RunOutcome {
+    public let directory: String
+    public let cellsDone: Int
+    public let cellsTotal: Int
+    public let interrupted: Bool
+    public let mismatches: [Mismatch]
+
+    /// 0 complete and equal, 1 a result mismatch, 130 interrupted (as a shell reports Ctrl-C).
+    public var exitCode: Int32 {
+        if !mismatches.isEmpty { return 1 }
+        return interrupted ? 130 : 0
+    }
+}
