@@ -19,6 +19,7 @@ struct Testbed: ParsableCommand {
             DemoCommand.self,
             GenerateCommand.self, QueriesCommand.self, QueryCommand.self, FlagsCommand.self,
             PlanCommand.self,
+            VerifyCommand.self,
             RunCommand.self, CompareCommand.self, MergeCommand.self,
         ]
     )

@@ -1,0 +1,50 @@
+import Relational
+import SQLiteStore
+import Workloads
+
+/// A case's tables loaded twice: as memory tables and into a fresh in-memory SQLite
+/// database, with the case's outputs built over each.
+public final class LoadedCase {
+    public let graph: CaseGraph
+    public let memoryTables: [Relation]
+    public let database: SQLiteDatabase
+    public let sqliteTables: [Relation]
+    public let memoryOutputs: [Relation]
+    public let sqliteOutputs: [Relation]
+
+    public init(_ graph: CaseGraph) throws {
+        self.graph = graph
+        memoryTables = try graph.tables.map { t in
+            let table = try MemoryTable(name: t.name, scheme: t.scheme, indexedAttributes: t.indexedAttributes)
+            try table.add(contentsOf: t.rows)
+            return Relation(source: table)
+        }
+        memoryOutputs = try graph.relations(over: memoryTables)
+        database = try SQLiteDatabase.inMemory()
+        let db = database
+        sqliteTables = try db.transaction {
+            try graph.tables.map { t in
+                let table = try db.createTable(t.name, scheme: t.scheme, indexes: t.indexedAttributes.map { [$0] })
+                _ = try table.bulkLoad(t.rows, assumeUnique: true)
+                return Relation(source: table)
+            }
+        }
+        sqliteOutputs = try graph.relations(over: sqliteTables)
+    }
+
+    public func outputs(_ backend: Backend) -> [Relation] {
+        backend == .memory ? memoryOutputs : sqliteOutputs
+    }
+
+    /// The tables by name, for printing and parsing query text.
+    public var memoryCatalog: RelationCatalog {
+        var catalog = RelationCatalog()
+        for (t, r) in zip(graph.tables, memoryTables) { catalog.add(r, as: t.name) }
+        return catalog
+    }
+
+    /// The case's outputs as query-language text (tables by name).
+    public var queryText: String {
+        (try? QueryPrinter.print(memoryOutputs, catalog: memoryCatalog)) ?? "# (query could not be printed)\n"
+    }
+}

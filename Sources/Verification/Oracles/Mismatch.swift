@@ -1,0 +1,69 @@
+import QueryEngine
+import Relational
+import Workloads
+
+/// One disagreement found by an oracle, with everything needed to read and replay it.
+public struct Mismatch: CustomStringConvertible, Sendable {
+    public enum Kind: String, Sendable, CaseIterable {
+        /// The engine's output differs from the reference evaluator's.
+        case reference
+        /// The engine's output differs from SQLite's (translated SQL on the same data).
+        case sqlite
+        /// `Q select p` and `Q select not p` are not a partition of `Q` in the engine's run.
+        case partition
+        /// The engine delivered a row twice (relations are sets).
+        case duplicates
+        /// The engine threw.
+        case engineError = "engine-error"
+        /// The two oracles disagree with each other (no engine involved).
+        case oracles
+
+        /// Whether the engine is to blame (all but an oracle disagreement).
+        public var blamesEngine: Bool { self != .oracles }
+    }
+
+    public let kind: Kind
+    /// Canonical flag set, nil for an oracle disagreement.
+    public let flags: String?
+    public let backend: Backend?
+    public let output: Int
+    public let queryText: String
+    public let expected: [Row]
+    public let actual: [Row]
+    public let detail: String
+    /// The engine's batch size, nil for an oracle disagreement.
+    public var batchSize: Int?
+
+    public init(
+        kind: Kind, flags: String?, backend: Backend?, output: Int, queryText: String, expected: [Row],
+        actual: [Row], detail: String, batchSize: Int? = nil
+    ) {
+        self.kind = kind
+        self.flags = flags
+        self.backend = backend
+        self.output = output
+        self.queryText = queryText
+        self.expected = expected
+        self.actual = actual
+        self.detail = detail
+        self.batchSize = batchSize
+    }
+
+    public var description: String {
+        var lines = ["\(kind.rawValue) mismatch on output \(output): \(detail)"]
+        if let flags { lines.append("flags: \(flags)") }
+        if let backend { lines.append("backend: \(backend.rawValue)") }
+        if let batchSize { lines.append("batch size: \(batchSize)") }
+        lines.append("query:")
+        lines.append(queryText.split(separator: "\n").map { "  " + $0 }.joined(separator: "\n"))
+        lines.append("expected (\(expected.count) rows): " + Mismatch.render(expected))
+        lines.append("actual (\(actual.count) rows): " + Mismatch.render(actual))
+        return lines.joined(separator: "\n")
+    }
+
+    static func render(_ rows: [Row]) -> String {
+        let sorted = rows.sorted()
+        let shown = sorted.prefix(12).map { "(" + $0.values.map(\.description).joined(separator: ", ") + ")" }
+        return shown.joined(separator: " ") + (sorted.count > 12 ? " … \(sorted.count - 12) more" : "")
+    }
+}

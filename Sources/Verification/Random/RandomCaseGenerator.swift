@@ -1,0 +1,153 @@
+import Relational
+
+/// Draws one random case: 1–4 small tables (0–6 rows, nulls and every value class, some
+/// attributes indexed), then a DAG of 1–8 operations where operands are drawn from every
+/// node made so far, so subexpressions get shared by two parents, tables are joined with
+/// themselves, and unions/differences/intersections meet renamed operands. The first
+/// output also gets the partition oracle's `select p` / `select not p` pair.
+public struct RandomCaseGenerator {
+    static let attributePool: [Attribute] = ["a", "b", "c", "d", "e"]
+    static let maxWidth = 5
+
+    public init() {}
+
+    public func makeCase(_ random: inout VerificationRandom) -> CaseGraph {
+        let tables = (0..<random.weighted([0, 4, 4, 2, 1])).compactMap { makeTable($0, &random) }
+        guard !tables.isEmpty else { return CaseGraph(tables: [], nodes: [], outputs: []) }
+        var builder = Builder(tables: tables)
+        let operations = random.int(1...8)
+        for _ in 0..<operations { builder.addRandomOperation(&random) }
+        var outputs = [builder.nodes.count - 1]
+        if random.chance(0.3), let extra = random.element(of: Array(builder.nodes.indices)), extra != outputs[0] {
+            outputs.append(extra)
+        }
+        let whole = outputs[0]
+        let p = RandomPredicate.make(over: builder.schemes[whole], &random)
+        let matching = builder.add(.select(whole, p), scheme: builder.schemes[whole])
+        let rest = builder.add(.select(whole, .not(p)), scheme: builder.schemes[whole])
+        let graph = CaseGraph(
+            tables: builder.tables, nodes: builder.nodes, outputs: outputs + [matching, rest],
+            partition: PartitionOutputs(whole: 0, matching: outputs.count, rest: outputs.count + 1))
+        return graph.compacted()
+    }
+
+    func makeTable(_ index: Int, _ random: inout VerificationRandom) -> CaseTable? {
+        let attributes = random.subset(of: Self.attributePool, sizes: 1...3)
+        guard let scheme = try? Scheme(attributes) else { return nil }
+        let columns = attributes.map { _ in RandomValues.Column.random(&random) }
+        let count = [0, 1, 2, 3, 4, 5, 6][random.weighted([2, 3, 3, 3, 3, 2, 2])]
+        let rows = (0..<count).map { _ in Row(columns.map { RandomValues.value(for: $0, &random) }) }
+        return CaseTable(
+            name: "t\(index)", scheme: scheme, rows: rows,
+            indexedAttributes: attributes.filter { _ in random.chance(0.5) })
+    }
+}
+
+/// Grows a case graph node by node, tracking each node's scheme.
+private struct Builder {
+    let tables: [CaseTable]
+    var nodes: [CaseOperation] = []
+    var schemes: [Scheme] = []
+
+    init(tables: [CaseTable]) {
+        self.tables = tables
+        for (i, t) in tables.enumerated() {
+            nodes.append(.table(i))
+            schemes.append(t.scheme)
+        }
+    }
+
+    @discardableResult
+    mutating func add(_ op: CaseOperation, scheme: Scheme) -> Int {
+        nodes.append(op)
+        schemes.append(scheme)
+        return nodes.count - 1
+    }
+
+    /// An operand: the newest node half the time (deep graphs), else any node (sharing).
+    func pick(_ random: inout VerificationRandom) -> Int {
+        random.chance(0.5) ? nodes.count - 1 : random.int(0...(nodes.count - 1))
+    }
+
+    mutating func addRandomOperation(_ random: inout VerificationRandom) {
+        let a = pick(&random)
+        let scheme = schemes[a]
+        switch random.weighted([20, 10, 10, 14, 8, 10, 24]) {
+        case 0:
+            add(.select(a, RandomPredicate.make(over: scheme, &random)), scheme: scheme)
+        case 1:
+            let kept = random.subset(of: scheme.attributes, sizes: 1...max(1, scheme.count - 1))
+            guard !kept.isEmpty, let s = try? Scheme(kept) else { return }
+            add(.project(a, kept), scheme: s)
+        case 2:
+            addRename(a, &random)
+        case 3, 4, 5:
+            let b = partner(for: a, &random)
+            let op: CaseOperation = [CaseOperation.union(a, b), .intersection(a, b), .difference(a, b)][random.weighted([14, 8, 10])]
+            add(op, scheme: scheme)
+        default:
+            addJoin(a, &random)
+        }
+    }
+
+    /// Renames one or more attributes to names the scheme does not use.
+    mutating func addRename(_ a: Int, _ random: inout VerificationRandom) {
+        let scheme = schemes[a]
+        var free = RandomCaseGenerator.attributePool.filter { !scheme.contains($0) } + ["f", "g"]
+        random.shuffle(&free)
+        let olds = random.subset(of: scheme.attributes, sizes: 1...scheme.count)
+        var map: [Attribute: Attribute] = [:]
+        for (old, new) in zip(olds, free) { map[old] = new }
+        let kept = scheme.attributes.filter { map[$0] == nil }
+        guard !map.isEmpty, let s = try? Scheme(kept + Array(map.values)) else { return }
+        add(.rename(a, map), scheme: s)
+    }
+
+    /// A node with `a`'s scheme: an existing one (possibly `a` itself), or another node of
+    /// the same width renamed position by position, or a select of `a`.
+    mutating func partner(for a: Int, _ random: inout VerificationRandom) -> Int {
+        let scheme = schemes[a]
+        let same = schemes.indices.filter { schemes[$0] == scheme }
+        if random.chance(0.6), let b = random.element(of: same.filter { $0 != a }) { return b }
+        let width = schemes.indices.filter { schemes[$0] != scheme && schemes[$0].count == scheme.count }
+        if random.chance(0.7), let c = random.element(of: width) {
+            var map: [Attribute: Attribute] = [:]
+            for (old, new) in zip(schemes[c].attributes, scheme.attributes) where old != new { map[old] = new }
+            return add(.rename(c, map), scheme: scheme)
+        }
+        if random.chance(0.3) { return a }
+        return add(.select(a, RandomPredicate.make(over: scheme, &random)), scheme: scheme)
+    }
+
+    /// A natural join (shared attributes matched), sometimes with an extra pair of
+    /// differently named attributes; a self-join when `b` is `a` or a rename of it.
+    mutating func addJoin(_ a: Int, _ random: inout VerificationRandom) {
+        var b = pick(&random)
+        if random.chance(0.15) { b = a }
+        let left = schemes[a], right = schemes[b]
+        let shared = left.attributes.filter(right.contains)
+        var pairs = shared.map { JoinPair($0, $0) }
+        let onlyLeft = left.attributes.filter { !right.contains($0) }
+        let onlyRight = right.attributes.filter { !left.contains($0) }
+        if random.chance(0.3), let x = random.element(of: onlyLeft), let y = random.element(of: onlyRight) {
+            pairs.append(JoinPair(x, y))
+        }
+        let all = Set(left.attributes).union(right.attributes)
+        guard all.count <= RandomCaseGenerator.maxWidth, let s = try? Scheme(Array(all)) else {
+            // Too wide: filter instead, keeping the graph growing.
+            add(.select(a, RandomPredicate.make(over: left, &random)), scheme: left)
+            return
+        }
+        add(.join(a, b, pairs), scheme: s)
+    }
+}
+
+extension VerificationRandom {
+    mutating func shuffle<T>(_ items: inout [T]) {
+        guard items.count > 1 else { return }
+        for i in stride(from: items.count - 1, to: 0, by: -1) {
+            let j = int(0...i)
+            if i != j { items.swapAt(i, j) }
+        }
+    }
+}

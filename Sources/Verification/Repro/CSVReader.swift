@@ -1,0 +1,107 @@
+import Relational
+
+/// Reads the CSV that `Workloads.CSVWriter` writes, keeping each value's type: an empty
+/// unquoted field is null, a quoted field text (`""` is one quote), `x'…'` a blob, a bare
+/// number with `.`, `e` or `E` a real, other bare numbers integers.
+enum CSVReader {
+    /// The header's attribute names and the rows, values in header order.
+    static func parse(_ text: String, file: String) throws -> (columns: [Attribute], rows: [[Value]]) {
+        var records = try records(Array(text.utf8), file: file)
+        guard !records.isEmpty else { throw VerificationError.repro(path: file, message: "empty CSV (no header line)") }
+        let header = records.removeFirst().map { Attribute(String(decoding: $0.bytes, as: UTF8.self)) }
+        let rows = try records.enumerated().map { number, fields in
+            guard fields.count == header.count else {
+                throw VerificationError.repro(
+                    path: file, message: "line \(number + 2): \(fields.count) fields, the header has \(header.count)")
+            }
+            return try fields.map { try value($0, file: file, line: number + 2) }
+        }
+        return (header, rows)
+    }
+
+    struct Field {
+        var bytes: [UInt8] = []
+        var quoted = false
+    }
+
+    private static func records(_ bytes: [UInt8], file: String) throws -> [[Field]] {
+        var out: [[Field]] = []
+        var record: [Field] = []
+        var field = Field()
+        var i = 0
+        let quote = UInt8(ascii: "\""), comma = UInt8(ascii: ","), newline = UInt8(ascii: "\n")
+        while i < bytes.count {
+            let b = bytes[i]
+            if b == quote && field.bytes.isEmpty && !field.quoted {
+                field.quoted = true
+                i += 1
+                var closed = false
+                while i < bytes.count {
+                    if bytes[i] == quote {
+                        if i + 1 < bytes.count && bytes[i + 1] == quote {
+                            field.bytes.append(quote)
+                            i += 2
+                            continue
+                        }
+                        closed = true
+                        i += 1
+                        break
+                    }
+                    field.bytes.append(bytes[i])
+                    i += 1
+                }
+                if !closed { throw VerificationError.repro(path: file, message: "unterminated quoted field") }
+            } else if b == comma {
+                record.append(field)
+                field = Field()
+                i += 1
+            } else if b == newline {
+                record.append(field)
+                out.append(record)
+                record = []
+                field = Field()
+                i += 1
+            } else {
+                if b != UInt8(ascii: "\r") { field.bytes.append(b) }
+                i += 1
+            }
+        }
+        if !record.isEmpty || !field.bytes.isEmpty || field.quoted {
+            record.append(field)
+            out.append(record)
+        }
+        return out
+    }
+
+    private static func value(_ field: Field, file: String, line: Int) throws -> Value {
+        if field.quoted { return .text(String(decoding: field.bytes, as: UTF8.self)) }
+        let text = String(decoding: field.bytes, as: UTF8.self)
+        if text.isEmpty { return .null }
+        if text.hasPrefix("x'") && text.hasSuffix("'") && text.count >= 3 {
+            let hex = Array(text.utf8.dropFirst(2).dropLast())
+            guard hex.count % 2 == 0 else { throw bad(text, file, line) }
+            var blob: [UInt8] = []
+            for k in stride(from: 0, to: hex.count, by: 2) {
+                guard let high = digit(hex[k]), let low = digit(hex[k + 1]) else { throw bad(text, file, line) }
+                blob.append(high << 4 | low)
+            }
+            return .blob(blob)
+        }
+        if let n = Int64(text) { return .integer(n) }
+        if let d = Double(text) { return .real(d) }
+        throw bad(text, file, line)
+    }
+
+    private static func digit(_ c: UInt8) -> UInt8? {
+        switch c {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): return c - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): return c - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): return c - UInt8(ascii: "A") + 10
+        default: return nil
+        }
+    }
+
+    private static func bad(_ text: String, _ file: String, _ line: Int) -> VerificationError {
+        .repro(path: file, message: "line \(line): '\(text)' is not a value (null, number, \"text\" or x'hex')")
+    }
+}

@@ -1,0 +1,34 @@
+/// What a verification run did: comparisons made, how many disagreed, and the reduced
+/// repros of the first few distinct disagreements.
+public struct VerificationReport {
+    /// Cases checked (random cases, or query × dataset pairs).
+    public var cases = 0
+    /// Engine runs (one per case × flag set × backend).
+    public var engineRuns = 0
+    /// Output-versus-oracle comparisons (reference, SQLite, partition; oracles with each other).
+    public var comparisons = 0
+    /// Comparisons that disagreed.
+    public var mismatches = 0
+    /// Cases that could not be checked (e.g. the reference evaluator threw).
+    public var skipped = 0
+    /// The first disagreement of each failing case (up to a limit), before reduction.
+    public var firstMismatches: [Mismatch] = []
+    /// Reduced cases, with where they were written (nil when not written).
+    public var reduced: [(FailingCase, path: String?)] = []
+
+    public init() {}
+
+    public var passed: Bool { mismatches == 0 && skipped == 0 }
+
+    public var summary: String {
+        "\(cases) cases, \(engineRuns) engine runs, \(comparisons) comparisons, \(mismatches) differed"
+            + (skipped > 0 ? ", \(skipped) skipped" : "")
+    }
+}
+
+/// A progress line for long runs (done so far, total, mismatches so far).
+public struct VerificationProgress: Sendable {
+    public let done: Int
+    public let total: Int
+    public let mismatches: Int
+}

@@ -1,0 +1,125 @@
+import ArgumentParser
+import QueryEngine
+import Verification
+import Workloads
+
+struct VerifyCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "verify",
+        abstract: "Check that every heuristic combination gives the reference evaluator's and SQLite's answers.",
+        discussion: """
+            Without --random: every catalog query on generated datasets (--sizes × --seeds) of its \
+            shape, on the memory and SQLite backends, under every flag combination (on/off flags × \
+            join-filter-threshold {0, 1, 2, 100, unlimited} × every initiator-ordering × \
+            subtree-copy-limit {0, 1, 100}), compared with the reference evaluator and SQLite.
+
+            With --random N: N random cases (small random tables with nulls and every value type, \
+            random DAG-shaped queries with shared subexpressions, self-joins, renames, set operations \
+            and selects) under random flag sets and backends, compared with the reference evaluator, \
+            SQLite and the partition oracle (Q = Q select p ∪ Q select not p, disjointly). \
+            Deterministic by --seed.
+
+            A mismatch is reduced automatically and written to Results/repro/<id>/ (query.rq, one CSV \
+            per table, manifest.txt, command.txt); --repro DIR replays such a directory.
+
+            Exit status: 0 when nothing differed, 1 when something did, 2 for bad usage.
+            """
+    )
+
+    @Option(help: "Number of random cases (fuzzing mode).")
+    var random: String?
+
+    @Option(help: "Seed of the random cases.")
+    var seed: String = "1"
+
+    @Option(help: "Replay a repro directory written by an earlier run.")
+    var repro: String?
+
+    @Option(help: "Dataset sizes for the catalog run, comma-separated.")
+    var sizes: String = "20,200"
+
+    @Option(help: "Dataset seeds for the catalog run, comma-separated.")
+    var seeds: String = "1,2"
+
+    @Option(help: "Catalog directory (default: $TESTBED_QUERIES, else Workloads/queries).")
+    var directory: String?
+
+    @Option(help: "Engine runs per random case (random flag set and backend each).")
+    var runsPerCase: String = "3"
+
+    @Option(help: "Where reduced repros are written.")
+    var reproDirectory: String = ReproDirectory.defaultParent
+
+    @Option(help: "Reduce (and write) at most this many mismatches.")
+    var maxReductions: String = "10"
+
+    @Flag(help: "Do not reduce mismatches or write repro directories.")
+    var noReduce = false
+
+    func run() throws {
+        if let repro {
+            try replay(repro)
+            return
+        }
+        let clock = ContinuousClock()
+        let start = clock.now
+        let log: (String) -> Void = { writeToStandardError("verify: \($0)\n") }
+        let report: VerificationReport
+        if let random {
+            var fuzzer = Fuzzer(cases: try number(random, "--random"), seed: UInt64(try number(seed, "--seed")))
+            fuzzer.runsPerCase = max(1, try number(runsPerCase, "--runs-per-case"))
+            fuzzer.reduce = !noReduce
+            fuzzer.maxReductions = try number(maxReductions, "--max-reductions")
+            fuzzer.reproParent = reproDirectory
+            report = try fuzzer.run(progress: { p in
+                let seconds = (clock.now - start).components.seconds
+                writeToStandardError("verify: \(p.done)/\(p.total) random cases, \(p.mismatches) mismatches, \(seconds)s\n")
+            }, log: log)
+        } else {
+            let queries: [CatalogQuery]
+            do { queries = try QueryCatalog.load(directory: directory) } catch { throw usageFailure("\(error)") }
+            var verification = CatalogVerification(
+                queries: queries, sizes: try list(sizes, "--sizes").map { max(1, $0) },
+                seeds: try list(seeds, "--seeds").map { UInt64($0) })
+            verification.reduce = !noReduce
+            verification.maxReductions = try number(maxReductions, "--max-reductions")
+            verification.reproParent = reproDirectory
+            report = try verification.run(progress: { p in
+                let seconds = (clock.now - start).components.seconds
+                writeToStandardError("verify: \(p.done)/\(p.total) query datasets, \(p.mismatches) mismatches, \(seconds)s\n")
+            }, log: log)
+        }
+        let elapsed = clock.now - start
+        for m in report.firstMismatches.prefix(3) { print(m, "\n") }
+        for (failing, path) in report.reduced {
+            print("reduced: \(failing.mismatch.kind.rawValue), \(failing.graph.nodeCount) nodes, \(failing.graph.rowCount) rows, flags \(failing.flags.canonical)"
+                + (path.map { " -> \($0)" } ?? ""))
+        }
+        print("verify: \(report.summary) in \(elapsed.components.seconds)s")
+        print("verify: \(report.comparisons) comparisons ran, \(report.mismatches) differed")
+        if !report.passed { throw ExitCode(1) }
+    }
+
+    private func replay(_ path: String) throws {
+        let mismatches: [Mismatch]
+        do {
+            mismatches = try ReproDirectory.replay(path)
+        } catch {
+            throw usageFailure("\(error)")
+        }
+        for m in mismatches { print(m, "\n") }
+        print("verify: repro \(path): \(mismatches.count) mismatch\(mismatches.count == 1 ? "" : "es")")
+        if !mismatches.isEmpty { throw ExitCode(1) }
+    }
+
+    private func number(_ text: String, _ option: String) throws -> Int {
+        guard let n = Int(text), n >= 0 else { throw usageFailure("\(option): '\(text)' is not a non-negative integer") }
+        return n
+    }
+
+    private func list(_ text: String, _ option: String) throws -> [Int] {
+        let values = try text.split(separator: ",").map { try number(String($0), option) }
+        if values.isEmpty { throw usageFailure("\(option): give at least one value") }
+        return values
+    }
+}

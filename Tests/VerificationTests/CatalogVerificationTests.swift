@@ -1,0 +1,30 @@
+import QueryEngine
+import Relational
+import Workloads
+import XCTest
+@testable import Verification
+
+final class CatalogVerificationTests: XCTestCase {
+    /// `testbed verify` on the catalog at small sizes (the tests' grid, both backends).
+    func testCatalogAtSmallSizesPasses() throws {
+        let queries = try QueryCatalog.load()
+        XCTAssertFalse(queries.isEmpty)
+        var verification = CatalogVerification(queries: queries, sizes: [12, 40], seeds: [5], grid: .tests())
+        verification.reduce = false
+        verification.reproParent = nil
+        var progressCalls = 0
+        let report = try verification.run(progress: { _ in progressCalls += 1 })
+        XCTAssertEqual(report.cases, queries.filter { $0.shape != nil }.count * 2)
+        XCTAssertEqual(report.engineRuns, report.cases * 96 * 2)
+        XCTAssertEqual(progressCalls, report.cases)
+        XCTAssertEqual(report.mismatches, 0, report.firstMismatches.first.map(String.init(describing:)) ?? "")
+    }
+
+    func testVerifyGridIsTheIssuesProduct() throws {
+        let sets = try FlagGrid.verify().flagSets()
+        // 3 on/off × 5 thresholds × 3 orderings × 3 copy limits.
+        XCTAssertEqual(sets.count, 8 * 5 * 3 * 3)
+        XCTAssertTrue(sets.contains { $0.integer("join-filter-threshold") == Int.max })
+        XCTAssertEqual(Set(sets.compactMap { $0.integer("subtree-copy-limit") }), [0, 1, 100])
+    }
+}
