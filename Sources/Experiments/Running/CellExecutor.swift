@@ -4,7 +4,7 @@ import SQLiteStore
 import Workloads
 
 /// What one repetition measured.
-public struct Measurement {
+public struct CellMeasurement {
     public var planMicroseconds: Double
     public var optimizeMicroseconds: Double
     public var runMicroseconds: Double
@@ -16,7 +16,7 @@ public struct Measurement {
 /// Runs one repetition of a cell. The runner picks one per cell; tests can supply their
 /// own (see `RunHooks.executor`) to inject a deliberately wrong engine.
 public protocol CellExecutor {
-    func execute() throws -> Measurement
+    func execute() throws -> CellMeasurement
 }
 
 /// The testbed engine under a flag set: parse the query against the backend's sources, then
@@ -26,10 +26,10 @@ public struct TestbedExecutor: CellExecutor {
     public let catalog: RelationCatalog
     public let engine: QueryEngine
 
-    public func execute() throws -> Measurement {
+    public func execute() throws -> CellMeasurement {
         let parsed = try Query.parse(query.text, catalog: catalog, file: query.origin)
         let run = try engine.run(parsed.relations)
-        return Measurement(
+        return CellMeasurement(
             planMicroseconds: run.timings.planMicroseconds, optimizeMicroseconds: run.timings.optimizeMicroseconds,
             runMicroseconds: run.timings.runMicroseconds, results: run.results, counters: run.counters)
     }
@@ -42,7 +42,7 @@ public struct SQLiteExecutor: CellExecutor {
     public let catalog: RelationCatalog
     public let database: SQLiteDatabase
 
-    public func execute() throws -> Measurement {
+    public func execute() throws -> CellMeasurement {
         let parsed = try Query.parse(query.text, catalog: catalog, file: query.origin)
         let clock = ContinuousClock()
         var translations: [SQLTranslation] = []
@@ -53,7 +53,7 @@ public struct SQLiteExecutor: CellExecutor {
         let run = try clock.measure {
             results = try translations.map { try database.run($0) }
         }
-        return Measurement(
+        return CellMeasurement(
             planMicroseconds: plan.microsecondsValue, optimizeMicroseconds: 0, runMicroseconds: run.microsecondsValue,
             results: results, counters: nil)
     }

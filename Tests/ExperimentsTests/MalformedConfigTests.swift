@@ -1,0 +1,114 @@
+import XCTest
+@testable import Experiments
+
+/// Every malformed config exits 2 with a message naming the key, and leaves no output.
+final class MalformedConfigTests: XCTestCase {
+    /// (what is wrong, config text, fragments the message must contain)
+    let cases: [(String, String, [String])] = [
+        ("rows of the wrong type",
+         tinyConfig().replacingOccurrences(of: "rows: [40, 120]", with: "rows: lots"), ["dataset.rows", "expected"]),
+        ("unknown top-level key",
+         tinyConfig() + "\nrepetitons: 3\n", ["repetitons", "did you mean 'repetitions'", ":21:1"]),
+        ("unknown key in dataset",
+         tinyConfig().replacingOccurrences(of: "  seed: 7", with: "  sead: 7"), ["dataset.sead", "did you mean 'seed'"]),
+        ("unknown key in a flag set",
+         tinyConfig().replacingOccurrences(of: "disable: [subtree-copying]", with: "disabel: [subtree-copying]"),
+         ["flagsets.no-copying.disabel", "did you mean 'disable'"]),
+        ("unknown catalog query",
+         tinyConfig().replacingOccurrences(of: "  - selected-document-parent", with: "  - selected-document-parnet"),
+         ["queries[0]", "did you mean 'selected-document-parent'"]),
+        ("unknown heuristic to disable",
+         tinyConfig().replacingOccurrences(of: "disable: [subtree-copying]", with: "disable: [subtree-copyin]"),
+         ["flagsets.no-copying.disable[0]", "unknown heuristic 'subtree-copyin'", "did you mean 'subtree-copying'"]),
+        ("unknown heuristic to set",
+         tinyConfig().replacingOccurrences(of: "all-on: {preset: all-on}", with: "all-on: {preset: all-on, set: {join-filter-treshold: 10}}"),
+         ["flagsets.all-on.set.join-filter-treshold", "did you mean 'join-filter-threshold'"]),
+        ("bad heuristic value",
+         tinyConfig().replacingOccurrences(of: "all-on: {preset: all-on}", with: "all-on: {preset: all-on, set: {join-filter-threshold: -1}}"),
+         ["flagsets.all-on.set.join-filter-threshold", "expected integer >= 0"]),
+        ("unknown preset",
+         tinyConfig().replacingOccurrences(of: "all-on: {preset: all-on}", with: "all-on: {preset: all-onn}"),
+         ["flagsets.all-on.preset", "unknown preset 'all-onn'"]),
+        ("negative size",
+         tinyConfig().replacingOccurrences(of: "rows: [40, 120]", with: "rows: [40, -5]"), ["dataset.rows[1]", "expected an integer >= 1"]),
+        ("empty matrix",
+         tinyConfig(baselines: "[]").replacingOccurrences(of: """
+              all-on: {preset: all-on}
+              no-copying: {preset: all-on, disable: [subtree-copying]}
+            """, with: "").replacingOccurrences(of: "flagsets:", with: "flagsets: {}")
+            .replacingOccurrences(of: "baseline: no-copying\n", with: ""),
+         ["flagsets", "the matrix is empty"]),
+        ("no queries",
+         tinyConfig().replacingOccurrences(of: """
+            queries:
+              - selected-document-parent
+              - name: selected-inline
+                text: |
+                  output selected_documents join documents
+            """, with: "queries: []"), ["queries", "at least one query"]),
+        ("bad YAML",
+         "name: tiny\ndataset: {shape: documents, rows: [40\nqueries: [x]\n", ["not valid YAML", ":3:"]),
+        ("repetitions of the wrong type",
+         tinyConfig().replacingOccurrences(of: "repetitions: 2", with: "repetitions: many"), ["repetitions", "expected an integer"]),
+        ("zero repetitions",
+         tinyConfig().replacingOccurrences(of: "repetitions: 2", with: "repetitions: 0"), ["repetitions", ">= 1"]),
+        ("unknown shape",
+         tinyConfig().replacingOccurrences(of: "shape: documents", with: "shape: documnets"), ["dataset.shape", "did you mean 'documents'"]),
+        ("unknown shape parameter",
+         tinyConfig().replacingOccurrences(of: "{roots: 0.1}", with: "{rots: 0.1}"), ["dataset.params.rots", "did you mean 'roots'"]),
+        ("unknown backend",
+         tinyConfig().replacingOccurrences(of: "backend: memory", with: "backend: postgres"), ["backend", "unknown backend 'postgres'"]),
+        ("unknown baseline engine",
+         tinyConfig(baselines: "[sqlite-analysed]"), ["baselines[0]", "did you mean 'sqlite-analyzed'"]),
+        ("unknown speedup baseline",
+         tinyConfig().replacingOccurrences(of: "baseline: no-copying", with: "baseline: no-copyng"), ["baseline", "did you mean 'no-copying'"]),
+        ("query for another shape",
+         tinyConfig().replacingOccurrences(of: "  - selected-document-parent", with: "  - current-cats"), ["queries[0]", "needs shape pets"]),
+        ("inline query that does not parse",
+         tinyConfig().replacingOccurrences(of: "output selected_documents join documents", with: "output selected_documents jion documents"),
+         ["queries[1]"]),
+        ("missing name", tinyConfig().replacingOccurrences(of: "name: tiny\n", with: ""), ["missing required key 'name'"]),
+        ("name escaping Results", tinyConfig(name: "../escape"), ["name", "'..'"]),
+        ("absolute name", tinyConfig(name: "/tmp/escape"), ["name", "absolute path"]),
+    ]
+
+    func testEveryMalformedConfigExitsTwoNamingTheKeyAndLeavesNothing() throws {
+        XCTAssertGreaterThanOrEqual(cases.count, 10)
+        for (what, text, fragments) in cases {
+            let scratch = try Scratch()
+            let console = CapturedConsole()
+            let code = try runConfig(text, in: scratch, console: console)
+            XCTAssertEqual(code, 2, "\(what): exit code; stderr: \(console.err)")
+            for fragment in fragments {
+                XCTAssertTrue(console.err.contains(fragment), "\(what): '\(fragment)' not in: \(console.err)")
+            }
+            XCTAssertTrue(console.err.contains("config-"), "\(what): the message names the file: \(console.err)")
+            XCTAssertEqual(scratch.resultsEntries(), [], "\(what): an output directory was left behind")
+            XCTAssertFalse(FileManager.default.fileExists(atPath: scratch.path + "/escape"), "\(what)")
+        }
+    }
+
+    func testTheSameConfigWithoutMistakesRuns() throws {
+        let scratch = try Scratch()
+        let console = CapturedConsole()
+        XCTAssertEqual(try runConfig(tinyConfig(), in: scratch, console: console), 0, console.err)
+    }
+
+    func testABadShardIsUsageError() throws {
+        let scratch = try Scratch()
+        let console = CapturedConsole()
+        XCTAssertEqual(try runConfig(tinyConfig(), in: scratch, shard: "3/2", console: console), 2)
+        XCTAssertTrue(console.err.contains("--shard '3/2'"), console.err)
+        XCTAssertEqual(scratch.resultsEntries(), [])
+    }
+
+    func testShippedConfigsAreValid() throws {
+        let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Workloads").path
+        let files = try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.hasSuffix(".yaml") }
+        XCTAssertFalse(files.isEmpty)
+        for file in files {
+            XCTAssertNoThrow(try ExperimentResolver.load(path: directory + "/" + file), file)
+        }
+    }
+}

@@ -1,2 +1,0 @@
-import XCTest
-final class ExperimentsPlaceholderTests: XCTestCase { func testPlaceholder() {} }
