@@ -70,13 +70,26 @@ public enum ReproDirectory {
 
     /// Reads a repro directory back: the case, flags and backend it records.
     public static func read(_ path: String, catalog: HeuristicCatalog = .standard) throws -> ReproContents {
+        try parse(label: path, catalog: catalog) { file in try FileSystem.read(path + "/" + file) }
+    }
+
+    /// Reads a repro from its files' contents by name (`manifest.txt`, `query.rq`,
+    /// `<table>.csv`): how regression tests embed a reduced case.
+    public static func parse(files: [String: String], catalog: HeuristicCatalog = .standard) throws -> ReproContents {
+        try parse(label: "<embedded repro>", catalog: catalog) { file in
+            guard let text = files[file] else { throw VerificationError.repro(path: file, message: "missing") }
+            return text
+        }
+    }
+
+    static func parse(label path: String, catalog: HeuristicCatalog, file read: (String) throws -> String) throws -> ReproContents {
         let manifestPath = path + "/manifest.txt"
         var flagsText = "", backendText = "memory"
         var kind: Mismatch.Kind?
         var batchSize = CaseChecker.defaultBatchSize
         var partition: PartitionOutputs?
         var tableLines: [(name: String, indexed: [Attribute])] = []
-        for raw in try FileSystem.read(manifestPath).split(separator: "\n") {
+        for raw in try read("manifest.txt").split(separator: "\n") {
             let line = String(raw)
             guard let colon = line.firstIndex(of: ":") else { continue }
             let key = String(line[..<colon])
@@ -114,11 +127,11 @@ public enum ReproDirectory {
         var relations = RelationCatalog()
         for (name, indexed) in tableLines {
             let file = path + "/\(name).csv"
-            let (columns, rows) = try CSVReader.parse(try FileSystem.read(file), file: file)
+            let (columns, rows) = try CSVReader.parse(try read("\(name).csv"), file: file)
             let table = try MemoryTable(name: name, columns: columns, rows: rows, indexedAttributes: indexed)
             relations.add(Relation(source: table), as: name)
         }
-        let query = try Query.parse(try FileSystem.read(path + "/query.rq"), catalog: relations, file: path + "/query.rq")
+        let query = try Query.parse(try read("query.rq"), catalog: relations, file: path + "/query.rq")
         var graph = try CaseGraph(outputs: query.relations)
         graph.partition = partition
         return ReproContents(graph: graph, flags: flags, backend: backend, batchSize: batchSize, kind: kind)
@@ -126,7 +139,11 @@ public enum ReproDirectory {
 
     /// Replays a repro directory: the mismatches it shows now (empty once the bug is fixed).
     public static func replay(_ path: String, catalog: HeuristicCatalog = .standard) throws -> [Mismatch] {
-        let repro = try read(path, catalog: catalog)
+        try replay(read(path, catalog: catalog), catalog: catalog)
+    }
+
+    /// The mismatches a repro shows now.
+    public static func replay(_ repro: ReproContents, catalog: HeuristicCatalog = .standard) throws -> [Mismatch] {
         let checker = try CaseChecker(repro.graph, catalog: catalog)
         if repro.kind == .oracles { return checker.oracleMismatches() }
         return checker.check(flags: repro.flags, backend: repro.backend, batchSize: repro.batchSize)
