@@ -101,7 +101,7 @@ final class RunOutputTests: XCTestCase {
         let text = try Comparison(results: scratch.path).render()
         XCTAssertTrue(text.contains("base (baseline)"), text)
         XCTAssertTrue(text.contains("0.105 ms 1.05x  "), text)
-        XCTAssertTrue(text.contains("0.050 ms 0.50x *"), text)
+        XCTAssertTrue(text.contains("0.050 ms 0.5x *"), text)
         XCTAssertEqual(try Comparison(results: scratch.path, baseline: "fast").render().contains("fast (baseline)"), true)
         let console = CapturedConsole()
         XCTAssertEqual(Comparison(results: scratch.path, baseline: "fasst").execute(console: console.console), 2)

@@ -60,7 +60,7 @@ public struct Comparison {
                 var text = SummaryTable.milliseconds(r.total.median) + " ms"
                 if l != base, let reference {
                     let ratio = reference.total.median > 0 ? r.total.median / reference.total.median : .infinity
-                    text += String(format: " %.2fx", ratio) + (r.total.separated(from: reference.total) ? " *" : "  ")
+                    text += String(format: " %.3gx", ratio) + (r.total.separated(from: reference.total) ? " *" : "  ")
                 }
                 line.append(text)
             }

@@ -54,6 +54,7 @@ public struct RunInvocation {
         let runner = ExperimentRunner(experiment: experiment, directory: directory, shard: shard, console: console)
         runner.hooks = hooks
         runner.plots = plots
+        runner.configPath = configPath
         return try runner.run(existing: existing)
     }
 }

@@ -13,6 +13,8 @@ public final class ExperimentRunner {
     public var console: Console
     /// Run the plotting script at the end (tests switch it off).
     public var plots = true
+    /// The config as given on the command line, for the resume hint.
+    public var configPath = "CONFIG"
     private var records: [TimingRecord] = []
     private var equality = EqualityCheck()
 
@@ -32,6 +34,7 @@ public final class ExperimentRunner {
         records = existing.filter { complete.contains($0.cell) && mine.contains($0.cell) }
         let pending = mine.filter { !complete.contains($0) }
         try writeState(.running, done: mine.count - pending.count, total: mine.count)
+        if !complete.isEmpty { console.err("testbed: resuming: \(pending.count) of \(mine.count) cells left to run\n") }
 
         var progress = ProgressBar(
             console: console, totalCells: pending.count,
@@ -62,7 +65,7 @@ public final class ExperimentRunner {
                     interrupted: interrupted, shard: shard)
         if interrupted {
             console.err("testbed: interrupted; kept \(done) of \(mine.count) cells in \(directory)\n"
-                + "continue with: testbed run CONFIG --resume --out \(directory)"
+                + "continue with: testbed run \(configPath) --resume --out \(directory)"
                 + (shard.isWhole ? "" : " --shard \(shard)") + "\n")
         }
         return outcome
