@@ -27,7 +27,7 @@ let package = Package(
         .target(name: "Workloads", dependencies: ["Relational", "SQLiteStore", "QueryEngine"]),
         .target(name: "Verification", dependencies: ["Relational", "SQLiteStore", "QueryEngine", "Workloads"]),
         .target(name: "Experiments", dependencies: [
-            "Relational", "SQLiteStore", "QueryEngine", "Workloads", "Verification",
+            "Relational", "SQLiteStore", "QueryEngine", "Workloads",
             .product(name: "Yams", package: "Yams"),
         ]),
         .executableTarget(name: "testbed", dependencies: [
@@ -44,7 +44,7 @@ let package = Package(
             "Relational", "SQLiteStore", "QueryEngine", "Workloads", "Verification",
         ]),
         .testTarget(name: "ExperimentsTests", dependencies: [
-            "Relational", "SQLiteStore", "QueryEngine", "Workloads", "Verification", "Experiments",
+            "Relational", "SQLiteStore", "QueryEngine", "Workloads", "Experiments",
         ]),
         .testTarget(name: "WorkloadsTests", dependencies: ["Relational", "QueryEngine", "Workloads", "SQLiteStore"]),
     ],
