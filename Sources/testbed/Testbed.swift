@@ -24,3 +24,21 @@ struct Testbed: ParsableCommand {
         ]
     )
 }
+
+extension Testbed {
+    /// Like ArgumentParser's default entry point, but bad usage (an unknown option, a
+    /// missing argument, a value that does not parse) exits 2, the contract's code, rather
+    /// than ArgumentParser's 64. Help and version still exit 0.
+    static func main() {
+        do {
+            var command = try parseAsRoot()
+            try command.run()
+        } catch {
+            if exitCode(for: error) == .validationFailure {
+                writeToStandardError(fullMessage(for: error) + "\n")
+                exit(withError: ExitCode(2))
+            }
+            exit(withError: error)
+        }
+    }
+}
