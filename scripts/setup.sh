@@ -24,6 +24,30 @@ if ! command -v swift >/dev/null 2>&1; then
     exit 1
 fi
 
+# apt-get, with `apt-get update` run once before the first install, through sudo when not root.
+apt_updated=0
+apt_install() {
+    if ! command -v apt-get >/dev/null 2>&1; then
+        say "missing $*, and apt-get is not available; install them with your package manager." >&2
+        exit 1
+    fi
+    local sudo_cmd=()
+    if [ "$(id -u)" -ne 0 ]; then
+        if ! command -v sudo >/dev/null 2>&1; then
+            say "missing $*; run this script as root or install sudo." >&2
+            exit 1
+        fi
+        sudo_cmd=(sudo)
+    fi
+    say "installing $*"
+    if ((apt_updated == 0)); then
+        "${sudo_cmd[@]}" apt-get update -qq
+        apt_updated=1
+    fi
+    # env after sudo: sudo's env_reset would drop a variable set before it.
+    "${sudo_cmd[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@"
+}
+
 # System libraries linked through system-library targets (Sources/CSQLite, Sources/CGraphviz).
 packages=(libsqlite3-dev libgraphviz-dev)
 missing=()
@@ -33,21 +57,7 @@ for pkg in "${packages[@]}"; do
     fi
 done
 if ((${#missing[@]} > 0)); then
-    if ! command -v apt-get >/dev/null 2>&1; then
-        say "missing ${missing[*]} and apt-get is not available; install them with your package manager." >&2
-        exit 1
-    fi
-    sudo_cmd=()
-    if [ "$(id -u)" -ne 0 ]; then
-        if ! command -v sudo >/dev/null 2>&1; then
-            say "missing ${missing[*]}; run this script as root or install sudo." >&2
-            exit 1
-        fi
-        sudo_cmd=(sudo)
-    fi
-    say "installing ${missing[*]}"
-    "${sudo_cmd[@]}" apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq "${missing[@]}"
+    apt_install "${missing[@]}"
 fi
 
 if ((plotting)); then
@@ -56,9 +66,17 @@ if ((plotting)); then
         say "--plotting needs python3, which is not on PATH." >&2
         exit 1
     fi
-    if ! "$python" -c "import matplotlib" >/dev/null 2>&1; then
-        say "installing matplotlib for $python"
-        "$python" -m pip install --quiet matplotlib
+    has_matplotlib() { "$python" -c "import matplotlib" >/dev/null 2>&1; }
+    # Debian's own Python refuses pip installs (externally managed): use its package.
+    case "$(readlink -f "$python")" in
+        /usr/bin/*) has_matplotlib || apt_install python3-matplotlib ;;
+    esac
+    if ! has_matplotlib; then
+        say "installing matplotlib for $python with pip"
+        if ! "$python" -m pip install --quiet matplotlib; then
+            say "could not install matplotlib for $python; install it by hand (apt-get install python3-matplotlib, or pip)." >&2
+            exit 1
+        fi
     fi
 fi
 

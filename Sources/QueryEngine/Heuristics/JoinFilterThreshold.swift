@@ -4,9 +4,12 @@ import Relational
 /// most N of them, their join keys become a filter (an OR of per-key equalities) on the
 /// other operand, which can then fetch only matching rows. 0 switches it off.
 public final class JoinFilterThreshold: Heuristic {
+    /// The seed's threshold: 100 rows.
+    static let defaultThreshold = 100
+
     public static let flags = [
         FlagSpec(
-            name: "join-filter-threshold", kind: .integer(minimum: 0), allOn: .integer(100), allOff: .integer(0),
+            name: "join-filter-threshold", kind: .integer(minimum: 0), allOn: .integer(defaultThreshold), allOff: .integer(0),
             meaning: "a join that has all rows of one operand, at most N of them, turns them into a filter on the other operand; 0 disables",
             alwaysListed: true)
     ]

@@ -12,10 +12,13 @@ public final class SubtreeCopying: Heuristic {
             meaning: "copy a node and its subtree when pushing a filter into a node still waiting on other parents",
             alwaysListed: true),
         FlagSpec(
-            name: "subtree-copy-limit", kind: .integer(minimum: 0), allOn: .integer(100), allOff: .integer(100),
+            name: "subtree-copy-limit", kind: .integer(minimum: 0), allOn: .integer(defaultLimit),
+            allOff: .integer(defaultLimit),
             meaning: "criterion 1: largest subtree (in nodes) that is copied",
             alwaysListed: true),
     ]
+
+    static let defaultLimit = 100
 
     let limit: Int
 
@@ -23,7 +26,7 @@ public final class SubtreeCopying: Heuristic {
 
     public static func make(_ flags: FlagSet) -> SubtreeCopying? {
         guard flags.isOn("subtree-copying") else { return nil }
-        return SubtreeCopying(limit: flags.integer("subtree-copy-limit") ?? 100)
+        return SubtreeCopying(limit: flags.integer("subtree-copy-limit") ?? defaultLimit)
     }
 
     public func willProvideFilter(_ filter: Predicate, along edge: Edge, run: any RunnerContext) {

@@ -1,16 +1,22 @@
 /// `union-flattening` (ahead of time): remove unions of a single operand, fold nested
 /// unions into union parents within limits, and collect the nodes this orphans.
 public final class UnionFlattening: Heuristic {
+    /// The seed's limits: at most 10 operands and 10 parents.
+    static let defaultMaxOperands = 10
+    static let defaultMaxParents = 10
+
     public static let flags = [
         FlagSpec(
             name: "union-flattening", kind: .toggle, allOn: .toggle(true), allOff: .toggle(false),
             meaning: "ahead-of-time: eliminate single-operand unions, fold nested unions into their union parents (within limits), garbage-collect orphaned nodes",
             alwaysListed: true),
         FlagSpec(
-            name: "union-fold-max-operands", kind: .integer(minimum: 1), allOn: .integer(10), allOff: .integer(10),
+            name: "union-fold-max-operands", kind: .integer(minimum: 1),
+            allOn: .integer(defaultMaxOperands), allOff: .integer(defaultMaxOperands),
             meaning: "nested-union folding only touches unions (and union parents) with at most this many operands"),
         FlagSpec(
-            name: "union-fold-max-parents", kind: .integer(minimum: 1), allOn: .integer(10), allOff: .integer(10),
+            name: "union-fold-max-parents", kind: .integer(minimum: 1),
+            allOn: .integer(defaultMaxParents), allOff: .integer(defaultMaxParents),
             meaning: "nested-union folding only folds a union with at most this many parents"),
     ]
 
@@ -25,8 +31,8 @@ public final class UnionFlattening: Heuristic {
     public static func make(_ flags: FlagSet) -> UnionFlattening? {
         guard flags.isOn("union-flattening") else { return nil }
         return UnionFlattening(
-            maxOperands: flags.integer("union-fold-max-operands") ?? 10,
-            maxParents: flags.integer("union-fold-max-parents") ?? 10)
+            maxOperands: flags.integer("union-fold-max-operands") ?? defaultMaxOperands,
+            maxParents: flags.integer("union-fold-max-parents") ?? defaultMaxParents)
     }
 
     public var optimizerPasses: [any OptimizerPass] {

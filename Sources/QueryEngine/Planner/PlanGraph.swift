@@ -126,10 +126,6 @@ public struct PlanGraph {
         nodes[id].operation = .dead
     }
 
-    public mutating func setOperation(of id: NodeID, to operation: NodeOperation) {
-        nodes[id].operation = operation
-    }
-
     /// The child at an edge.
     public func child(at edge: Edge) -> NodeID { nodes[edge.parent].children[edge.operand] }
 

@@ -2,18 +2,21 @@
 /// operator, with hash joins and no optimization at all. It is the correctness oracle for
 /// the engine and the fuzzer, so it stays small and obviously right.
 ///
-/// A relation shared by several parents is computed once per evaluator (memoized by identity).
+/// A relation shared by several parents is computed once per evaluator (memoized by
+/// identity; the memo holds the relation too, so a freed relation's address cannot be
+/// reused for a stale entry). Results are a snapshot: use a new evaluator after changing
+/// a source's rows.
 public final class ReferenceEvaluator {
-    private var memo: [ObjectIdentifier: [Row]] = [:]
+    private var memo: [ObjectIdentifier: (relation: Relation, rows: [Row])] = [:]
 
     public init() {}
 
     /// The rows of `relation`, each once, in no particular order.
     public func rows(of relation: Relation) throws -> [Row] {
         let key = ObjectIdentifier(relation)
-        if let done = memo[key] { return done }
+        if let done = memo[key] { return done.rows }
         let result = try compute(relation)
-        memo[key] = result
+        memo[key] = (relation, result)
         return result
     }
 
