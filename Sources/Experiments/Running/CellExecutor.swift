@@ -54,14 +54,7 @@ public struct SQLiteExecutor: CellExecutor {
             results = try translations.map { try database.run($0) }
         }
         return CellMeasurement(
-            planMicroseconds: plan.microsecondsValue, optimizeMicroseconds: 0, runMicroseconds: run.microsecondsValue,
+            planMicroseconds: plan.microseconds, optimizeMicroseconds: 0, runMicroseconds: run.microseconds,
             results: results, counters: nil)
-    }
-}
-
-extension Duration {
-    var microsecondsValue: Double {
-        let (seconds, attoseconds) = components
-        return Double(seconds) * 1_000_000 + Double(attoseconds) / 1_000_000_000_000
     }
 }

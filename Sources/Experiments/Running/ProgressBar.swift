@@ -1,3 +1,5 @@
+import QueryEngine
+
 /// A one-line progress bar with ETA on standard error. Work is weighted by rows × runs per
 /// cell, so the estimate is not fooled by many fast small cells before the large ones.
 struct ProgressBar {
@@ -32,7 +34,7 @@ struct ProgressBar {
         let width = 24
         let filled = Int((fraction * Double(width)).rounded(.down))
         let bar = String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled)
-        let elapsed = (now - start).microsecondsValue / 1_000_000
+        let elapsed = (now - start).microseconds / 1_000_000
         let eta = doneWork > 0 ? Self.clock(elapsed / doneWork * (totalWork - doneWork)) : "?"
         var line = "[\(bar)] \(doneCells)/\(totalCells) cells \(Int(fraction * 100))% elapsed \(Self.clock(elapsed)) ETA \(eta)"
         if !label.isEmpty { line += "  " + label }
