@@ -88,3 +88,98 @@ final class ResumeShardMergeTests: XCTestCase {
         for bad in ["0/2", "3/2", "1", "a/b", "1/0"] { XCTAssertThrowsError(try Shard(parsing: bad), bad) }
     }
 }
+
+/// `--resume` without `--out` continues the newest timestamped run, never a kept run such as
+/// the committed `reference`; a complete run is left as it is.
+final class ResumeTargetTests: XCTestCase {
+    private func makeRun(_ path: String) throws {
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        let state = RunState(experiment: "tiny", shard: .whole, status: .interrupted, cellsDone: 1, cellsTotal: 12)
+        try AtomicFile.write(state.text, to: path + "/" + RunState.fileName)
+    }
+
+    func testLatestRunSkipsTheReferenceRun() throws {
+        let scratch = try Scratch()
+        let parent = scratch.resultsRoot + "/tiny"
+        try makeRun(parent + "/reference")
+        try makeRun(parent + "/20240131T235959Z")
+        try makeRun(parent + "/20231231T000000Z")
+        try makeRun(parent + "/20240131T235959Z-copy")
+        XCTAssertEqual(OutputLocation.latestRun(resultsRoot: scratch.resultsRoot, name: "tiny"), parent + "/20240131T235959Z")
+    }
+
+    func testOnlyAReferenceRunIsNothingToResume() throws {
+        let scratch = try Scratch()
+        let reference = scratch.resultsRoot + "/tiny/reference"
+        XCTAssertEqual(try runConfig(tinyConfig(), in: scratch, out: reference), 0)
+        XCTAssertNil(OutputLocation.latestRun(resultsRoot: scratch.resultsRoot, name: "tiny"))
+        let before = try snapshot(reference)
+
+        let console = CapturedConsole()
+        XCTAssertEqual(try runConfig(tinyConfig(), in: scratch, resume: true, console: console), 2)
+        XCTAssertTrue(console.err.contains("--resume: no run of 'tiny' to resume under \(scratch.resultsRoot)/tiny"), console.err)
+        XCTAssertTrue(console.err.contains("give --out DIR"), console.err)
+        XCTAssertEqual(try snapshot(reference), before, "the reference run is untouched")
+    }
+
+    func testResumeBesideAReferenceRunContinuesTheTimestampedRunAndKeepsItsEnvironment() throws {
+        let scratch = try Scratch()
+        let reference = scratch.resultsRoot + "/tiny/reference"
+        XCTAssertEqual(try runConfig(tinyConfig(), in: scratch, out: reference), 0)
+        let referenceBefore = try snapshot(reference)
+        XCTAssertEqual(try runConfig(tinyConfig(), in: scratch, hooks: RunHooks(shouldStop: { $0 >= 3 })), 130)
+        let timestamped = try XCTUnwrap(OutputLocation.latestRun(resultsRoot: scratch.resultsRoot, name: "tiny"))
+        XCTAssertTrue(OutputLocation.isTimestamp(URL(fileURLWithPath: timestamped).lastPathComponent), timestamped)
+        let started = try AtomicFile.read(timestamped + "/" + Environment.fileName)
+
+        XCTAssertEqual(try runConfig(tinyConfig(), in: scratch, resume: true), 0)
+        XCTAssertEqual(try RunState.read(directory: timestamped).status, .complete)
+        XCTAssertEqual(try snapshot(reference), referenceBefore, "the reference run is untouched")
+        let environment = try AtomicFile.read(timestamped + "/" + Environment.fileName)
+        XCTAssertTrue(environment.hasPrefix(started), "the run's own environment is kept")
+        let appended = environment.dropFirst(started.count)
+        XCTAssertTrue(appended.hasPrefix("resumed: "), String(appended))
+        XCTAssertEqual(appended.split(separator: ",").count, 3, "date, build configuration, commit: \(appended)")
+    }
+
+    func testResumingACompleteRunChangesNothing() throws {
+        let scratch = try Scratch()
+        let out = scratch.path + "/run"
+        XCTAssertEqual(try runConfig(tinyConfig(), in: scratch, out: out), 0)
+        let before = try snapshot(out)
+        var ran = 0
+        let console = CapturedConsole()
+        let hooks = RunHooks(executor: { _, executor in ran += 1; return executor })
+        XCTAssertEqual(try runConfig(tinyConfig(), in: scratch, out: out, resume: true, hooks: hooks, console: console), 0)
+        XCTAssertEqual(ran, 0)
+        XCTAssertTrue(console.err.contains("'\(out)' is already complete (12/12 cells, status complete); nothing to run"), console.err)
+        XCTAssertEqual(try snapshot(out), before)
+    }
+
+    func testResumingARunWithNoCellsMissingChangesNothing() throws {
+        let scratch = try Scratch()
+        let out = scratch.path + "/run"
+        XCTAssertEqual(try runConfig(tinyConfig(), in: scratch, out: out), 0)
+        let state = RunState(experiment: "tiny", shard: .whole, status: .interrupted, cellsDone: 12, cellsTotal: 12)
+        try AtomicFile.write(state.text, to: out + "/" + RunState.fileName)
+        let before = try snapshot(out)
+        let console = CapturedConsole()
+        XCTAssertEqual(try runConfig(tinyConfig(), in: scratch, out: out, resume: true, console: console), 0)
+        XCTAssertTrue(console.err.contains("is already complete"), console.err)
+        XCTAssertEqual(try snapshot(out), before)
+    }
+
+    /// Every file below `directory` with its contents and modification date.
+    private func snapshot(_ directory: String) throws -> [String: String] {
+        var out: [String: String] = [:]
+        let files = FileManager.default.enumerator(atPath: directory)?.allObjects as? [String] ?? []
+        for file in files.sorted() {
+            let path = directory + "/" + file
+            let attributes = try FileManager.default.attributesOfItem(atPath: path)
+            let modified = (attributes[.modificationDate] as? Date).map { "\($0.timeIntervalSince1970)" } ?? ""
+            let contents = (try? String(contentsOfFile: path, encoding: .utf8)) ?? "<directory or binary>"
+            out[file] = modified + "\n" + contents
+        }
+        return out
+    }
+}

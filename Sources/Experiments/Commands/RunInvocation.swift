@@ -35,33 +35,49 @@ public struct RunInvocation {
         var existing: [TimingRecord] = []
         if resume {
             guard let found = out ?? OutputLocation.latestRun(resultsRoot: resultsRoot, name: experiment.name) else {
-                throw ExperimentFailure.usage("--resume: no earlier run of '\(experiment.name)' under \(resultsRoot)/\(experiment.name); give --out DIR")
+                throw ExperimentFailure.usage("--resume: no run of '\(experiment.name)' to resume under \(resultsRoot)/\(experiment.name) "
+                    + "(looked for <UTC timestamp> directories holding \(RunState.fileName); a kept run such as reference "
+                    + "is never resumed); give --out DIR")
             }
             directory = found
-            existing = try ResumeCheck.records(directory: directory, experiment: experiment, shard: shard)
         } else {
             directory = try out ?? OutputLocation.defaultDirectory(resultsRoot: resultsRoot, name: experiment.name)
+        }
+        let runner = ExperimentRunner(experiment: experiment, directory: directory, shard: shard, console: console)
+        runner.hooks = hooks
+        runner.plots = plots
+        runner.configPath = configPath
+        if resume {
+            let (state, records) = try ResumeCheck.previous(directory: directory, experiment: experiment, shard: shard)
+            if state.status == .complete || runner.pendingCells(existing: records).isEmpty {
+                console.err("testbed: --resume: '\(directory)' is already complete (\(state.cellsDone)/\(state.cellsTotal) cells, "
+                    + "status \(state.status.rawValue)); nothing to run, nothing changed\n")
+                return RunOutcome(directory: directory, cellsDone: state.cellsDone, cellsTotal: state.cellsTotal,
+                                  interrupted: false, mismatches: [])
+            }
+            existing = records
+            let environment = directory + "/" + Environment.fileName
+            let started = AtomicFile.exists(environment) ? try AtomicFile.read(environment) : ""
+            try AtomicFile.write(started + Environment.resumedLine(), to: environment)
+        } else {
             if AtomicFile.exists(directory) && !AtomicFile.isEmptyDirectory(directory) {
                 throw ExperimentFailure.usage("output directory '\(directory)' already exists and is not empty; "
                     + "pass --resume to continue it or choose another --out")
             }
             try AtomicFile.makeDirectory(directory)
             try AtomicFile.write(experiment.configText, to: directory + "/config.yaml")
+            try AtomicFile.write(Environment.text(configPath: configPath), to: directory + "/" + Environment.fileName)
         }
-        try AtomicFile.write(Environment.text(configPath: configPath), to: directory + "/environment.txt")
         console.err("testbed: running \(experiment.name) (\(shard.select(experiment.cells).count) cells"
             + (shard.isWhole ? "" : ", shard \(shard)") + ") into \(directory)\n")
-        let runner = ExperimentRunner(experiment: experiment, directory: directory, shard: shard, console: console)
-        runner.hooks = hooks
-        runner.plots = plots
-        runner.configPath = configPath
         return try runner.run(existing: existing)
     }
 }
 
 /// What `--resume` requires: the same config text and shard as the interrupted run.
 enum ResumeCheck {
-    static func records(directory: String, experiment: Experiment, shard: Shard) throws -> [TimingRecord] {
+    /// The interrupted run's state and the timings it kept.
+    static func previous(directory: String, experiment: Experiment, shard: Shard) throws -> (RunState, [TimingRecord]) {
         guard AtomicFile.exists(directory + "/" + RunState.fileName) else {
             throw ExperimentFailure.usage("--resume: '\(directory)' holds no run (no \(RunState.fileName))")
         }
@@ -75,6 +91,6 @@ enum ResumeCheck {
             throw ExperimentFailure.usage("--resume: '\(directory)' holds shard \(state.shard), not \(shard)")
         }
         let timings = directory + "/" + TimingsFile.name
-        return AtomicFile.exists(timings) ? try TimingsFile.read(timings) : []
+        return (state, AtomicFile.exists(timings) ? try TimingsFile.read(timings) : [])
     }
 }

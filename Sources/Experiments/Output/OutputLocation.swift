@@ -30,13 +30,24 @@ public enum OutputLocation {
         return directory
     }
 
-    /// The newest run directory of an experiment, for `--resume` without `--out`.
+    /// The newest run directory of an experiment, for `--resume` without `--out`. Only
+    /// directories named by `timestamp(_:)` count: a curated run kept beside them (the
+    /// committed `reference`, which sorts after every timestamp) is never resumed into.
     public static func latestRun(resultsRoot: String, name: String) -> String? {
         guard validateName(name) == nil else { return nil }
         let parent = resultsRoot + "/" + name
         let entries = (try? FileManager.default.contentsOfDirectory(atPath: parent)) ?? []
-        return entries.filter { !$0.hasPrefix(".") && FileManager.default.fileExists(atPath: parent + "/" + $0 + "/" + RunState.fileName) }
+        return entries.filter { isTimestamp($0) && FileManager.default.fileExists(atPath: parent + "/" + $0 + "/" + RunState.fileName) }
             .sorted().last.map { parent + "/" + $0 }
+    }
+
+    /// Whether `name` has the form `timestamp(_:)` gives, `yyyyMMdd'T'HHmmss'Z'`.
+    public static func isTimestamp(_ name: String) -> Bool {
+        let characters = Array(name.utf8)
+        guard characters.count == 16, characters[8] == UInt8(ascii: "T"), characters[15] == UInt8(ascii: "Z") else { return false }
+        return characters.enumerated().allSatisfy { index, c in
+            index == 8 || index == 15 || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(c)
+        }
     }
 
     /// `20240131T235959Z`: sorts by time, safe in paths.

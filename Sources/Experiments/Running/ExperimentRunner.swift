@@ -32,7 +32,7 @@ public final class ExperimentRunner {
         let mine = shard.select(order)
         let complete = completeCells(existing)
         records = existing.filter { complete.contains($0.cell) && mine.contains($0.cell) }
-        let pending = mine.filter { !complete.contains($0) }
+        let pending = pendingCells(existing: existing)
         try writeState(.running, done: mine.count - pending.count, total: mine.count)
         if !complete.isEmpty { console.err("testbed: resuming: \(pending.count) of \(mine.count) cells left to run\n") }
 
@@ -69,6 +69,12 @@ public final class ExperimentRunner {
                 + (shard.isWhole ? "" : " --shard \(shard)") + "\n")
         }
         return outcome
+    }
+
+    /// The cells of this shard that `existing` does not hold complete: what is left to run.
+    func pendingCells(existing: [TimingRecord]) -> [Cell] {
+        let complete = completeCells(existing)
+        return shard.select(experiment.cells).filter { !complete.contains($0) }
     }
 
     /// Cells with every repetition recorded (a cell cut short is run again).
