@@ -11,7 +11,10 @@ struct CompareCommand: ParsableCommand {
     @Argument(help: "A run's output directory (or its summary.csv).")
     var results: String
 
-    @Option(help: "Flag set or engine (sqlite, sqlite-analyzed) to compare against (default: the run's baseline).")
+    @Option(help: ArgumentHelp(
+        "Flag set or engine (sqlite, sqlite-analyzed) to compare against (default: the run's baseline).",
+        discussion: "A flag set is named as in the config, or written as NAME=VALUE,... (canonical, or only what differs from all-on), matched on the flags column.",
+        valueName: "flagset"))
     var baseline: String?
 
     func run() throws {

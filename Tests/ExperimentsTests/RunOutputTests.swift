@@ -107,4 +107,24 @@ final class RunOutputTests: XCTestCase {
         XCTAssertEqual(Comparison(results: scratch.path, baseline: "fasst").execute(console: console.console), 2)
         XCTAssertTrue(console.err.contains("did you mean 'fast'"), console.err)
     }
+
+    func testCompareBaselineCanBeAFlagSetWrittenAsFlags() throws {
+        let scratch = try Scratch()
+        let out = scratch.path + "/run"
+        XCTAssertEqual(try runConfig(tinyConfig(), in: scratch, out: out), 0)
+        let allOn = try HeuristicCatalog.standard.preset("all-on").canonical
+        XCTAssertTrue(try Comparison(results: out, baseline: allOn).render().contains("all-on (baseline)"))
+        XCTAssertTrue(try Comparison(results: out, baseline: "subtree-copying=off").render().contains("no-copying (baseline)"))
+
+        let noCopying = try HeuristicCatalog.standard.parseCanonical("subtree-copying=off").canonical
+        let console = CapturedConsole()
+        XCTAssertEqual(Comparison(results: out, baseline: "join-filter-threshold=7").execute(console: console.console), 2)
+        let wanted = try HeuristicCatalog.standard.parseCanonical("join-filter-threshold=7").canonical
+        XCTAssertEqual(console.err, "testbed: --baseline: no flag set in \(out)/summary.csv ran with \(wanted) "
+            + "(there are: all-on (\(allOn)); no-copying (\(noCopying)))\n")
+
+        let unknown = CapturedConsole()
+        XCTAssertEqual(Comparison(results: out, baseline: "subtree-copyng=off").execute(console: unknown.console), 2)
+        XCTAssertTrue(unknown.err.hasPrefix("testbed: --baseline 'subtree-copyng=off': unknown heuristic 'subtree-copyng'"), unknown.err)
+    }
 }

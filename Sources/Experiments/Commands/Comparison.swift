@@ -1,4 +1,5 @@
 import Foundation
+import QueryEngine
 import Relational
 
 /// `testbed compare RESULTS [--baseline FLAGSET]`: per query and size, the median total
@@ -35,7 +36,9 @@ public struct Comparison {
         var labels: [String] = []
         for r in rows where !labels.contains(label(r)) { labels.append(label(r)) }
         let chosen = baseline ?? rows.first.map(\.baseline).flatMap { $0.isEmpty ? nil : $0 } ?? labels[0]
-        let base = labels.contains(chosen) ? chosen : labels.first { $0.hasPrefix(chosen + "@") }
+        let base = chosen.contains("=")
+            ? label(try row(withFlags: chosen, in: rows, path: path))
+            : labels.contains(chosen) ? chosen : labels.first { $0.hasPrefix(chosen + "@") }
         guard let base else {
             let hint = closestMatch(to: chosen, among: labels).map { "; did you mean '\($0)'?" } ?? ""
             throw ExperimentFailure.usage("--baseline: no flag set or engine named '\(chosen)' in \(path)\(hint) (there are: \(labels.joined(separator: ", ")))")
@@ -69,5 +72,22 @@ public struct Comparison {
         return SummaryTable.align(table, rightAligned: [1])
             + "ratio = median total time / the baseline's median (below 1 is faster); "
             + "* = the min–max ranges do not overlap\n"
+    }
+
+    /// The first testbed cell run under the flags `text` names (`NAME=VALUE,...`, canonical
+    /// or partial on top of all-on), matched on the canonical `flags` column.
+    private func row(withFlags text: String, in rows: [SummaryRow], path: String) throws -> SummaryRow {
+        let canonical: String
+        do { canonical = try HeuristicCatalog.standard.parseCanonical(text).canonical } catch {
+            throw ExperimentFailure.usage("--baseline '\(text)': \(error)")
+        }
+        if let match = rows.first(where: { $0.cell.isTestbed && $0.flags == canonical }) { return match }
+        var available: [String] = []
+        for r in rows where r.cell.isTestbed {
+            let entry = "\(r.cell.flagset) (\(r.flags))"
+            if !available.contains(entry) { available.append(entry) }
+        }
+        throw ExperimentFailure.usage("--baseline: no flag set in \(path) ran with \(canonical) (there are: "
+            + (available.isEmpty ? "none" : available.joined(separator: "; ")) + ")")
     }
 }
