@@ -67,6 +67,10 @@ final class MalformedConfigTests: XCTestCase {
         ("inline query that does not parse",
          tinyConfig().replacingOccurrences(of: "output selected_documents join documents", with: "output selected_documents jion documents"),
          ["queries[1]"]),
+        ("heuristic both enabled and disabled",
+         tinyConfig().replacingOccurrences(
+            of: "disable: [subtree-copying]", with: "enable: [select-pushdown, subtree-copying], disable: [subtree-copying]"),
+         ["flagsets.no-copying.disable[0]", "'subtree-copying' is in both enable (enable[1]) and disable"]),
         ("missing name", tinyConfig().replacingOccurrences(of: "name: tiny\n", with: ""), ["missing required key 'name'"]),
         ("name escaping Results", tinyConfig(name: "../escape"), ["name", "'..'"]),
         ("absolute name", tinyConfig(name: "/tmp/escape"), ["name", "absolute path"]),
@@ -86,6 +90,59 @@ final class MalformedConfigTests: XCTestCase {
             XCTAssertEqual(scratch.resultsEntries(), [], "\(what): an output directory was left behind")
             XCTAssertFalse(FileManager.default.fileExists(atPath: scratch.path + "/escape"), "\(what)")
         }
+    }
+
+    /// The message of a config that fails, as printed.
+    private func failure(_ text: String) throws -> (config: String, err: String) {
+        let scratch = try Scratch()
+        let config = try scratch.write(text, to: "cfg.yaml")
+        let console = CapturedConsole()
+        var invocation = RunInvocation(configPath: config)
+        invocation.resultsRoot = scratch.resultsRoot
+        invocation.plots = false
+        XCTAssertEqual(invocation.execute(console: console.console), 2, console.err)
+        XCTAssertEqual(scratch.resultsEntries(), [])
+        return (config, console.err)
+    }
+
+    func testAnInlineQueryErrorIsReportedOnceAtItsPlaceInTheYAMLFile() throws {
+        // Line 13 is the block scalar's first content line, indented 6; 'jion' is at column 27 of the query.
+        let (config, err) = try failure(tinyConfig().replacingOccurrences(
+            of: "output selected_documents join documents", with: "output selected_documents jion documents"))
+        XCTAssertEqual(err, "testbed: \(config):13:33: queries[1].text: expected 'let' or 'output', found name 'jion'\n")
+    }
+
+    func testAnInlineQueryErrorOnALaterLineOfTheQuery() throws {
+        let text = tinyConfig().replacingOccurrences(of: """
+                text: |
+                  output selected_documents join documents
+            """, with: """
+                text: |
+
+                  let s = selected_documents join documents
+                    output s jion documents
+            """)
+        let (config, err) = try failure(text)
+        // The query's line 3 (after a blank line) is the YAML file's line 15; 'jion' is at column 12 of it, indented 6.
+        XCTAssertEqual(err, "testbed: \(config):15:18: queries[1].text: expected 'let' or 'output', found name 'jion'\n")
+    }
+
+    func testAnInlineQueryOnOneLineIsLocatedOnThatLine() throws {
+        let text = tinyConfig().replacingOccurrences(of: """
+                text: |
+                  output selected_documents join documents
+            """, with: """
+                text: "output selected_documents jion documents"
+            """)
+        let (config, err) = try failure(text)
+        XCTAssertEqual(err, "testbed: \(config):12:38: queries[1].text: expected 'let' or 'output', found name 'jion'\n")
+    }
+
+    func testAHeuristicBothEnabledAndDisabledIsAConfigError() throws {
+        let (config, err) = try failure(tinyConfig().replacingOccurrences(
+            of: "disable: [subtree-copying]", with: "enable: [subtree-copying], disable: [select-pushdown, subtree-copying]"))
+        XCTAssertEqual(err, "testbed: \(config):16:86: flagsets.no-copying.disable[1]: 'subtree-copying' is in both enable (enable[0]) "
+            + "and disable; name each heuristic in one of them\n")
     }
 
     func testTheSameConfigWithoutMistakesRuns() throws {

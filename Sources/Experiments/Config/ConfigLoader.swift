@@ -85,24 +85,59 @@ public enum ConfigLoader {
 
 /// Finds the node a key path names, for line numbers in messages.
 enum NodeLocator {
+    /// The mark of the deepest node found along `path`; for a mapping key, the key itself
+    /// (the line a reader looks for).
     static func mark(of path: [String], in root: Node) -> Mark? {
+        walk(path, in: root).reduce(root.mark) { best, step in (step.key ?? step.value).mark ?? best }
+    }
+
+    /// The value node at `path`, or nil if the path does not lead all the way.
+    static func node(at path: [String], in root: Node) -> Node? {
+        let steps = walk(path, in: root)
+        return steps.count == path.count ? steps.last?.value ?? root : nil
+    }
+
+    /// The nodes along `path` as far as it leads: per component, the mapping key (nil for
+    /// a sequence index) and the value it leads to.
+    private static func walk(_ path: [String], in root: Node) -> [(key: Node?, value: Node)] {
         var node = root
-        var best = root.mark
+        var steps: [(key: Node?, value: Node)] = []
         for component in path {
             if component.hasPrefix("["), let index = Int(component.dropFirst().dropLast()),
                case let .sequence(sequence) = node, index < sequence.count {
                 node = sequence[index]
+                steps.append((nil, node))
             } else if case let .mapping(mapping) = node,
                       let pair = mapping.first(where: { $0.key.string == component }) {
-                // Point at the key itself: the line a reader looks for.
-                best = pair.key.mark ?? best
                 node = pair.value
-                continue
+                steps.append((pair.key, node))
             } else {
                 break
             }
-            best = node.mark ?? best
         }
-        return best
+        return steps
+    }
+
+    /// Where `line`:`column` of the text held by the scalar `node` stands in the YAML file
+    /// `text`. Exact for a literal block scalar (`|`): its first content line follows the
+    /// `|`, indented by as many spaces as the first non-blank content line. For a plain or
+    /// quoted scalar, exact on its first line; otherwise (folded text) nil.
+    static func position(line: Int, column: Int, inScalar node: Node, text: String) -> (line: Int, column: Int)? {
+        guard case let .scalar(scalar) = node, let mark = node.mark else { return nil }
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        switch scalar.style {
+        case .literal:
+            let content = lines.dropFirst(mark.line)
+            guard let first = content.first(where: { !$0.allSatisfy { $0 == " " || $0 == "\r" } }) else { return nil }
+            let indentation = first.prefix { $0 == " " }.count
+            return (mark.line + line, indentation + column)
+        case .plain, .singleQuoted, .doubleQuoted:
+            let quote = scalar.style == .plain ? 0 : 1
+            guard line == 1, mark.line <= lines.count,
+                  mark.column + quote + column - 1 <= lines[mark.line - 1].unicodeScalars.count + 1 else { return nil }
+            return (mark.line, mark.column + quote + column - 1)
+        case .any, .folded:
+            return nil
+        }
     }
 }

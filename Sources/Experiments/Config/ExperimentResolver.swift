@@ -92,6 +92,10 @@ public struct ExperimentResolver {
             } catch let error as FlagError {
                 throw fail(path + which(error, set), "\(error)")
             }
+            if let i = set.disable.firstIndex(where: set.enable.contains), let j = set.enable.firstIndex(of: set.disable[i]) {
+                throw fail(path + ["disable", "[\(i)]"], "'\(set.disable[i])' is in both enable (enable[\(j)]) and disable; "
+                    + "name each heuristic in one of them")
+            }
             do {
                 let flags = try heuristics.flagSet(
                     preset: set.preset, enable: set.enable, disable: set.disable,
@@ -102,7 +106,15 @@ public struct ExperimentResolver {
             }
         }
 
-        let queries = try resolveQueries(config, shape: shape, probe: probe, fail: fail)
+        let queries = try resolveQueries(config, shape: shape, probe: probe, fail: fail) { path, error in
+            // An inline query's error stands where the query text stands in the YAML file.
+            guard let root, let error = error as? QueryError,
+                  let node = NodeLocator.node(at: path, in: root),
+                  let at = NodeLocator.position(line: error.line, column: error.column, inScalar: node, text: text) else {
+                return fail(path, "\(error)")
+            }
+            return ConfigError(file: file, keyPath: ConfigIssue.render(path), line: at.line, column: at.column, message: error.message)
+        }
 
         if flagSets.isEmpty && baselines.isEmpty {
             throw fail(["flagsets"], "the matrix is empty: give at least one flag set (or a baseline engine)")
@@ -127,7 +139,8 @@ public struct ExperimentResolver {
     }
 
     private func resolveQueries(
-        _ config: ExperimentConfig, shape: Shape, probe: Dataset, fail: ([String], String) -> ConfigError
+        _ config: ExperimentConfig, shape: Shape, probe: Dataset, fail: ([String], String) -> ConfigError,
+        inlineFailure: ([String], any Error) -> ConfigError
     ) throws -> [ExperimentQuery] {
         guard !config.queries.isEmpty else { throw fail(["queries"], "expected at least one query") }
         let relations: RelationCatalog
@@ -151,7 +164,7 @@ public struct ExperimentResolver {
                 query = ExperimentQuery(name: entry.name, text: found.text, origin: found.path)
             }
             do { _ = try Query.parse(query.text, catalog: relations, file: query.origin) } catch {
-                throw fail(path, "\(error)")
+                throw entry.text == nil ? fail(path, "\(error)") : inlineFailure(path + ["text"], error)
             }
             out.append(query)
         }
