@@ -27,34 +27,51 @@ struct VerifyCommand: ParsableCommand {
     )
 
     @Option(help: "Number of random cases (fuzzing mode).")
-    var random: String?
+    var random: Int?
 
     @Option(help: "Seed of the random cases.")
-    var seed: String = "1"
+    var seed: UInt64 = 1
 
     @Option(help: "Replay a repro directory written by an earlier run.")
     var repro: String?
 
-    @Option(help: "Dataset sizes for the catalog run, comma-separated.")
-    var sizes: String = "20,200"
+    // A transformed option's help shows no default, so these say theirs as given on the command line.
+    @Option(help: ArgumentHelp("Dataset sizes for the catalog run, comma-separated. (default: 20,200)", valueName: "sizes"),
+            transform: commaSeparated)
+    var sizes: [Int] = [20, 200]
 
-    @Option(help: "Dataset seeds for the catalog run, comma-separated.")
-    var seeds: String = "1,2"
+    @Option(help: ArgumentHelp("Dataset seeds for the catalog run, comma-separated. (default: 1,2)", valueName: "seeds"),
+            transform: commaSeparated)
+    var seeds: [UInt64] = [1, 2]
 
     @Option(help: "Catalog directory (default: $TESTBED_QUERIES, else Workloads/queries).")
     var directory: String?
 
     @Option(help: "Engine runs per random case (random flag set and backend each).")
-    var runsPerCase: String = "3"
+    var runsPerCase: Int = 3
 
     @Option(help: "Where reduced repros are written.")
     var reproDirectory: String = ReproDirectory.defaultParent
 
     @Option(help: "Reduce (and write) at most this many mismatches.")
-    var maxReductions: String = "10"
+    var maxReductions: Int = 10
 
     @Flag(help: "Do not reduce mismatches or write repro directories.")
     var noReduce = false
+
+    func validate() throws {
+        let counts: [(option: String, value: Int?)] =
+            [("--random", random), ("--runs-per-case", runsPerCase), ("--max-reductions", maxReductions)]
+        for (option, value) in counts {
+            if let value, value < 0 { throw ValidationError("\(option): '\(value)' is not a non-negative integer") }
+        }
+        for (option, count) in [("--sizes", sizes.count), ("--seeds", seeds.count)] where count == 0 {
+            throw ValidationError("\(option): give at least one value")
+        }
+        if let size = sizes.first(where: { $0 < 1 }) {
+            throw ValidationError("--sizes: '\(size)' is not a dataset size; expected integers >= 1")
+        }
+    }
 
     func run() throws {
         if let repro {
@@ -66,10 +83,10 @@ struct VerifyCommand: ParsableCommand {
         let log: (String) -> Void = { writeToStandardError("verify: \($0)\n") }
         let report: VerificationReport
         if let random {
-            var fuzzer = Fuzzer(cases: try number(random, "--random"), seed: UInt64(try number(seed, "--seed")))
-            fuzzer.runsPerCase = max(1, try number(runsPerCase, "--runs-per-case"))
+            var fuzzer = Fuzzer(cases: random, seed: seed)
+            fuzzer.runsPerCase = max(1, runsPerCase)
             fuzzer.reduce = !noReduce
-            fuzzer.maxReductions = try number(maxReductions, "--max-reductions")
+            fuzzer.maxReductions = maxReductions
             fuzzer.reproParent = reproDirectory
             report = try fuzzer.run(progress: { p in
                 let seconds = (clock.now - start).components.seconds
@@ -79,10 +96,9 @@ struct VerifyCommand: ParsableCommand {
             let queries: [CatalogQuery]
             do { queries = try QueryCatalog.load(directory: directory) } catch { throw usageFailure("\(error)") }
             var verification = CatalogVerification(
-                queries: queries, sizes: try list(sizes, "--sizes").map { max(1, $0) },
-                seeds: try list(seeds, "--seeds").map { UInt64($0) })
+                queries: queries, sizes: sizes, seeds: seeds)
             verification.reduce = !noReduce
-            verification.maxReductions = try number(maxReductions, "--max-reductions")
+            verification.maxReductions = maxReductions
             verification.reproParent = reproDirectory
             report = try verification.run(progress: { p in
                 let seconds = (clock.now - start).components.seconds
@@ -111,15 +127,12 @@ struct VerifyCommand: ParsableCommand {
         print("verify: repro \(path): \(mismatches.count) mismatch\(mismatches.count == 1 ? "" : "es")")
         if !mismatches.isEmpty { throw ExitCode(1) }
     }
+}
 
-    private func number(_ text: String, _ option: String) throws -> Int {
-        guard let n = Int(text), n >= 0 else { throw usageFailure("\(option): '\(text)' is not a non-negative integer") }
-        return n
-    }
-
-    private func list(_ text: String, _ option: String) throws -> [Int] {
-        let values = try text.split(separator: ",").map { try number(String($0), option) }
-        if values.isEmpty { throw usageFailure("\(option): give at least one value") }
-        return values
+/// `20,200` as a list, for the comma-separated list options (empty parts are skipped).
+private func commaSeparated<Element: ExpressibleByArgument>(_ text: String) throws -> [Element] {
+    try text.split(separator: ",").map { part in
+        guard let value = Element(argument: String(part)) else { throw ValidationError("'\(part)' is not an integer") }
+        return value
     }
 }

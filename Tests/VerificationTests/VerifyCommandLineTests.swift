@@ -1,0 +1,89 @@
+import Foundation
+import XCTest
+
+/// `testbed verify`'s numeric options, through the built executable: ArgumentParser parses
+/// them, out-of-range values are refused before anything runs, and both exit 2 (bad usage).
+final class VerifyCommandLineTests: XCTestCase {
+    private struct Outcome {
+        let status: Int32
+        let out: String
+        let err: String
+    }
+
+    /// The `testbed` executable built beside the test bundle (on Linux the bundle is the
+    /// products directory itself, on macOS an `.xctest` inside it).
+    private func executable() throws -> URL {
+        let bundle = Bundle(for: VerifyCommandLineTests.self).bundleURL
+        for directory in [bundle, bundle.deletingLastPathComponent()] {
+            let candidate = directory.appendingPathComponent("testbed")
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+        }
+        throw XCTSkip("no testbed executable beside \(bundle.path); build the package first")
+    }
+
+    private func verify(_ arguments: String...) throws -> Outcome { try verify(arguments) }
+
+    private func verify(_ arguments: [String]) throws -> Outcome {
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("verify-cli-" + UUID().uuidString)
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let process = Process()
+        process.executableURL = try executable()
+        process.arguments = ["verify"] + arguments
+        process.currentDirectoryURL = scratch
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        let errData = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Outcome(status: process.terminationStatus, out: String(decoding: outData, as: UTF8.self),
+                       err: String(decoding: errData, as: UTF8.self))
+    }
+
+    private var catalog: String {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Workloads/queries").path
+    }
+
+    func testNonPositiveSizesAreRejectedNotRoundedUp() throws {
+        for sizes in ["0", "20,0", "20,-5"] {
+            let outcome = try verify("--sizes=\(sizes)", "--directory", catalog)
+            XCTAssertEqual(outcome.status, 2, sizes)
+            XCTAssertTrue(outcome.err.contains("--sizes: '\(sizes.split(separator: ",").last ?? "")' is not a dataset size; "
+                + "expected integers >= 1"), outcome.err)
+            XCTAssertEqual(outcome.out, "", "nothing ran")
+        }
+    }
+
+    func testMalformedOrNegativeNumbersAreUsageErrors() throws {
+        let cases: [([String], String)] = [
+            (["--random", "x"], "The value 'x' is invalid for '--random <random>'"),
+            (["--random=-1"], "--random: '-1' is not a non-negative integer"),
+            (["--random", "2", "--runs-per-case=-1"], "--runs-per-case: '-1' is not a non-negative integer"),
+            (["--max-reductions=-2"], "--max-reductions: '-2' is not a non-negative integer"),
+            (["--random", "2", "--seed=-3"], "--seed"),
+            (["--seed", "18446744073709551616"], "The value '18446744073709551616' is invalid for '--seed <seed>'"),
+            (["--seeds", "1,a"], "'a' is not an integer"),
+            (["--seeds", ","], "--seeds: give at least one value"),
+            (["--sizes", ","], "--sizes: give at least one value"),
+        ]
+        for (arguments, fragment) in cases {
+            let run = try verify(arguments)
+            XCTAssertEqual(run.status, 2, "\(arguments): \(run.err)")
+            XCTAssertTrue(run.err.contains(fragment), "\(arguments): '\(fragment)' not in: \(run.err)")
+            XCTAssertEqual(run.out, "", "\(arguments): nothing ran")
+        }
+    }
+
+    func testValidNumbersReachTheFuzzerAndTheCatalogRun() throws {
+        let random = try verify("--random", "3", "--seed", "18446744073709551615", "--runs-per-case", "1", "--no-reduce")
+        XCTAssertEqual(random.status, 0, random.err)
+        XCTAssertTrue(random.out.contains("verify: 3 cases, 3 engine runs"), random.out)
+
+        let catalogRun = try verify("--sizes", "3,5", "--seeds", "7", "--directory", catalog, "--no-reduce")
+        XCTAssertEqual(catalogRun.status, 0, catalogRun.err)
+        XCTAssertTrue(catalogRun.out.contains(" 0 differed"), catalogRun.out)
+    }
+}
