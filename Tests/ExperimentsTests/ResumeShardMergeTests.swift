@@ -142,31 +142,25 @@ final class ResumeTargetTests: XCTestCase {
         XCTAssertEqual(appended.split(separator: ",").count, 3, "date, build configuration, commit: \(appended)")
     }
 
+    /// Complete by run.txt's status, or by timings.csv holding every cell (a run stopped
+    /// after its last cell): either way nothing runs and no file changes.
     func testResumingACompleteRunChangesNothing() throws {
-        let scratch = try Scratch()
-        let out = scratch.path + "/run"
-        XCTAssertEqual(try runConfig(tinyConfig(), in: scratch, out: out), 0)
-        let before = try snapshot(out)
-        var ran = 0
-        let console = CapturedConsole()
-        let hooks = RunHooks(executor: { _, executor in ran += 1; return executor })
-        XCTAssertEqual(try runConfig(tinyConfig(), in: scratch, out: out, resume: true, hooks: hooks, console: console), 0)
-        XCTAssertEqual(ran, 0)
-        XCTAssertTrue(console.err.contains("'\(out)' is already complete (12/12 cells, status complete); nothing to run"), console.err)
-        XCTAssertEqual(try snapshot(out), before)
-    }
-
-    func testResumingARunWithNoCellsMissingChangesNothing() throws {
-        let scratch = try Scratch()
-        let out = scratch.path + "/run"
-        XCTAssertEqual(try runConfig(tinyConfig(), in: scratch, out: out), 0)
-        let state = RunState(experiment: "tiny", shard: .whole, status: .interrupted, cellsDone: 12, cellsTotal: 12)
-        try AtomicFile.write(state.text, to: out + "/" + RunState.fileName)
-        let before = try snapshot(out)
-        let console = CapturedConsole()
-        XCTAssertEqual(try runConfig(tinyConfig(), in: scratch, out: out, resume: true, console: console), 0)
-        XCTAssertTrue(console.err.contains("is already complete"), console.err)
-        XCTAssertEqual(try snapshot(out), before)
+        for status in [RunState.Status.complete, .interrupted] {
+            let scratch = try Scratch()
+            let out = scratch.path + "/run"
+            XCTAssertEqual(try runConfig(tinyConfig(), in: scratch, out: out), 0)
+            let state = RunState(experiment: "tiny", shard: .whole, status: status, cellsDone: 12, cellsTotal: 12)
+            try AtomicFile.write(state.text, to: out + "/" + RunState.fileName)
+            let before = try snapshot(out)
+            var ran = 0
+            let console = CapturedConsole()
+            let hooks = RunHooks(executor: { _, executor in ran += 1; return executor })
+            XCTAssertEqual(try runConfig(tinyConfig(), in: scratch, out: out, resume: true, hooks: hooks, console: console), 0)
+            XCTAssertEqual(ran, 0, "\(status)")
+            XCTAssertTrue(console.err.contains("'\(out)' is already complete (12/12 cells, status \(status.rawValue)); nothing to run"),
+                          console.err)
+            XCTAssertEqual(try snapshot(out), before, "\(status)")
+        }
     }
 
     /// Every file below `directory` with its contents and modification date.
