@@ -11,6 +11,7 @@ import Relational
 //     literal    := integer | real | string | 'null' | blob
 //
 // `and`/`or` chains are built with `Predicate.all`/`.any`, which flatten nesting.
+// Parentheses and `not`s nest at most `QueryParser.nestingLimit` levels; `not (` is one.
 
 extension QueryParser {
     /// Parses an expression; records each attribute mentioned with its token.
@@ -34,18 +35,24 @@ extension QueryParser {
 
     private mutating func parseNegation(_ attributes: inout [(Attribute, Token)]) throws -> Predicate {
         if current.isKeyword("not") {
+            let token = current
             advance()
-            return .not(try parseNegation(&attributes))
+            // `not (…)` is one level, its parenthesis's, as the printer writes every `not`;
+            // so printed text never nests deeper than what was parsed.
+            if current.isSymbol("(") { return .not(try parseNegation(&attributes)) }
+            return try nested(at: token, "expression") { .not(try $0.parseNegation(&attributes)) }
         }
         return try parseAtom(&attributes)
     }
 
     private mutating func parseAtom(_ attributes: inout [(Attribute, Token)]) throws -> Predicate {
         if current.isSymbol("(") {
-            advance()
-            let inner = try parseExpression(&attributes)
-            try expectSymbol(")", "to close the parenthesis")
-            return inner
+            return try nested(at: current, "expression") { parser in
+                parser.advance()
+                let inner = try parser.parseExpression(&attributes)
+                try parser.expectSymbol(")", "to close the parenthesis")
+                return inner
+            }
         }
         if current.isKeyword("true") || current.isKeyword("false") {
             let value = current.isKeyword("true")

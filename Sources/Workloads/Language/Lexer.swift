@@ -1,6 +1,6 @@
 /// Splits query text into tokens. `#` starts a comment to the end of the line. Strings
 /// are double-quoted with escapes `\" \\ \n \t \r \u{hex}`; blobs are `x'00ff'`; numbers
-/// are `42`, `-7`, `2.5`, `1e-07`; back-quoted identifiers may hold any character except a
+/// are `42`, `-7`, `2.5`, `1e-07` (reals must be finite); back-quoted identifiers may hold any character except a
 /// back quote (write two for one).
 struct Lexer {
     private let scalars: [Unicode.Scalar]
@@ -129,6 +129,10 @@ struct Lexer {
         }
         if isReal {
             guard let d = Double(literal) else { throw error("malformed number '\(literal)'", at: position) }
+            // Double's parser saturates to infinity, which no literal can spell back.
+            guard d.isFinite else {
+                throw error("number \(literal) is out of range; a real must be finite (magnitude at most \(Double.greatestFiniteMagnitude))", at: position)
+            }
             return Token(kind: .real(d), position: position, text: literal)
         }
         guard let i = Int64(literal) else {

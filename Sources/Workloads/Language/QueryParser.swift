@@ -17,13 +17,28 @@ import Relational
 /// Precedence, tightest first: postfix operators, `join`, `intersect`, then `union` and
 /// `minus` (equal, left to right), so `pets union added minus removed` is
 /// `(pets union added) minus removed` and `a join b select (p)` selects on `b` only.
+///
+/// Limits keep hostile or generated text from exhausting the stack, here or later in the
+/// recursive planner, evaluators and printer: parentheses and `not` nest at most
+/// `nestingLimit` levels (relations and select expressions counted together), and no
+/// relation has more than `operatorDepthLimit` operators applied on top of each other,
+/// counting through `let` names, postfix chains and binary chains alike.
 struct QueryParser {
+    static let nestingLimit = 200
+    static let operatorDepthLimit = 2000
+
     private let tokens: [Token]
     private let file: String
     private let catalog: RelationCatalog
     private var position = 0
     private var bindings: [String: Relation] = [:]
     private var bindingPositions: [String: SourcePosition] = [:]
+    /// Parentheses and `not`s open around the current token.
+    private var nesting = 0
+    /// Operators on the longest path from each relation built here down to a source;
+    /// tables and literal relations are absent (depth 0). The entry holds its relation, so
+    /// a freed relation's address cannot be reused for a stale depth.
+    private var operatorDepth: [ObjectIdentifier: (relation: Relation, depth: Int)] = [:]
 
     init(text: String, file: String, catalog: RelationCatalog) throws {
         self.tokens = try Lexer.tokens(text, file: file)
@@ -246,10 +261,12 @@ struct QueryParser {
     private mutating func parsePrimary() throws -> Relation {
         let token = current
         if token.isSymbol("(") {
-            advance()
-            let inner = try parseRelation()
-            try expectSymbol(")", "to close the parenthesis")
-            return inner
+            return try nested(at: token, "relation") { parser in
+                parser.advance()
+                let inner = try parser.parseRelation()
+                try parser.expectSymbol(")", "to close the parenthesis")
+                return inner
+            }
         }
         if token.isKeyword("relation") {
             advance()
@@ -302,12 +319,31 @@ struct QueryParser {
         throw error("\(context): unknown attribute '\(a)'\(suggestion) (the relation has \(relation.scheme))", at: token)
     }
 
-    /// Runs an operator; a scheme error is reported at the operator's keyword.
-    func build(at op: Token, _ body: () throws -> Relation) throws -> Relation {
+    /// Parses `body` one level of parentheses or `not` deeper; past the limit, the error
+    /// points at `token`, the opening that went too deep.
+    mutating func nested<T>(at token: Token, _ what: String, _ body: (inout QueryParser) throws -> T) throws -> T {
+        guard nesting < Self.nestingLimit else {
+            throw error("\(what) nests deeper than \(Self.nestingLimit) levels", at: token)
+        }
+        nesting += 1
+        defer { nesting -= 1 }
+        return try body(&self)
+    }
+
+    /// Runs an operator; a scheme error, or one operator too many on top of each other, is
+    /// reported at the operator's keyword.
+    mutating func build(at op: Token, _ body: () throws -> Relation) throws -> Relation {
+        let relation: Relation
         do {
-            return try body()
+            relation = try body()
         } catch let e as RelationError {
             throw error(e.description, at: op)
         }
+        let depth = 1 + relation.operands.map { operatorDepth[ObjectIdentifier($0)]?.depth ?? 0 }.reduce(0, max)
+        guard depth <= Self.operatorDepthLimit else {
+            throw error("relation has more than \(Self.operatorDepthLimit) operators applied on top of each other", at: op)
+        }
+        if !relation.operands.isEmpty { operatorDepth[ObjectIdentifier(relation)] = (relation, depth) }
+        return relation
     }
 }
