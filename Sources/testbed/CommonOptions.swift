@@ -32,7 +32,8 @@ struct DatasetOptions: ParsableArguments {
     @Option(help: "Dataset shape: documents | pets | todo | employees (default: the query's `# shape:` line).")
     var shape: String?
 
-    @Option(help: "Rows of the shape's main table.")
+    // Unconditional, so `--rows -5` reaches the range check instead of reading as an option.
+    @Option(parsing: .unconditional, help: "Rows of the shape's main table, \(rowRangeText).")
     var rows: Int = 1000
 
     @Option(help: "Generator seed.")
@@ -64,3 +65,6 @@ struct DatasetOptions: ParsableArguments {
         }
     }
 }
+
+/// The row counts every shape accepts, as help text states them.
+let rowRangeText = "\(Shape.rowRange.lowerBound) to \(Shape.rowRange.upperBound)"

@@ -9,12 +9,14 @@ struct GenerateCommand: ParsableCommand {
             The same shape, rows, seed and parameters give byte-identical data on every machine; \
             the summary ends with the content hash. Without --sqlite or --csv only the summary is printed.
 
-            Shapes and their --param keys:
-              documents  roots=N|FRACTION fanout=uniform|fixed|zipf fanout-k=K zipf-max=M zipf-s=S
-                         max-depth=D order=parents-first|shuffled selected=K|subtree
-              pets       added=N removed=N
-              todo       tags=N max-tags-per-item=N selected=N
-              employees  max-equipment=N
+            Shapes and their --param keys (integer ranges in brackets):
+              documents  roots=N|FRACTION fanout=uniform|fixed|zipf fanout-k=K [1, 1000000]
+                         zipf-max=M [1, 1000000] zipf-s=S max-depth=D [0, 100000000]
+                         order=parents-first|shuffled selected=K|subtree
+              pets       added=N [0, 100000000] removed=N [0, rows]
+              todo       tags=N [1, min(10 * rows, 10000000)] max-tags-per-item=N [0, min(tags, 1000)]
+                         selected=N [1, rows]
+              employees  max-equipment=N [0, 1000]
 
             CSV encoding: one <table>.csv per table plus manifest.txt; null is an empty unquoted \
             field, text is always double-quoted ("" doubles a quote), numbers are bare, blobs are x'hex'.
@@ -24,7 +26,8 @@ struct GenerateCommand: ParsableCommand {
     @Option(help: "documents | pets | todo | employees")
     var shape: String
 
-    @Option(help: "Rows of the shape's main table (documents, pets, items, employees).")
+    // Unconditional, so `--rows -5` reaches the range check instead of reading as an option.
+    @Option(parsing: .unconditional, help: "Rows of the shape's main table (documents, pets, items, employees), \(rowRangeText).")
     var rows: Int
 
     @Option(help: "Seed of the SplitMix64 generator.")

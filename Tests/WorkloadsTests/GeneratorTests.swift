@@ -180,7 +180,7 @@ final class GeneratorTests: XCTestCase {
             "parameter 'zipf-s': '1.3' is not valid; expected a multiple of 0.5 from 0.5 to 4")
         XCTAssertEqual(message(.documents, ["max-depth": "0", "roots": "5"]),
             "max-depth=0 allows only roots, but roots=5 < rows=100")
-        XCTAssertEqual(message(.pets, [:], rows: 0), "parameter 'rows': '0' is not valid; expected an integer >= 1")
+        XCTAssertEqual(message(.pets, [:], rows: 0), "parameter 'rows': '0' is not valid; expected an integer from 1 to 100000000")
         XCTAssertThrowsError(try Shape.named("document")) { error in
             XCTAssertEqual("\(error)", "unknown shape 'document'; did you mean 'documents'? (expected one of: documents, pets, todo, employees)")
         }

@@ -5,10 +5,12 @@ import Relational
 ///
 /// Parameters (all optional):
 /// - `roots`: a count (`40`) or a fraction of the rows (`0.01`, the default; at least 1).
-/// - `fanout`: `uniform` (default) | `fixed` | `zipf`; `fanout-k` (default 4) is the fixed
-///   count or the uniform mean; `zipf-max` (default 64) and `zipf-s` (default 1, a
-///   multiple of 0.5 from 0.5 to 4) shape the Zipf draw.
-/// - `max-depth`: roots are depth 0, and no document is deeper (default 20).
+/// - `fanout`: `uniform` (default) | `fixed` | `zipf`; `fanout-k` (default 4, at most
+///   1,000,000) is the fixed count or the uniform mean; `zipf-max` (default 64, at most
+///   1,000,000, which keeps the summed integer weights below 2^60) and `zipf-s` (default 1,
+///   a multiple of 0.5 from 0.5 to 4) shape the Zipf draw.
+/// - `max-depth`: roots are depth 0, and no document is deeper (default 20, at most the
+///   largest row count, since a depth of `rows` or more can never be reached).
 /// - `order`: `parents-first` (default; every parent's id is below its children's) or
 ///   `shuffled` (ids are a random permutation of 1...rows).
 /// - `selected`: how many distinct random ids go in `selected_documents` (default 1), or
@@ -17,25 +19,50 @@ import Relational
 /// The tree is built breadth-first: roots first, then each document in turn draws its
 /// number of children until `rows` documents exist. When the documents at `max-depth` are
 /// reached first, the rest are attached to random documents above that depth (so some
-/// fanouts exceed the draw). Rows are stored in id order.
-struct DocumentsGenerator {
+/// fanouts exceed the draw). Rows are stored in id order. Parent links are 32-bit indices,
+/// which `Shape.rowRange` keeps in range.
+struct DocumentsGenerator: ShapeGenerator {
     static let parameterNames = ["fanout", "fanout-k", "max-depth", "order", "roots", "selected", "zipf-max", "zipf-s"]
+    static let fanoutLimit = 1_000_000
+    static let zipfMaximumLimit = 1_000_000
 
-    let rows: Int
-    let seed: UInt64
-    let parameters: ShapeParameters
+    enum Selection {
+        case count(Int)
+        case subtree
+    }
 
-    func generate() throws -> Dataset {
-        let rootCount = try parameters.countOrFraction("roots", default: max(1, Int((Double(rows) * 0.01).rounded())), of: rows)
+    let request: GenerationRequest
+    let rootCount: Int
+    let maxDepth: Int
+    let fanout: FanoutDistribution
+    let shuffled: Bool
+    let selection: Selection
+
+    init(_ request: GenerationRequest) throws {
+        self.request = request
+        let (rows, parameters) = (request.rows, request.parameters)
+        rootCount = try parameters.countOrFraction("roots", default: max(1, Int((Double(rows) * 0.01).rounded())), of: rows)
         guard rootCount <= rows else {
             throw WorkloadError.badParameter(name: "roots", value: String(rootCount), expected: "at most the row count \(rows)")
         }
-        let maxDepth = try parameters.integer("max-depth", default: 20, minimum: 0)
+        maxDepth = try parameters.integer("max-depth", default: 20, minimum: 0, maximum: Shape.rowRange.upperBound)
         if maxDepth == 0 && rootCount < rows {
             throw WorkloadError.impossible("max-depth=0 allows only roots, but roots=\(rootCount) < rows=\(rows)")
         }
-        var fanout = try fanoutDistribution()
-        let shuffled = try parameters.choice("order", default: "parents-first", among: ["parents-first", "shuffled"]) == "shuffled"
+        fanout = try Self.fanoutDistribution(parameters)
+        shuffled = try parameters.choice("order", default: "parents-first", among: ["parents-first", "shuffled"]) == "shuffled"
+        let selectedText = parameters["selected"] ?? "1"
+        if selectedText == "subtree" {
+            selection = .subtree
+        } else if let k = Int(selectedText), k >= 1, k <= rows {
+            selection = .count(k)
+        } else {
+            throw WorkloadError.badParameter(name: "selected", value: selectedText, expected: "a count from 1 to \(rows), or subtree")
+        }
+    }
+
+    func generate() throws -> Dataset {
+        var fanout = fanout
         var random = SplitMix64Generator(seed: seed)
 
         // Generation order is breadth-first, so depth never decreases until the overflow.
@@ -78,13 +105,13 @@ struct DocumentsGenerator {
             tables: [documents, selectedTable], statistics: statistics)
     }
 
-    private func fanoutDistribution() throws -> FanoutDistribution {
+    private static func fanoutDistribution(_ parameters: ShapeParameters) throws -> FanoutDistribution {
         let kind = try parameters.choice("fanout", default: "uniform", among: ["uniform", "fixed", "zipf"])
-        let k = try parameters.integer("fanout-k", default: 4, minimum: 1)
+        let k = try parameters.integer("fanout-k", default: 4, minimum: 1, maximum: fanoutLimit)
         switch kind {
         case "fixed": return .fixed(k)
         case "zipf":
-            let maximum = try parameters.integer("zipf-max", default: 64, minimum: 1)
+            let maximum = try parameters.integer("zipf-max", default: 64, minimum: 1, maximum: zipfMaximumLimit)
             let sText = parameters["zipf-s"] ?? "1"
             guard let s = Double(sText), s >= 0.5, s <= 4, (s * 2).rounded() == s * 2 else {
                 throw WorkloadError.badParameter(name: "zipf-s", value: sText, expected: "a multiple of 0.5 from 0.5 to 4")
@@ -111,8 +138,7 @@ struct DocumentsGenerator {
     private func selectedIDs(
         parent: [Int32], ids: [Int64], random: inout SplitMix64Generator
     ) throws -> ([Int64], String) {
-        let text = parameters["selected"] ?? "1"
-        if text == "subtree" {
+        guard case let .count(k) = selection else {
             var childCount = [Int32](repeating: 0, count: rows)
             for p in parent where p >= 0 { childCount[Int(p)] += 1 }
             let withChildren = (0..<rows).filter { childCount[$0] > 0 }
@@ -135,9 +161,6 @@ struct DocumentsGenerator {
             }
             let selected = members.map { ids[$0] }.sorted()
             return (selected, "selected_documents: subtree of document \(ids[top]) (\(selected.count) ids)")
-        }
-        guard let k = Int(text), k >= 1, k <= rows else {
-            throw WorkloadError.badParameter(name: "selected", value: text, expected: "a count from 1 to \(rows), or subtree")
         }
         let selected = random.distinctIndices(k, below: rows).map { ids[$0] }.sorted()
         let shown = selected.prefix(5).map(String.init).joined(separator: ", ") + (selected.count > 5 ? ", ..." : "")

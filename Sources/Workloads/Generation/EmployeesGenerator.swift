@@ -2,16 +2,21 @@ import Relational
 
 /// Seed 001's employees: `employees(id, name)` (rows of them) and
 /// `equipment(owner_id, serial_number, comment)`, each employee owning a uniform
-/// 0...`max-equipment` (default 3) items. Serial numbers are unique.
-struct EmployeesGenerator {
+/// 0...`max-equipment` (default 3, at most 1000) items. Serial numbers are unique.
+struct EmployeesGenerator: ShapeGenerator {
     static let parameterNames = ["max-equipment"]
+    /// Largest `max-equipment`: about 500 items per employee on average.
+    static let maxEquipmentLimit = 1000
 
-    let rows: Int
-    let seed: UInt64
-    let parameters: ShapeParameters
+    let request: GenerationRequest
+    let maxEquipment: Int
+
+    init(_ request: GenerationRequest) throws {
+        self.request = request
+        maxEquipment = try request.parameters.integer("max-equipment", default: 3, maximum: Self.maxEquipmentLimit)
+    }
 
     func generate() throws -> Dataset {
-        let maxEquipment = try parameters.integer("max-equipment", default: 3)
         var random = SplitMix64Generator(seed: seed)
         var employees: [Row] = []
         var equipment: [Row] = []

@@ -2,21 +2,24 @@ import Relational
 
 /// Seed 000's pets: `pets(id, name, animal)` with ids 1...rows, `added` (new pets with ids
 /// above rows) and `removed` (rows copied from `pets`, so `pets union added minus removed`
-/// drops them). Parameters: `added` and `removed` counts (default 1% of rows, at least 1).
-struct PetsGenerator {
+/// drops them). Parameters: `added` and `removed` counts (default 1% of rows, at least 1);
+/// `added` is at most the largest row count (100 million), `removed` at most `rows`.
+struct PetsGenerator: ShapeGenerator {
     static let parameterNames = ["added", "removed"]
 
-    let rows: Int
-    let seed: UInt64
-    let parameters: ShapeParameters
+    let request: GenerationRequest
+    let addedCount: Int
+    let removedCount: Int
+
+    init(_ request: GenerationRequest) throws {
+        self.request = request
+        let (rows, parameters) = (request.rows, request.parameters)
+        let onePercent = max(1, rows / 100)
+        addedCount = try parameters.integer("added", default: onePercent, maximum: Shape.rowRange.upperBound)
+        removedCount = try parameters.integer("removed", default: onePercent, maximum: rows)
+    }
 
     func generate() throws -> Dataset {
-        let onePercent = max(1, rows / 100)
-        let addedCount = try parameters.integer("added", default: onePercent)
-        let removedCount = try parameters.integer("removed", default: onePercent)
-        guard removedCount <= rows else {
-            throw WorkloadError.badParameter(name: "removed", value: String(removedCount), expected: "at most the row count \(rows)")
-        }
         var random = SplitMix64Generator(seed: seed)
         func pet(_ id: Int) -> Row {
             let name = Vocabulary.petNames[random.index(below: Vocabulary.petNames.count)]

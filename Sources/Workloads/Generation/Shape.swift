@@ -39,16 +39,58 @@ public enum Shape: String, CaseIterable, Sendable, Hashable, CustomStringConvert
         }
     }
 
+    /// The row counts every shape accepts: at least 1, at most 100 million. The cap keeps
+    /// documents' parent links within their 32-bit indices and a request within what one
+    /// machine can hold; larger counts are refused rather than left to run for hours.
+    public static let rowRange = 1...100_000_000
+
+    /// Checks `rows` and every parameter (names and ranges) exactly as `generate` does, but
+    /// generates nothing; a config validator calls it for each size before creating output.
+    /// The error names the parameter, the value given and what is allowed.
+    public func validate(rows: Int, parameters: ShapeParameters = ShapeParameters()) throws {
+        _ = try generator(rows: rows, seed: 0, parameters: parameters)
+    }
+
     /// Generates the dataset. `rows` is the size of the shape's main table (documents,
-    /// pets, items, employees); the others are sized by parameters.
+    /// pets, items, employees); the others are sized by parameters. Every input is checked
+    /// (as `validate` does) before any work starts.
     public func generate(rows: Int, seed: UInt64, parameters: ShapeParameters = ShapeParameters()) throws -> Dataset {
-        guard rows >= 1 else { throw WorkloadError.badParameter(name: "rows", value: String(rows), expected: "an integer >= 1") }
+        try generator(rows: rows, seed: seed, parameters: parameters).generate()
+    }
+
+    private func generator(rows: Int, seed: UInt64, parameters: ShapeParameters) throws -> any ShapeGenerator {
+        guard Shape.rowRange.contains(rows) else {
+            throw WorkloadError.outOfRange(
+                name: "rows", value: String(rows), minimum: Shape.rowRange.lowerBound, maximum: Shape.rowRange.upperBound)
+        }
         try parameters.requireOnly(parameterNames, shape: self)
+        let request = GenerationRequest(rows: rows, seed: seed, parameters: parameters)
         switch self {
-        case .documents: return try DocumentsGenerator(rows: rows, seed: seed, parameters: parameters).generate()
-        case .pets: return try PetsGenerator(rows: rows, seed: seed, parameters: parameters).generate()
-        case .todo: return try TodoGenerator(rows: rows, seed: seed, parameters: parameters).generate()
-        case .employees: return try EmployeesGenerator(rows: rows, seed: seed, parameters: parameters).generate()
+        case .documents: return try DocumentsGenerator(request)
+        case .pets: return try PetsGenerator(request)
+        case .todo: return try TodoGenerator(request)
+        case .employees: return try EmployeesGenerator(request)
         }
     }
+}
+
+/// What a generator is asked for; `rows` is already within `Shape.rowRange`.
+struct GenerationRequest {
+    let rows: Int
+    let seed: UInt64
+    let parameters: ShapeParameters
+}
+
+/// A shape's generator: the initializer reads and range-checks every parameter (so
+/// constructing one is the validation), and `generate` only does the work.
+protocol ShapeGenerator {
+    init(_ request: GenerationRequest) throws
+    var request: GenerationRequest { get }
+    func generate() throws -> Dataset
+}
+
+extension ShapeGenerator {
+    var rows: Int { request.rows }
+    var seed: UInt64 { request.seed }
+    var parameters: ShapeParameters { request.parameters }
 }

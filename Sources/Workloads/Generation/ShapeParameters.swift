@@ -34,10 +34,13 @@ public struct ShapeParameters: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
-    func integer(_ key: String, default value: Int, minimum: Int = 0) throws -> Int {
+    /// The integer under `key` (or `value` when absent) within `minimum...maximum`; the
+    /// error names the key, the text given and the range. Every caller passes a maximum, so
+    /// no parameter can overflow arithmetic or ask for unbounded work.
+    func integer(_ key: String, default value: Int, minimum: Int = 0, maximum: Int) throws -> Int {
         guard let text = values[key] else { return value }
-        guard let n = Int(text), n >= minimum else {
-            throw WorkloadError.badParameter(name: key, value: text, expected: "an integer >= \(minimum)")
+        guard let n = Int(text), n >= minimum, n <= maximum else {
+            throw WorkloadError.outOfRange(name: key, value: text, minimum: minimum, maximum: maximum)
         }
         return n
     }

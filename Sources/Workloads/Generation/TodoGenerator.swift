@@ -4,20 +4,29 @@ import Relational
 /// `tags(tag_id, name)`, `item_tags(item_id, tag_id)` and `selected_item_ids(item_id)`.
 /// Parameters: `tags` (default max(5, rows / 10)), `max-tags-per-item` (default 3; each
 /// item gets a uniform 0...max distinct tags), `selected` (default 1 item id).
-struct TodoGenerator {
+/// Ranges: `tags` 1...min(10 × rows, 10 million); `max-tags-per-item` 0...min(tags, 1000);
+/// `selected` 1...rows.
+struct TodoGenerator: ShapeGenerator {
     static let parameterNames = ["max-tags-per-item", "selected", "tags"]
+    static let tagLimit = 10_000_000
+    static let tagsPerRowLimit = 10
+    static let tagsPerItemLimit = 1000
 
-    let rows: Int
-    let seed: UInt64
-    let parameters: ShapeParameters
+    let request: GenerationRequest
+    let tagCount: Int
+    let perItem: Int
+    let selectedCount: Int
+
+    init(_ request: GenerationRequest) throws {
+        self.request = request
+        let (rows, parameters) = (request.rows, request.parameters)
+        tagCount = try parameters.integer(
+            "tags", default: max(5, rows / 10), minimum: 1, maximum: min(Self.tagsPerRowLimit * rows, Self.tagLimit))
+        perItem = try parameters.integer("max-tags-per-item", default: 3, maximum: min(tagCount, Self.tagsPerItemLimit))
+        selectedCount = try parameters.integer("selected", default: 1, minimum: 1, maximum: rows)
+    }
 
     func generate() throws -> Dataset {
-        let tagCount = try parameters.integer("tags", default: max(5, rows / 10), minimum: 1)
-        let perItem = try parameters.integer("max-tags-per-item", default: 3)
-        let selectedCount = try parameters.integer("selected", default: 1, minimum: 1)
-        guard selectedCount <= rows else {
-            throw WorkloadError.badParameter(name: "selected", value: String(selectedCount), expected: "at most the row count \(rows)")
-        }
         var random = SplitMix64Generator(seed: seed)
         var items: [Row] = []
         var itemTags: [Row] = []

@@ -3,6 +3,8 @@ public enum WorkloadError: Error, Equatable, CustomStringConvertible {
     case unknownShape(String, suggestion: String?)
     case unknownParameter(String, shape: String, known: [String], suggestion: String?)
     case badParameter(name: String, value: String, expected: String)
+    /// An integer parameter (or the row count) outside `minimum...maximum`.
+    case outOfRange(name: String, value: String, minimum: Int, maximum: Int)
     case impossible(String)
     case output(String)
 
@@ -18,6 +20,8 @@ public enum WorkloadError: Error, Equatable, CustomStringConvertible {
             return value.isEmpty
                 ? "parameter '\(name)': expected \(expected)"
                 : "parameter '\(name)': '\(value)' is not valid; expected \(expected)"
+        case let .outOfRange(name, value, minimum, maximum):
+            return "parameter '\(name)': '\(value)' is not valid; expected an integer from \(minimum) to \(maximum)"
         case let .impossible(message):
             return message
         case let .output(message):
