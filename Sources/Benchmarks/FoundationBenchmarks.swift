@@ -1,6 +1,7 @@
 // Foundation benchmarks (issue 2): bulk load and indexed lookup on a 1M-row memory table,
 // and the reference evaluator's hash equijoin of two 100k-row relations.
 import Relational
+import Workloads
 
 let foundationSuite = BenchmarkSuite(
     name: "foundation",
@@ -42,7 +43,7 @@ private func runFoundationBenchmarks(_ arguments: [String]) throws {
     report.add(load, target: scale == 1 ? .seconds(2) : nil)
 
     // 2. Indexed equality lookup: one timed lookup per repetition, keys spread over the table.
-    var generator = SplitMix64(seed: 42)
+    var generator = SplitMix64Generator(seed: 42)
     let lookup = try measure("indexed lookup id == k (\(loadRows) rows)", repetitions: 100_000, warmup: 1000) {
         let key = Value.integer(Int64(generator.next(below: UInt64(loadRows))))
         consume(try table.lookup("id", key).count)
@@ -82,7 +83,7 @@ private func runFoundationBenchmarks(_ arguments: [String]) throws {
 /// `count` rows of documents(id, name, parent_id) in scheme order [id, name, parent_id]:
 /// ids 0..<count, one root per 100 rows (null parent), others pointing at an earlier id.
 func documentRows(count: Int) -> [Row] {
-    var generator = SplitMix64(seed: 7)
+    var generator = SplitMix64Generator(seed: 7)
     var rows: [Row] = []
     rows.reserveCapacity(count)
     for i in 0..<count {
@@ -99,21 +100,4 @@ enum BenchmarkError: Error, CustomStringConvertible {
         case let .usage(message): return message
         }
     }
-}
-
-/// A small deterministic generator (SplitMix64), so runs are repeatable.
-struct SplitMix64 {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    /// Uniform enough for benchmarks in 0..<bound (bound > 0).
-    mutating func next(below bound: UInt64) -> UInt64 { next() % Swift.max(1, bound) }
 }
