@@ -31,6 +31,9 @@ final class MalformedConfigTests: XCTestCase {
          ["flagsets.all-on.preset", "unknown preset 'all-onn'"]),
         ("negative size",
          tinyConfig().replacingOccurrences(of: "rows: [40, 120]", with: "rows: [40, -5]"), ["dataset.rows[1]", "expected an integer >= 1"]),
+        ("size over the generators' cap",
+         tinyConfig().replacingOccurrences(of: "rows: [40, 120]", with: "rows: [40, 200000000]"),
+         ["dataset.rows[1]", "rows", "100000000"]),
         ("empty matrix",
          tinyConfig(baselines: "[]").replacingOccurrences(of: """
               all-on: {preset: all-on}

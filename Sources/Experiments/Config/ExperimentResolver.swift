@@ -55,6 +55,13 @@ public struct ExperimentResolver {
             assignments[key] = value
         }
         let parameters = ShapeParameters(assignments)
+        // Every size with these parameters, checked without generating (a size over the cap
+        // must fail here, before any output directory exists).
+        for (i, rows) in config.dataset.rows.enumerated() {
+            do { try shape.validate(rows: rows, parameters: parameters) } catch {
+                throw fail(["dataset", "rows", "[\(i)]"], "\(error)")
+            }
+        }
         // Generating the smallest size checks every parameter value (and is cheap).
         let probe: Dataset
         do { probe = try shape.generate(rows: sizes[0], seed: config.dataset.seed, parameters: parameters) } catch {
