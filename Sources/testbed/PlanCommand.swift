@@ -44,5 +44,8 @@ struct PlanCommand: ParsableCommand {
         }
         print("flags \(flagSet.canonical)")
         for path in written { print("wrote \(path)") }
+        if !written.contains(where: { $0.hasSuffix(".svg") }) {
+            print("no SVG: the graph has more than \(PlanExport.svgNodeLimit) nodes (render the DOT with `dot -Tsvg` if you must)")
+        }
     }
 }

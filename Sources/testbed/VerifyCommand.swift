@@ -68,6 +68,9 @@ struct VerifyCommand: ParsableCommand {
         for (option, count) in [("--sizes", sizes.count), ("--seeds", seeds.count)] where count == 0 {
             throw ValidationError("\(option): give at least one value")
         }
+        if runsPerCase < 1 {
+            throw ValidationError("--runs-per-case: '\(runsPerCase)' is not valid; expected an integer >= 1")
+        }
         if let size = sizes.first(where: { $0 < 1 }) {
             throw ValidationError("--sizes: '\(size)' is not a dataset size; expected integers >= 1")
         }
@@ -84,7 +87,7 @@ struct VerifyCommand: ParsableCommand {
         let report: VerificationReport
         if let random {
             var fuzzer = Fuzzer(cases: random, seed: seed)
-            fuzzer.runsPerCase = max(1, runsPerCase)
+            fuzzer.runsPerCase = runsPerCase
             fuzzer.reduce = !noReduce
             fuzzer.maxReductions = maxReductions
             fuzzer.reproParent = reproDirectory

@@ -38,3 +38,18 @@ final class PlanExportTests: XCTestCase {
         XCTAssertThrowsError(try GraphvizRenderer.svg(fromDOT: "digraph { a -> "))
     }
 }
+
+final class LargePlanExportTests: XCTestCase {
+    func testGraphsOverTheNodeLimitAreWrittenAsDOTOnly() throws {
+        var relation = try Fixtures.literal("a", ["x"], [[1]])
+        for i in 0...PlanExport.svgNodeLimit {
+            relation = try relation.select(Attribute("x") *!= .integer(Int64(i)))
+        }
+        let run = try QueryEngine(preset: "all-off").run([relation], capture: true)
+        let directory = NSTemporaryDirectory() + "plans-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let written = try PlanExport.writePlans(try XCTUnwrap(run.snapshots), to: directory, baseName: "deep")
+        XCTAssertEqual(written.count, 4)
+        XCTAssertTrue(written.allSatisfy { $0.hasSuffix(".dot") })
+    }
+}

@@ -63,6 +63,7 @@ final class VerifyCommandLineTests: XCTestCase {
             (["--random=-1"], "--random: '-1' is not a non-negative integer"),
             (["--random", "2", "--runs-per-case=-1"], "--runs-per-case: '-1' is not a non-negative integer"),
             (["--max-reductions=-2"], "--max-reductions: '-2' is not a non-negative integer"),
+            (["--random", "2", "--runs-per-case", "0"], "--runs-per-case: '0' is not valid; expected an integer >= 1"),
             (["--random", "2", "--seed=-3"], "--seed"),
             (["--seed", "18446744073709551616"], "The value '18446744073709551616' is invalid for '--seed <seed>'"),
             (["--seeds", "1,a"], "'a' is not an integer"),
