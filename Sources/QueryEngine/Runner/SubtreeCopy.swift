@@ -28,9 +28,13 @@ extension Runner {
         counters.subtreesCopied += 1
         counters.nodesCopied += members.count
 
-        let original = runtimes[root]
-        original.remainingParents -= 1
-        if original.remainingParents == 0 { activateFilter(root) }
+        // The original loses a parent. If that parent had not provided yet, the original now
+        // waits on one fewer; if it had, its contribution stays in the OR (a superset, sound).
+        if !hasProvided(along: edge) {
+            let original = runtimes[root]
+            original.remainingParents -= 1
+            if original.remainingParents == 0 { activateFilter(root) }
+        }
 
         let added = graph.topologicalOrder(of: Array(copyOf.values))
         for heuristic in heuristics { heuristic.nodesAdded(added, run: self) }
