@@ -36,10 +36,9 @@ public struct QueryEngine {
         counters.nodesPlanned = graph.liveNodeIDs.count
         let planned = capture ? graph : nil
 
-        var reports: [PassReport] = []
         let pipeline = OptimizerPipeline(passes: heuristics.flatMap(\.optimizerPasses), disabledPasses: disabledPasses)
         let optimizeStart = clock.now
-        reports = try pipeline.run(&graph)
+        let reports = try pipeline.run(&graph)
         timings.optimizeMicroseconds = (clock.now - optimizeStart).microseconds
         counters.nodesAfterOptimization = graph.liveNodeIDs.count
         let optimized = capture ? graph : nil
