@@ -6,6 +6,7 @@ let package = Package(
     platforms: [.macOS(.v13)],
     products: [
         .executable(name: "testbed", targets: ["testbed"]),
+        .library(name: "FileSupport", targets: ["FileSupport"]),
         .library(name: "Relational", targets: ["Relational"]),
         .library(name: "SQLiteStore", targets: ["SQLiteStore"]),
         .library(name: "QueryEngine", targets: ["QueryEngine"]),
@@ -21,32 +22,35 @@ let package = Package(
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite"),
         .systemLibrary(name: "CGraphviz", path: "Sources/CGraphviz"),
         // libm: Double.rounded() needs it when no Foundation is linked (e.g. the benchmarks).
+        // File-system helpers on the C library, shared by every module that touches files.
+        .target(name: "FileSupport"),
         .target(name: "Relational", linkerSettings: [.linkedLibrary("m")]),
-        .target(name: "SQLiteStore", dependencies: ["Relational", "CSQLite"]),
+        .target(name: "SQLiteStore", dependencies: ["Relational", "CSQLite", "FileSupport"]),
         .target(name: "QueryEngine", dependencies: ["Relational", "CGraphviz"]),
-        .target(name: "Workloads", dependencies: ["Relational", "SQLiteStore", "QueryEngine"]),
-        .target(name: "Verification", dependencies: ["Relational", "SQLiteStore", "QueryEngine", "Workloads"]),
+        .target(name: "Workloads", dependencies: ["Relational", "SQLiteStore", "QueryEngine", "FileSupport"]),
+        .target(name: "Verification", dependencies: ["Relational", "SQLiteStore", "QueryEngine", "Workloads", "FileSupport"]),
         .target(name: "Experiments", dependencies: [
-            "Relational", "SQLiteStore", "QueryEngine", "Workloads",
+            "Relational", "SQLiteStore", "QueryEngine", "Workloads", "FileSupport",
             .product(name: "Yams", package: "Yams"),
         ]),
         .executableTarget(name: "testbed", dependencies: [
-            "Relational", "SQLiteStore", "QueryEngine", "Workloads", "Verification", "Experiments",
+            "Relational", "SQLiteStore", "QueryEngine", "Workloads", "Verification", "Experiments", "FileSupport",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "testbed-bench", dependencies: [
             "Relational", "SQLiteStore", "QueryEngine", "Workloads",
         ], path: "Sources/Benchmarks"),
+        .testTarget(name: "FileSupportTests", dependencies: ["FileSupport"]),
         .testTarget(name: "RelationalTests", dependencies: ["Relational"]),
         .testTarget(name: "SQLiteStoreTests", dependencies: ["Relational", "SQLiteStore"]),
         .testTarget(name: "QueryEngineTests", dependencies: ["Relational", "QueryEngine", "SQLiteStore"]),
         .testTarget(name: "VerificationTests", dependencies: [
-            "Relational", "SQLiteStore", "QueryEngine", "Workloads", "Verification",
+            "Relational", "SQLiteStore", "QueryEngine", "Workloads", "Verification", "FileSupport",
         ]),
         .testTarget(name: "ExperimentsTests", dependencies: [
-            "Relational", "SQLiteStore", "QueryEngine", "Workloads", "Experiments",
+            "Relational", "SQLiteStore", "QueryEngine", "Workloads", "Experiments", "FileSupport",
         ]),
-        .testTarget(name: "WorkloadsTests", dependencies: ["Relational", "QueryEngine", "Workloads", "SQLiteStore"]),
+        .testTarget(name: "WorkloadsTests", dependencies: ["Relational", "QueryEngine", "Workloads", "SQLiteStore", "FileSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

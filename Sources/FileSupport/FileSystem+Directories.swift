@@ -1,0 +1,70 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Directories: creating, listing, removing, copying.
+extension FileSystem {
+    /// Creates one directory; its parent must exist.
+    public static func makeDirectory(_ path: String) throws {
+        guard mkdir(path, 0o755) == 0 else { throw FileSystemError.current("create directory", path) }
+    }
+
+    /// Creates `path` and any missing parents; an existing directory is fine.
+    public static func makeDirectories(_ path: String) throws {
+        var prefix = path.hasPrefix("/") ? "/" : ""
+        for part in path.split(separator: "/") {
+            prefix += part + "/"
+            if isDirectory(prefix) { continue }
+            guard mkdir(prefix, 0o755) == 0 || errno == EEXIST else {
+                throw FileSystemError.current("create directory", path)
+            }
+        }
+    }
+
+    /// Names of the entries of a directory (without `.` and `..`), sorted; nil if it
+    /// cannot be read.
+    public static func entries(of path: String) -> [String]? {
+        guard let dir = opendir(path) else { return nil }
+        defer { closedir(dir) }
+        var names: [String] = []
+        while let entry = readdir(dir) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        return names.sorted()
+    }
+
+    /// True if `path` is a directory with no entries.
+    public static func isEmptyDirectory(_ path: String) -> Bool { entries(of: path)?.isEmpty ?? false }
+
+    /// Removes `path` if it is an empty directory; does nothing otherwise.
+    public static func removeEmptyDirectory(_ path: String) { _ = rmdir(path) }
+
+    /// Removes a directory and the plain files in it (one level: a subdirectory keeps it,
+    /// and so its parent, in place). Does nothing if `path` is missing.
+    public static func removeDirectory(_ path: String) {
+        for name in entries(of: path) ?? [] { remove(path + "/" + name) }
+        removeEmptyDirectory(path)
+    }
+
+    /// Copies a directory tree to `destination`, replacing a directory of plain files there.
+    public static func copyDirectory(_ source: String, to destination: String) throws {
+        guard let names = entries(of: source) else { throw FileSystemError.current("read directory", source) }
+        if kind(of: destination) == .directory { removeDirectory(destination) } else { remove(destination) }
+        try makeDirectory(destination)
+        for name in names {
+            let from = source + "/" + name, to = destination + "/" + name
+            if isDirectory(from) {
+                try copyDirectory(from, to: to)
+            } else {
+                try writeBytes(readBytes(from), to: to)
+            }
+        }
+    }
+}

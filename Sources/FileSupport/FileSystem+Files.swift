@@ -1,0 +1,65 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Plain files: reading, writing (directly or atomically), moving, removing.
+extension FileSystem {
+    public static func readText(_ path: String) throws -> String {
+        String(decoding: try readBytes(path), as: UTF8.self)
+    }
+
+    static func readBytes(_ path: String) throws -> [UInt8] {
+        guard let file = fopen(path, "rb") else { throw FileSystemError.current("read", path) }
+        defer { fclose(file) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { fread($0.baseAddress, 1, $0.count, file) }
+            if n == 0 { break }
+            bytes.append(contentsOf: chunk[0..<n])
+        }
+        // A directory opens on Linux but does not read.
+        guard ferror(file) == 0 else { throw FileSystemError.current("read", path) }
+        return bytes
+    }
+
+    /// Writes `text` to `path`, creating or truncating it.
+    public static func writeText(_ text: String, to path: String) throws {
+        try writeBytes(text.utf8, to: path)
+    }
+
+    static func writeBytes<S: Sequence>(_ bytes: S, to path: String) throws where S.Element == UInt8 {
+        let writer = try ByteFileWriter(path: path)
+        writer.write(bytes)
+        try writer.close()
+    }
+
+    /// Writes `text` to a temporary sibling renamed over `path`, so the file is whole or
+    /// untouched; the temporary is removed on failure. Errors name `path`.
+    public static func writeTextAtomically(_ text: String, to path: String) throws {
+        let temporary = temporarySibling(of: path)
+        do {
+            try writeText(text, to: temporary)
+            try rename(temporary, to: path)
+        } catch let error as FileSystemError {
+            remove(temporary)
+            throw FileSystemError("write", path, reason: error.reason)
+        }
+    }
+
+    public static func rename(_ source: String, to destination: String) throws {
+        guard systemRename(source, destination) == 0 else {
+            throw FileSystemError.current("move", source, to: destination)
+        }
+    }
+
+    /// Removes a file (not a directory); does nothing if it is missing.
+    public static func remove(_ path: String) { _ = unlink(path) }
+}
+
+/// The C library's rename (the name is shadowed inside `FileSystem`).
+private func systemRename(_ source: String, _ destination: String) -> Int32 { rename(source, destination) }

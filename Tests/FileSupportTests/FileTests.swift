@@ -1,0 +1,71 @@
+import FileSupport
+import XCTest
+
+final class FileTests: XCTestCase {
+    func testAtomicWriteLeavesOnlyTheTarget() throws {
+        let dir = try scratchDirectory("atomic")
+        defer { removeTree(dir) }
+        try FileSystem.writeTextAtomically("old", to: dir + "/a.csv")
+        try FileSystem.writeTextAtomically("new\n", to: dir + "/a.csv")
+        XCTAssertEqual(try FileSystem.readText(dir + "/a.csv"), "new\n")
+        XCTAssertEqual(FileSystem.entries(of: dir), ["a.csv"], "no temporary sibling is left")
+    }
+
+    func testFailedAtomicWriteLeavesNothing() throws {
+        let dir = try scratchDirectory("atomic-fail")
+        defer { removeTree(dir) }
+        // The target is a non-empty directory, so the final rename fails after the
+        // temporary was written.
+        try FileSystem.makeDirectory(dir + "/taken")
+        try FileSystem.writeText("x", to: dir + "/taken/inside")
+        XCTAssertThrowsError(try FileSystem.writeTextAtomically("text", to: dir + "/taken")) { error in
+            XCTAssertTrue("\(error)".hasPrefix("cannot write '\(dir)/taken': "), "\(error)")
+        }
+        XCTAssertEqual(FileSystem.entries(of: dir), ["taken"], "the temporary was removed")
+        XCTAssertThrowsError(try FileSystem.writeTextAtomically("text", to: dir + "/missing/a.csv"))
+        XCTAssertEqual(FileSystem.kind(of: dir + "/missing/a.csv"), .missing)
+    }
+
+    func testReadingAMissingFileNamesThePath() throws {
+        let path = "/tmp/filesupport-tests-\(getpid())-no-such-file"
+        XCTAssertThrowsError(try FileSystem.readText(path)) { error in
+            XCTAssertEqual("\(error)", "cannot read '\(path)': No such file or directory")
+            XCTAssertEqual((error as? FileSystemError)?.path, path)
+        }
+    }
+
+    func testKindSizeAndRemove() throws {
+        let dir = try scratchDirectory("kind")
+        defer { removeTree(dir) }
+        let file = dir + "/f.txt"
+        XCTAssertEqual(FileSystem.kind(of: file), .missing)
+        XCTAssertFalse(FileSystem.exists(file))
+        try FileSystem.writeText("12345", to: file)
+        XCTAssertEqual(FileSystem.kind(of: file), .file)
+        XCTAssertEqual(FileSystem.size(of: file), 5)
+        XCTAssertTrue(FileSystem.isDirectory(dir))
+        FileSystem.remove(file)
+        XCTAssertNil(FileSystem.size(of: file))
+    }
+
+    func testByteFileWriterWritesEverything() throws {
+        let dir = try scratchDirectory("writer")
+        defer { removeTree(dir) }
+        let writer = try ByteFileWriter(path: dir + "/big.bin")
+        for _ in 0..<(3 << 20) { writer.write(byte: UInt8(ascii: "a")) }
+        writer.write("z")
+        try writer.close()
+        XCTAssertEqual(FileSystem.size(of: dir + "/big.bin"), (3 << 20) + 1)
+        XCTAssertThrowsError(try ByteFileWriter(path: dir + "/no/such/dir/x")) { error in
+            XCTAssertEqual("\(error)", "cannot create '\(dir)/no/such/dir/x': No such file or directory")
+        }
+    }
+
+    func testPathNames() {
+        XCTAssertEqual(FileSystem.parentDirectory(of: "a/b/c.txt"), "a/b")
+        XCTAssertEqual(FileSystem.parentDirectory(of: "c.txt"), ".")
+        XCTAssertEqual(FileSystem.parentDirectory(of: "/c.txt"), "/")
+        XCTAssertEqual(FileSystem.temporarySibling(of: "out/data/"), "out/.data.tmp-\(getpid())")
+        XCTAssertEqual(FileSystem.temporarySibling(of: "x.db"), ".x.db.tmp-\(getpid())")
+    }
+}
