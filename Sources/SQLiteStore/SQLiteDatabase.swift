@@ -1,4 +1,5 @@
 import CSQLite
+import FileSupport
 import Relational
 
 /// One connection to an SQLite database file (or `:memory:`).
