@@ -1,4 +1,5 @@
 import ArgumentParser
+import FileSupport
 import QueryEngine
 import Workloads
 
@@ -61,6 +62,8 @@ struct DatasetOptions: ParsableArguments {
             let dataset = try shape.generate(rows: rows, seed: seed, parameters: ShapeParameters(assignments: parameters))
             return (catalogQuery, try LoadedDataset(dataset, backend: backend, analyze: analyze))
         } catch let error as WorkloadError {
+            throw usageFailure("\(error)")
+        } catch let error as FileSystemError {
             throw usageFailure("\(error)")
         }
     }

@@ -1,5 +1,6 @@
 import XCTest
 import Relational
+import FileSupport
 import SQLiteStore
 @testable import Workloads
 
@@ -40,7 +41,7 @@ final class OutputTests: XCTestCase {
         XCTAssertThrowsError(try dataset.writeCSV(to: dir)) { error in
             XCTAssertEqual("\(error)", "'\(dir)' already exists and is not empty; choose a new directory")
         }
-        let leftovers = try FileManager.default.contentsOfDirectory(atPath: FileOutput.parentDirectory(of: dir)).filter { $0.contains(".tmp-") }
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: FileSystem.parentDirectory(of: dir)).filter { $0.contains(".tmp-") }
         XCTAssertEqual(leftovers, [])
     }
 

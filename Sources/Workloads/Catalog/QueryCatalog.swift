@@ -5,6 +5,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import FileSupport
 import Relational
 
 /// One query of the catalog: a `.rq` file whose first comment line says what it exercises
@@ -59,33 +60,33 @@ public enum QueryCatalog {
     /// it exists, else the one in the source tree this module was built from.
     public static var defaultDirectory: String {
         if let value = getenv("TESTBED_QUERIES") { return String(cString: value) }
-        if FileOutput.kind(of: "Workloads/queries") == .directory { return "Workloads/queries" }
+        if FileSystem.kind(of: "Workloads/queries") == .directory { return "Workloads/queries" }
         var path = #filePath
-        for _ in 0..<4 { path = FileOutput.parentDirectory(of: path) }
+        for _ in 0..<4 { path = FileSystem.parentDirectory(of: path) }
         return path + "/Workloads/queries"
     }
 
     /// Every catalog query, sorted by name.
     public static func load(directory: String? = nil) throws -> [CatalogQuery] {
         let directory = directory ?? defaultDirectory
-        guard let entries = FileOutput.entries(of: directory) else {
+        guard let entries = FileSystem.entries(of: directory) else {
             throw WorkloadError.output("cannot read the query catalog directory '\(directory)'")
         }
         return try entries.filter { $0.hasSuffix(".\(fileExtension)") }.map { file in
             let path = directory + "/" + file
-            return try CatalogQuery(name: String(file.dropLast(fileExtension.count + 1)), text: FileOutput.readText(path), path: path)
+            return try CatalogQuery(name: String(file.dropLast(fileExtension.count + 1)), text: FileSystem.readText(path), path: path)
         }.sorted { $0.name < $1.name }
     }
 
     /// A catalog query by name, or a query file by path (anything with `/` or ending `.rq`).
     public static func find(_ nameOrFile: String, directory: String? = nil) throws -> CatalogQuery {
-        if nameOrFile.contains("/") || nameOrFile.hasSuffix(".\(fileExtension)") || FileOutput.kind(of: nameOrFile) == .file {
-            guard FileOutput.kind(of: nameOrFile) == .file else {
+        if nameOrFile.contains("/") || nameOrFile.hasSuffix(".\(fileExtension)") || FileSystem.kind(of: nameOrFile) == .file {
+            guard FileSystem.kind(of: nameOrFile) == .file else {
                 throw WorkloadError.output("no query file '\(nameOrFile)'")
             }
             var base = nameOrFile.split(separator: "/").last.map(String.init) ?? nameOrFile
             if base.hasSuffix(".\(fileExtension)") { base.removeLast(fileExtension.count + 1) }
-            return try CatalogQuery(name: base, text: FileOutput.readText(nameOrFile), path: nameOrFile)
+            return try CatalogQuery(name: base, text: FileSystem.readText(nameOrFile), path: nameOrFile)
         }
         let all = try load(directory: directory)
         if let query = all.first(where: { $0.name == nameOrFile }) { return query }

@@ -1,3 +1,4 @@
+import FileSupport
 import Relational
 
 /// Writes rows as RFC 4180 CSV (comma-separated, `\n` line ends, a header of attribute
@@ -74,33 +75,25 @@ extension Dataset {
     /// written into a temporary sibling directory that is renamed into place at the end, so
     /// a failure leaves nothing half-written.
     public func writeCSV(to directory: String) throws {
-        switch FileOutput.kind(of: directory) {
+        switch FileSystem.kind(of: directory) {
         case .missing: break
-        case .directory where FileOutput.isEmptyDirectory(directory): break
+        case .directory where FileSystem.isEmptyDirectory(directory): break
         case .directory: throw WorkloadError.output("'\(directory)' already exists and is not empty; choose a new directory")
         default: throw WorkloadError.output("'\(directory)' exists and is not a directory")
         }
-        let temporary = FileOutput.temporarySibling(of: directory)
-        try FileOutput.makeDirectory(temporary)
-        var written: [String] = []
+        let temporary = FileSystem.temporarySibling(of: directory)
+        try FileSystem.makeDirectory(temporary)
         do {
             for t in tables {
-                let path = temporary + "/" + t.name + ".csv"
-                let writer = try ByteFileWriter(path: path)
-                written.append(path)
+                let writer = try ByteFileWriter(path: temporary + "/" + t.name + ".csv")
                 CSVWriter.encode(scheme: t.scheme, rows: t.rows) { writer.write($0) }
                 try writer.close()
             }
-            let manifest = temporary + "/manifest.txt"
-            let writer = try ByteFileWriter(path: manifest)
-            written.append(manifest)
-            writer.write(manifestText())
-            try writer.close()
-            if FileOutput.kind(of: directory) == .directory { FileOutput.removeDirectory(directory) }
-            try FileOutput.rename(temporary, to: directory)
+            try FileSystem.writeText(manifestText(), to: temporary + "/manifest.txt")
+            if FileSystem.kind(of: directory) == .directory { FileSystem.removeEmptyDirectory(directory) }
+            try FileSystem.rename(temporary, to: directory)
         } catch {
-            for path in written { FileOutput.remove(path) }
-            FileOutput.removeDirectory(temporary)
+            FileSystem.removeDirectory(temporary)
             throw error
         }
     }

@@ -1,3 +1,4 @@
+import FileSupport
 import Relational
 import SQLiteStore
 
@@ -26,14 +27,14 @@ extension Dataset {
     /// Writes an SQLite file at `path` (replaced only if `replace`): the database is built
     /// under a temporary sibling name and renamed into place once complete.
     public func writeSQLite(to path: String, analyze: Bool = false, replace: Bool = false) throws {
-        switch FileOutput.kind(of: path) {
+        switch FileSystem.kind(of: path) {
         case .missing: break
         case .file where replace: break
         case .file: throw WorkloadError.output("'\(path)' already exists; pass --force to replace it")
         default: throw WorkloadError.output("'\(path)' exists and is not a file")
         }
-        let temporary = FileOutput.temporarySibling(of: path)
-        FileOutput.remove(temporary)
+        let temporary = FileSystem.temporarySibling(of: path)
+        FileSystem.remove(temporary)
         do {
             do {
                 let database = try SQLiteDatabase(path: temporary, create: true)
@@ -41,9 +42,9 @@ extension Dataset {
                 try database.executeScript("PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF;")
                 try load(into: database, analyze: analyze)
             }
-            try FileOutput.rename(temporary, to: path)
+            try FileSystem.rename(temporary, to: path)
         } catch {
-            FileOutput.remove(temporary)
+            FileSystem.remove(temporary)
             throw error
         }
     }
