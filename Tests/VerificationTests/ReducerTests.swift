@@ -1,3 +1,4 @@
+import FileSupport
 import QueryEngine
 import Relational
 import Workloads
@@ -31,7 +32,7 @@ final class ReducerTests: XCTestCase {
             XCTAssertTrue(FileSystem.exists(dir + "/" + file), file)
         }
         for t in reduced.graph.tables { XCTAssertTrue(FileSystem.exists(dir + "/\(t.name).csv")) }
-        XCTAssertEqual(try FileSystem.read(dir + "/command.txt"), "swift run -c release testbed verify --repro \(dir)\n")
+        XCTAssertEqual(try FileSystem.readText(dir + "/command.txt"), "swift run -c release testbed verify --repro \(dir)\n")
         XCTAssertFalse(try ReproDirectory.replay(dir, catalog: BrokenJoinFilter.catalog).isEmpty)
         XCTAssertTrue(try ReproDirectory.replay(dir).isEmpty)
     }

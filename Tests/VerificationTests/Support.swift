@@ -1,3 +1,4 @@
+import FileSupport
 import QueryEngine
 import Relational
 import Workloads
@@ -49,7 +50,7 @@ func mismatches(_ graph: CaseGraph, grid: FlagGrid = .tests(), backends: [Backen
 
 /// A fresh empty directory under the system's temporary directory.
 func temporaryDirectory(_ label: String) throws -> String {
-    let path = "/tmp/verification-tests-\(FileSystem.processID)-\(label)"
+    let path = "/tmp/verification-tests-\(getpid())-\(label)"
     FileSystem.removeDirectory(path)
     try FileSystem.makeDirectories(path)
     return path

@@ -1,3 +1,4 @@
+import FileSupport
 import QueryEngine
 import Relational
 import Workloads
@@ -22,17 +23,17 @@ public enum ReproDirectory {
         let loaded = try LoadedCase(failing.graph)
         try FileSystem.makeDirectories(parent)
         let path = parent + "/" + id
-        let temporary = parent + "/.\(id).tmp-\(FileSystem.processID)"
+        let temporary = FileSystem.temporarySibling(of: path)
         FileSystem.removeDirectory(temporary)
         try FileSystem.makeDirectories(temporary)
         do {
-            try FileSystem.write(queryText(failing, loaded), to: temporary + "/query.rq")
+            try FileSystem.writeText(queryText(failing, loaded), to: temporary + "/query.rq")
             for t in failing.graph.tables {
-                try FileSystem.write(CSVWriter.text(scheme: t.scheme, rows: t.rows), to: temporary + "/\(t.name).csv")
+                try FileSystem.writeText(CSVWriter.text(scheme: t.scheme, rows: t.rows), to: temporary + "/\(t.name).csv")
             }
-            try FileSystem.write(manifest(failing), to: temporary + "/manifest.txt")
-            try FileSystem.write(failing.mismatch.description + "\n", to: temporary + "/mismatch.txt")
-            try FileSystem.write("swift run -c release testbed verify --repro \(path)\n", to: temporary + "/command.txt")
+            try FileSystem.writeText(manifest(failing), to: temporary + "/manifest.txt")
+            try FileSystem.writeText(failing.mismatch.description + "\n", to: temporary + "/mismatch.txt")
+            try FileSystem.writeText("swift run -c release testbed verify --repro \(path)\n", to: temporary + "/command.txt")
             FileSystem.removeDirectory(path)
             try FileSystem.rename(temporary, to: path)
         } catch {
@@ -70,7 +71,7 @@ public enum ReproDirectory {
 
     /// Reads a repro directory back: the case, flags and backend it records.
     public static func read(_ path: String, catalog: HeuristicCatalog = .standard) throws -> ReproContents {
-        try parse(label: path, catalog: catalog) { file in try FileSystem.read(path + "/" + file) }
+        try parse(label: path, catalog: catalog) { file in try FileSystem.readText(path + "/" + file) }
     }
 
     /// Reads a repro from its files' contents by name (`manifest.txt`, `query.rq`,
