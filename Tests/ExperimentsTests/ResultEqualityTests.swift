@@ -1,3 +1,4 @@
+import FileSupport
 import XCTest
 import Relational
 @testable import Experiments
@@ -28,8 +29,8 @@ final class ResultEqualityTests: XCTestCase {
         XCTAssertTrue(console.err.contains("flags "), "the report names the flags: \(console.err)")
         XCTAssertTrue(console.err.contains("only in"), "the report shows the differing rows: \(console.err)")
         XCTAssertFalse(console.err.contains("selected-document-parent at"), "other groups agree: \(console.err)")
-        XCTAssertTrue(try AtomicFile.read(out + "/mismatches.txt").contains("RESULT MISMATCH"))
-        XCTAssertTrue(AtomicFile.exists(out + "/summary.csv"), "the results are still written")
+        XCTAssertTrue(try FileSystem.readText(out + "/mismatches.txt").contains("RESULT MISMATCH"))
+        XCTAssertTrue(FileSystem.exists(out + "/summary.csv"), "the results are still written")
     }
 
     func testAWrongSQLiteBaselineIsCaughtToo() throws {

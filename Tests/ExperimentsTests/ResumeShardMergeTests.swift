@@ -1,3 +1,4 @@
+import FileSupport
 import XCTest
 @testable import Experiments
 
@@ -95,7 +96,7 @@ final class ResumeTargetTests: XCTestCase {
     private func makeRun(_ path: String) throws {
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         let state = RunState(experiment: "tiny", shard: .whole, status: .interrupted, cellsDone: 1, cellsTotal: 12)
-        try AtomicFile.write(state.text, to: path + "/" + RunState.fileName)
+        try FileSystem.writeTextAtomically(state.text, to: path + "/" + RunState.fileName)
     }
 
     func testLatestRunSkipsTheReferenceRun() throws {
@@ -130,12 +131,12 @@ final class ResumeTargetTests: XCTestCase {
         XCTAssertEqual(try runConfig(tinyConfig(), in: scratch, hooks: RunHooks(shouldStop: { $0 >= 3 })), 130)
         let timestamped = try XCTUnwrap(OutputLocation.latestRun(resultsRoot: scratch.resultsRoot, name: "tiny"))
         XCTAssertTrue(OutputLocation.isTimestamp(URL(fileURLWithPath: timestamped).lastPathComponent), timestamped)
-        let started = try AtomicFile.read(timestamped + "/" + Environment.fileName)
+        let started = try FileSystem.readText(timestamped + "/" + Environment.fileName)
 
         XCTAssertEqual(try runConfig(tinyConfig(), in: scratch, resume: true), 0)
         XCTAssertEqual(try RunState.read(directory: timestamped).status, .complete)
         XCTAssertEqual(try snapshot(reference), referenceBefore, "the reference run is untouched")
-        let environment = try AtomicFile.read(timestamped + "/" + Environment.fileName)
+        let environment = try FileSystem.readText(timestamped + "/" + Environment.fileName)
         XCTAssertTrue(environment.hasPrefix(started), "the run's own environment is kept")
         let appended = environment.dropFirst(started.count)
         XCTAssertTrue(appended.hasPrefix("resumed: "), String(appended))
@@ -150,7 +151,7 @@ final class ResumeTargetTests: XCTestCase {
             let out = scratch.path + "/run"
             XCTAssertEqual(try runConfig(tinyConfig(), in: scratch, out: out), 0)
             let state = RunState(experiment: "tiny", shard: .whole, status: status, cellsDone: 12, cellsTotal: 12)
-            try AtomicFile.write(state.text, to: out + "/" + RunState.fileName)
+            try FileSystem.writeTextAtomically(state.text, to: out + "/" + RunState.fileName)
             let before = try snapshot(out)
             var ran = 0
             let console = CapturedConsole()

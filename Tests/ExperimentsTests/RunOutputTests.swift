@@ -1,3 +1,4 @@
+import FileSupport
 import XCTest
 import QueryEngine
 @testable import Experiments
@@ -10,7 +11,7 @@ final class RunOutputTests: XCTestCase {
         let console = CapturedConsole()
         XCTAssertEqual(try runConfig(tinyConfig(), in: scratch, out: out, console: console), 0, console.err)
 
-        let timings = try CSVTable(parsing: try AtomicFile.read(out + "/timings.csv"), file: "timings.csv")
+        let timings = try CSVTable(parsing: try FileSystem.readText(out + "/timings.csv"), file: "timings.csv")
         let contract = ["experiment", "query", "shape", "rows", "seed", "backend", "engine", "flags", "repetition",
                         "plan_us", "optimize_us", "run_us", "total_us", "result_rows", "result_hash", "source_rows_read"]
         for column in contract + ["flagset"] + RunCounters.columnNames {
@@ -33,7 +34,7 @@ final class RunOutputTests: XCTestCase {
             XCTAssertEqual(Double(r["total_us"] ?? "") ?? -1, phases.reduce(0, +), accuracy: 0.11)
         }
 
-        let summary = try CSVTable(parsing: try AtomicFile.read(out + "/summary.csv"), file: "summary.csv")
+        let summary = try CSVTable(parsing: try FileSystem.readText(out + "/summary.csv"), file: "summary.csv")
         XCTAssertEqual(summary.rows.count, 12)
         for column in ["total_us_median", "total_us_min", "total_us_max", "result_rows", "result_hash", "speedup"] {
             XCTAssertNotNil(summary.column(column), "summary.csv lacks \(column)")
@@ -42,9 +43,9 @@ final class RunOutputTests: XCTestCase {
         for r in summary.records where r["flagset"] == "no-copying" { XCTAssertEqual(r["speedup"], "1.00") }
 
         for file in ["config.yaml", "environment.txt", "run.txt", "summary.txt"] {
-            XCTAssertTrue(AtomicFile.exists(out + "/" + file), "missing \(file)")
+            XCTAssertTrue(FileSystem.exists(out + "/" + file), "missing \(file)")
         }
-        XCTAssertEqual(try AtomicFile.read(out + "/config.yaml"), tinyConfig())
+        XCTAssertEqual(try FileSystem.readText(out + "/config.yaml"), tinyConfig())
         XCTAssertEqual(try RunState.read(directory: out).status, .complete)
         XCTAssertTrue(console.out.contains("speedup"), console.out)
         XCTAssertTrue(console.out.contains("results equal"), console.out)

@@ -1,3 +1,4 @@
+import FileSupport
 import Foundation
 @testable import Experiments
 
@@ -78,7 +79,7 @@ func runConfig(
 
 /// A CSV file's rows without the measured-time columns (for comparing runs).
 func deterministicColumns(_ path: String) throws -> [[String]] {
-    let table = try CSVTable(parsing: try AtomicFile.read(path), file: path)
+    let table = try CSVTable(parsing: try FileSystem.readText(path), file: path)
     let keep = table.header.enumerated().filter { index, name in
         !TimingRecord.timingColumns.contains(name) && !name.hasPrefix("plan_us") && !name.hasPrefix("optimize_us")
             && !name.hasPrefix("run_us") && !name.hasPrefix("total_us") && name != "speedup"

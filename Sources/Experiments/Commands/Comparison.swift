@@ -1,3 +1,4 @@
+import FileSupport
 import Foundation
 import QueryEngine
 import Relational
@@ -24,8 +25,8 @@ public struct Comparison {
     }
 
     public func render() throws -> String {
-        let path = AtomicFile.isDirectory(results) ? results + "/" + Summary.fileName : results
-        guard AtomicFile.exists(path) else {
+        let path = FileSystem.isDirectory(results) ? results + "/" + Summary.fileName : results
+        guard FileSystem.exists(path) else {
             throw ExperimentFailure.usage("'\(results)' has no \(Summary.fileName); give a run's output directory")
         }
         let rows = try Summary.read(path)

@@ -1,3 +1,4 @@
+import FileSupport
 import QueryEngine
 import Workloads
 
@@ -17,6 +18,9 @@ public enum ExitStatus {
             console.err("testbed: \(error)\n")
             return 2
         case let error as WorkloadError:
+            console.err("testbed: \(error)\n")
+            return 2
+        case let error as FileSystemError:
             console.err("testbed: \(error)\n")
             return 2
         case let error as FlagError:

@@ -1,3 +1,5 @@
+import FileSupport
+
 /// `testbed merge DIR… [--out DIR]`: joins the output directories of `--shard K/N` runs of
 /// one config into one result, identical (apart from measured times and the environment)
 /// to an unsharded run: the same timings in the same order, the same summary and checks.
@@ -23,8 +25,8 @@ public struct MergeInvocation {
 
     public func run(console: Console) throws -> RunOutcome {
         guard let first = directories.first else { throw ExperimentFailure.usage("merge: give the shard directories to join") }
-        let configText = try AtomicFile.read(first + "/config.yaml")
-        for directory in directories.dropFirst() where try AtomicFile.read(directory + "/config.yaml") != configText {
+        let configText = try FileSystem.readText(first + "/config.yaml")
+        for directory in directories.dropFirst() where try FileSystem.readText(directory + "/config.yaml") != configText {
             throw ExperimentFailure.usage("merge: '\(directory)' was run with another config than '\(first)' (config.yaml differs)")
         }
         let experiment = try ExperimentResolver.resolve(text: configText, file: first + "/config.yaml", catalogDirectory: catalogDirectory)
@@ -42,7 +44,7 @@ public struct MergeInvocation {
                 console.err("testbed: warning: '\(directory)' (shard \(state.shard)) is \(state.status.rawValue): \(state.cellsDone)/\(state.cellsTotal) cells\n")
             }
             let path = directory + "/" + TimingsFile.name
-            let found = AtomicFile.exists(path) ? try TimingsFile.read(path) : []
+            let found = FileSystem.exists(path) ? try TimingsFile.read(path) : []
             for cell in Set(found.map(\.cell)) {
                 if let other = owner[cell] {
                     throw ExperimentFailure.usage("merge: cell \(cell) is in both '\(other)' and '\(directory)'")
@@ -61,16 +63,16 @@ public struct MergeInvocation {
         }
 
         let directory = try out ?? OutputLocation.defaultDirectory(resultsRoot: resultsRoot, name: experiment.name) + "-merged"
-        if AtomicFile.exists(directory) && !AtomicFile.isEmptyDirectory(directory) {
+        if FileSystem.exists(directory) && !FileSystem.isEmptyDirectory(directory) {
             throw ExperimentFailure.usage("output directory '\(directory)' already exists and is not empty; choose another --out")
         }
-        try AtomicFile.makeDirectory(directory)
-        try AtomicFile.write(configText, to: directory + "/config.yaml")
-        try AtomicFile.write(Environment.text(configPath: first + "/config.yaml")
+        try FileSystem.makeDirectories(directory)
+        try FileSystem.writeTextAtomically(configText, to: directory + "/config.yaml")
+        try FileSystem.writeTextAtomically(Environment.text(configPath: first + "/config.yaml")
             + "merged from: \(directories.joined(separator: " "))\n", to: directory + "/environment.txt")
-        try AtomicFile.write(TimingsFile.text(records, order: all), to: directory + "/" + TimingsFile.name)
-        if let plans = directories.map({ $0 + "/plans" }).first(where: AtomicFile.isDirectory) {
-            try AtomicFile.copyDirectory(plans, to: directory + "/plans")
+        try FileSystem.writeTextAtomically(TimingsFile.text(records, order: all), to: directory + "/" + TimingsFile.name)
+        if let plans = directories.map({ $0 + "/plans" }).first(where: FileSystem.isDirectory) {
+            try FileSystem.copyDirectory(plans, to: directory + "/plans")
         }
         return try ResultsWriter(experiment: experiment, directory: directory, console: console, plots: plots)
             .finish(records: records, equality: EqualityCheck(), cellsDone: complete.count, cellsTotal: all.count,

@@ -1,3 +1,5 @@
+import FileSupport
+
 /// `testbed run CONFIG [--out DIR] [--resume] [--shard K/N]` as a function returning the
 /// exit code, so tests drive exactly what the command does.
 public struct RunInvocation {
@@ -57,16 +59,16 @@ public struct RunInvocation {
             }
             existing = records
             let environment = directory + "/" + Environment.fileName
-            let started = AtomicFile.exists(environment) ? try AtomicFile.read(environment) : ""
-            try AtomicFile.write(started + Environment.resumedLine(), to: environment)
+            let started = FileSystem.exists(environment) ? try FileSystem.readText(environment) : ""
+            try FileSystem.writeTextAtomically(started + Environment.resumedLine(), to: environment)
         } else {
-            if AtomicFile.exists(directory) && !AtomicFile.isEmptyDirectory(directory) {
+            if FileSystem.exists(directory) && !FileSystem.isEmptyDirectory(directory) {
                 throw ExperimentFailure.usage("output directory '\(directory)' already exists and is not empty; "
                     + "pass --resume to continue it or choose another --out")
             }
-            try AtomicFile.makeDirectory(directory)
-            try AtomicFile.write(experiment.configText, to: directory + "/config.yaml")
-            try AtomicFile.write(Environment.text(configPath: configPath), to: directory + "/" + Environment.fileName)
+            try FileSystem.makeDirectories(directory)
+            try FileSystem.writeTextAtomically(experiment.configText, to: directory + "/config.yaml")
+            try FileSystem.writeTextAtomically(Environment.text(configPath: configPath), to: directory + "/" + Environment.fileName)
         }
         console.err("testbed: running \(experiment.name) (\(shard.select(experiment.cells).count) cells"
             + (shard.isWhole ? "" : ", shard \(shard)") + ") into \(directory)\n")
@@ -78,11 +80,11 @@ public struct RunInvocation {
 enum ResumeCheck {
     /// The interrupted run's state and the timings it kept.
     static func previous(directory: String, experiment: Experiment, shard: Shard) throws -> (RunState, [TimingRecord]) {
-        guard AtomicFile.exists(directory + "/" + RunState.fileName) else {
+        guard FileSystem.exists(directory + "/" + RunState.fileName) else {
             throw ExperimentFailure.usage("--resume: '\(directory)' holds no run (no \(RunState.fileName))")
         }
         let state = try RunState.read(directory: directory)
-        let previous = try AtomicFile.read(directory + "/config.yaml")
+        let previous = try FileSystem.readText(directory + "/config.yaml")
         guard previous == experiment.configText else {
             throw ExperimentFailure.usage("--resume: the config differs from the one '\(directory)' was run with (its config.yaml); "
                 + "resume with the same config or start a new run")
@@ -91,6 +93,6 @@ enum ResumeCheck {
             throw ExperimentFailure.usage("--resume: '\(directory)' holds shard \(state.shard), not \(shard)")
         }
         let timings = directory + "/" + TimingsFile.name
-        return (state, AtomicFile.exists(timings) ? try TimingsFile.read(timings) : [])
+        return (state, FileSystem.exists(timings) ? try TimingsFile.read(timings) : [])
     }
 }

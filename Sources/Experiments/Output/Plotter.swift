@@ -1,3 +1,4 @@
+import FileSupport
 import Foundation
 
 /// Draws `plots/` from `summary.csv` with `scripts/plot_experiment.py` (matplotlib). When
@@ -7,11 +8,11 @@ public enum Plotter {
 
     /// The script in the working directory's checkout, else in the tree this module was built from.
     static var script: String? {
-        if AtomicFile.exists(scriptName) { return scriptName }
+        if FileSystem.exists(scriptName) { return scriptName }
         var path = #filePath
         for _ in 0..<4 { path = (path as NSString).deletingLastPathComponent }
         let candidate = path + "/" + scriptName
-        return AtomicFile.exists(candidate) ? candidate : nil
+        return FileSystem.exists(candidate) ? candidate : nil
     }
 
     @discardableResult

@@ -1,3 +1,5 @@
+import FileSupport
+
 /// The files written once cells are done (by a run, a resumed run or a merge): the summary
 /// CSV and table, the result-equality verdict, the run state and the plots.
 struct ResultsWriter {
@@ -11,9 +13,9 @@ struct ResultsWriter {
     ) throws -> RunOutcome {
         let order = experiment.cells
         let rows = Summary.rows(records, order: order, baseline: experiment.speedupBaseline)
-        try AtomicFile.write(Summary.text(rows), to: directory + "/" + Summary.fileName)
+        try FileSystem.writeTextAtomically(Summary.text(rows), to: directory + "/" + Summary.fileName)
         let table = SummaryTable.render(rows)
-        try AtomicFile.write(table, to: directory + "/summary.txt")
+        try FileSystem.writeTextAtomically(table, to: directory + "/summary.txt")
 
         let multipleBackends = experiment.backends.count > 1
         let mismatches = equality.mismatches(records, order: order) { r in
@@ -22,14 +24,14 @@ struct ResultsWriter {
         }
         let mismatchPath = directory + "/mismatches.txt"
         if !mismatches.isEmpty {
-            try AtomicFile.write(EqualityCheck.report(mismatches), to: mismatchPath)
-        } else if AtomicFile.exists(mismatchPath) {
-            AtomicFile.remove(mismatchPath)
+            try FileSystem.writeTextAtomically(EqualityCheck.report(mismatches), to: mismatchPath)
+        } else if FileSystem.exists(mismatchPath) {
+            FileSystem.remove(mismatchPath)
         }
 
         let status: RunState.Status = interrupted ? .interrupted : (cellsDone == cellsTotal ? .complete : .incomplete)
         let state = RunState(experiment: experiment.name, shard: shard, status: status, cellsDone: cellsDone, cellsTotal: cellsTotal)
-        try AtomicFile.write(state.text, to: directory + "/" + RunState.fileName)
+        try FileSystem.writeTextAtomically(state.text, to: directory + "/" + RunState.fileName)
 
         if plots && !rows.isEmpty { Plotter.plot(directory: directory, console: console) }
 

@@ -1,3 +1,4 @@
+import FileSupport
 import Foundation
 import QueryEngine
 
@@ -115,7 +116,7 @@ public enum Summary {
     }
 
     public static func read(_ path: String) throws -> [SummaryRow] {
-        let table = try CSVTable(parsing: try AtomicFile.read(path), file: path)
+        let table = try CSVTable(parsing: try FileSystem.readText(path), file: path)
         return try table.records.map { try SummaryRow($0, file: path) }
     }
 }

@@ -1,3 +1,4 @@
+import FileSupport
 import Foundation
 import QueryEngine
 
@@ -106,7 +107,7 @@ public enum TimingsFile {
     }
 
     public static func read(_ path: String) throws -> [TimingRecord] {
-        let table = try CSVTable(parsing: try AtomicFile.read(path), file: path)
+        let table = try CSVTable(parsing: try FileSystem.readText(path), file: path)
         return try table.records.enumerated().map { try TimingRecord($0.element, file: path, line: $0.offset + 2) }
     }
 }

@@ -1,3 +1,4 @@
+import FileSupport
 import QueryEngine
 import Relational
 import Workloads
@@ -50,12 +51,12 @@ public final class ExperimentRunner {
             guard let cellRecords = try runCell(cell, cache: cache) else { interrupted = true; break }
             records += cellRecords
             finished += 1
-            try AtomicFile.write(TimingsFile.text(records, order: order), to: directory + "/" + TimingsFile.name)
+            try FileSystem.writeTextAtomically(TimingsFile.text(records, order: order), to: directory + "/" + TimingsFile.name)
             progress.finished(work: work(of: cell))
         }
         progress.clear()
         let done = mine.count - pending.count + finished
-        try AtomicFile.write(TimingsFile.text(records, order: order), to: directory + "/" + TimingsFile.name)
+        try FileSystem.writeTextAtomically(TimingsFile.text(records, order: order), to: directory + "/" + TimingsFile.name)
 
         if !interrupted && experiment.plans && shard.index == 1 {
             try PlanWriter(experiment: experiment, directory: directory + "/plans", console: console).write(cache: cache)
@@ -129,6 +130,6 @@ public final class ExperimentRunner {
 
     private func writeState(_ status: RunState.Status, done: Int, total: Int) throws {
         let state = RunState(experiment: experiment.name, shard: shard, status: status, cellsDone: done, cellsTotal: total)
-        try AtomicFile.write(state.text, to: directory + "/" + RunState.fileName)
+        try FileSystem.writeTextAtomically(state.text, to: directory + "/" + RunState.fileName)
     }
 }

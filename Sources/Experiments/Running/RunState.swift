@@ -1,3 +1,5 @@
+import FileSupport
+
 /// `run.txt` of an output directory: which shard it holds and whether it is complete.
 /// `--resume` and `merge` read it back.
 public struct RunState: Equatable {
@@ -32,7 +34,7 @@ public struct RunState: Equatable {
     public static func read(directory: String) throws -> RunState {
         let path = directory + "/" + fileName
         var values: [String: String] = [:]
-        for line in try AtomicFile.read(path).split(separator: "\n") {
+        for line in try FileSystem.readText(path).split(separator: "\n") {
             guard let colon = line.firstIndex(of: ":") else { continue }
             values[String(line[..<colon])] = String(line[line.index(after: colon)...]).trimmingEvery(" ")
         }
