@@ -49,6 +49,17 @@ struct DatasetOptions: ParsableArguments {
     @Flag(help: "Run ANALYZE on the SQLite backend.")
     var analyze = false
 
+    /// Finds the query, loads the dataset it needs and parses the query against it, or
+    /// exits 2 naming what was wrong.
+    func loadAndParse(query name: String) throws -> (CatalogQuery, LoadedDataset, Query) {
+        let (catalogQuery, loaded) = try load(query: name)
+        do {
+            return (catalogQuery, loaded, try catalogQuery.parse(catalog: loaded.catalog))
+        } catch let error as QueryError {
+            throw usageFailure("\(error)")
+        }
+    }
+
     /// Finds the query and loads the dataset it needs, or exits 2 naming what was wrong.
     func load(query name: String) throws -> (CatalogQuery, LoadedDataset) {
         do {

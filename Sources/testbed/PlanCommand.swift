@@ -27,13 +27,7 @@ struct PlanCommand: ParsableCommand {
 
     func run() throws {
         let flagSet = try flags.flagSet()
-        let (catalogQuery, loaded) = try dataset.load(query: query)
-        let parsed: Query
-        do {
-            parsed = try catalogQuery.parse(catalog: loaded.catalog)
-        } catch let error as QueryError {
-            throw usageFailure("\(error)")
-        }
+        let (catalogQuery, _, parsed) = try dataset.loadAndParse(query: query)
         let run = try QueryEngine(flags: flagSet).run(parsed.relations, capture: true)
         guard let snapshots = run.snapshots else { return }
         let written: [String]

@@ -21,13 +21,7 @@ struct QueryCommand: ParsableCommand {
 
     func run() throws {
         let engine = QueryEngine(flags: try flags.flagSet())
-        let (catalogQuery, loaded) = try dataset.load(query: query)
-        let parsed: Query
-        do {
-            parsed = try catalogQuery.parse(catalog: loaded.catalog)
-        } catch let error as QueryError {
-            throw usageFailure("\(error)")
-        }
+        let (catalogQuery, loaded, parsed) = try dataset.loadAndParse(query: query)
         let run = try engine.run(parsed.relations)
         print("query \(catalogQuery.name) on \(loaded.dataset.shape) rows \(dataset.rows) seed \(dataset.seed), "
             + "backend \(loaded.backend), flags \(engine.flags.canonical)\n")

@@ -3,7 +3,7 @@ import FileSupport
 /// `testbed merge DIR… [--out DIR]`: joins the output directories of `--shard K/N` runs of
 /// one config into one result, identical (apart from measured times and the environment)
 /// to an unsharded run: the same timings in the same order, the same summary and checks.
-public struct MergeInvocation {
+public struct MergeInvocation: ExperimentInvocation {
     public var directories: [String]
     public var out: String?
     public var resultsRoot = "Results"
@@ -13,14 +13,6 @@ public struct MergeInvocation {
     public init(directories: [String], out: String? = nil) {
         self.directories = directories
         self.out = out
-    }
-
-    public func execute(console: Console) -> Int32 {
-        do {
-            return try run(console: console).exitCode
-        } catch {
-            return ExitStatus.code(for: error, console: console)
-        }
     }
 
     public func run(console: Console) throws -> RunOutcome {

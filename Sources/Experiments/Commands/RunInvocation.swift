@@ -2,7 +2,7 @@ import FileSupport
 
 /// `testbed run CONFIG [--out DIR] [--resume] [--shard K/N]` as a function returning the
 /// exit code, so tests drive exactly what the command does.
-public struct RunInvocation {
+public struct RunInvocation: ExperimentInvocation {
     public var configPath: String
     public var out: String?
     public var resume = false
@@ -18,14 +18,6 @@ public struct RunInvocation {
         self.out = out
         self.resume = resume
         self.shard = shard
-    }
-
-    public func execute(console: Console) -> Int32 {
-        do {
-            return try run(console: console).exitCode
-        } catch {
-            return ExitStatus.code(for: error, console: console)
-        }
     }
 
     /// Everything is checked before the output directory is created, so a bad config or
