@@ -61,10 +61,8 @@ public enum NodeOperation {
         case .difference: return "minus"
         case let .select(p): return "select(\(p))"
         case .project: return "project"
-        case let .rename(map):
-            return "rename(" + map.sorted { $0.key < $1.key }.map { "\($0.key) -> \($0.value)" }
-                .joined(separator: ", ") + ")"
-        case let .join(pairs): return "join(" + pairs.map(\.description).joined(separator: ", ") + ")"
+        case let .rename(map): return Operation.renameLabel(map)
+        case let .join(pairs): return Operation.joinLabel(pairs)
         case .dead: return "dead"
         }
     }

@@ -30,7 +30,7 @@ extension Runner {
     }
 
     /// Rewrites a node's filter for one of its children. Selects pass the node's filter
-    /// (sound without the select's own predicate, which select push-down adds); joins pass
+    /// (sound without the select's own predicate, which a heuristic may add); joins pass
     /// it only to a side that has every attribute it reads.
     func derivedFilter(_ filter: Predicate, along edge: Edge) -> Predicate? {
         switch graph[edge.parent].operation {

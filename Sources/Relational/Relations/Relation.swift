@@ -70,11 +70,19 @@ public enum Operation {
         case .difference: return "minus"
         case let .select(_, p): return "select(\(p))"
         case .project: return "project"
-        case let .rename(_, map):
-            let pairs = map.sorted { $0.key < $1.key }.map { "\($0.key) -> \($0.value)" }
-            return "rename(\(pairs.joined(separator: ", ")))"
-        case let .join(_, _, pairs):
-            return "join(\(pairs.map(\.description).joined(separator: ", ")))"
+        case let .rename(_, map): return Operation.renameLabel(map)
+        case let .join(_, _, pairs): return Operation.joinLabel(pairs)
         }
+    }
+
+    /// `rename(a -> b, ...)`, pairs sorted by old name (shared with plan-node labels).
+    public static func renameLabel(_ map: [Attribute: Attribute]) -> String {
+        let pairs = map.sorted { $0.key < $1.key }.map { "\($0.key) -> \($0.value)" }
+        return "rename(\(pairs.joined(separator: ", ")))"
+    }
+
+    /// `join(a = b, ...)` (shared with plan-node labels).
+    public static func joinLabel(_ pairs: [JoinPair]) -> String {
+        "join(\(pairs.map(\.description).joined(separator: ", ")))"
     }
 }
