@@ -1,0 +1,63 @@
+/// A path given for output (`--out DIR`, `--csv DIR`, `--sqlite FILE`, ...), checked once
+/// where it enters, so that joining names onto it can never leave the place it names: an
+/// empty path would make `dir + "/timings.csv"` the root's `/timings.csv`.
+public struct OutputPathError: Error, Equatable, CustomStringConvertible {
+    /// The option or key that gave the path, e.g. `--out`.
+    public let option: String
+    public let path: String
+    public let problem: String
+
+    public var description: String {
+        "\(option): \(Printable.quoted(path)) \(problem)"
+    }
+}
+
+extension FileSystem {
+    /// `path` as given, or an error naming `option` when it cannot be written to: empty or
+    /// blank, holding a control character, the file-system root, or (for a directory) an
+    /// existing non-directory.
+    public static func checkedOutputPath(_ path: String, option: String, directory: Bool) throws -> String {
+        func refuse(_ problem: String) -> OutputPathError {
+            OutputPathError(option: option, path: path, problem: problem)
+        }
+        if path.isEmpty { throw refuse("is empty; give a \(directory ? "directory" : "file") path") }
+        if path.allSatisfy({ $0 == " " || $0 == "\t" }) { throw refuse("is blank; give a \(directory ? "directory" : "file") path") }
+        if path.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7f }) {
+            throw refuse("contains a control character")
+        }
+        if path.allSatisfy({ $0 == "/" }) { throw refuse("is the file-system root; give a directory below it") }
+        switch kind(of: path) {
+        case .file where directory: throw refuse("is an existing file, not a directory")
+        case .directory where !directory: throw refuse("is an existing directory, not a file")
+        case .other: throw refuse("exists and is neither a file nor a directory")
+        default: return path
+        }
+    }
+
+    /// `directory/name`, for a directory that passed `checkedOutputPath` (never empty).
+    public static func join(_ directory: String, _ name: String) -> String {
+        directory.hasSuffix("/") ? directory + name : directory + "/" + name
+    }
+}
+
+/// Text made safe to echo in a message: control characters (from a config, a file name or
+/// a query) are shown as escapes instead of reaching the terminal raw.
+public enum Printable {
+    public static func escaped(_ text: String) -> String {
+        var out = ""
+        for scalar in text.unicodeScalars {
+            switch scalar.value {
+            case 0x0a: out += "\\n"
+            case 0x0d: out += "\\r"
+            case 0x09: out += "\\t"
+            case 0..<0x20, 0x7f, 0x80..<0xa0, 0x2028, 0x2029, 0x202a...0x202e, 0x2066...0x2069:
+                out += "\\u{" + String(scalar.value, radix: 16) + "}"
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+
+    /// `'text'` with control characters escaped.
+    public static func quoted(_ text: String) -> String { "'" + escaped(text) + "'" }
+}

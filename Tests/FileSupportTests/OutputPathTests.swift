@@ -1,0 +1,45 @@
+import FileSupport
+import XCTest
+
+final class OutputPathTests: XCTestCase {
+    func testUnusableOutputPathsAreRefusedNamingTheOption() throws {
+        let dir = try scratchDirectory("output-path")
+        defer { removeTree(dir) }
+        try FileSystem.writeText("", to: dir + "/file")
+        let cases: [(path: String, directory: Bool, problem: String)] = [
+            ("", true, "'' is empty; give a directory path"),
+            ("", false, "'' is empty; give a file path"),
+            ("  ", true, "'  ' is blank; give a directory path"),
+            ("/", true, "'/' is the file-system root; give a directory below it"),
+            ("//", true, "'//' is the file-system root; give a directory below it"),
+            ("a\nb", true, "'a\\nb' contains a control character"),
+            (dir + "/file", true, "'\(dir)/file' is an existing file, not a directory"),
+            (dir, false, "'\(dir)' is an existing directory, not a file"),
+            ("/dev/null", false, "'/dev/null' exists and is neither a file nor a directory"),
+        ]
+        for c in cases {
+            XCTAssertThrowsError(try FileSystem.checkedOutputPath(c.path, option: "--out", directory: c.directory), c.path) { error in
+                XCTAssertEqual("\(error)", "--out: " + c.problem)
+            }
+        }
+    }
+
+    func testUsablePathsPassUnchanged() throws {
+        let dir = try scratchDirectory("output-path-ok")
+        defer { removeTree(dir) }
+        XCTAssertEqual(try FileSystem.checkedOutputPath(dir, option: "--out", directory: true), dir)
+        XCTAssertEqual(try FileSystem.checkedOutputPath(dir + "/new", option: "--out", directory: true), dir + "/new")
+        XCTAssertEqual(try FileSystem.checkedOutputPath("relative/x.sqlite", option: "--sqlite", directory: false), "relative/x.sqlite")
+    }
+
+    func testJoinNeverDoublesTheSlash() {
+        XCTAssertEqual(FileSystem.join("out", "a.csv"), "out/a.csv")
+        XCTAssertEqual(FileSystem.join("out/", "a.csv"), "out/a.csv")
+    }
+
+    func testEscapedShowsControlCharactersAsEscapes() {
+        XCTAssertEqual(Printable.escaped("a\u{1b}[31mb\tc\r\n"), "a\\u{1b}[31mb\\tc\\r\\n")
+        XCTAssertEqual(Printable.escaped("plain é"), "plain é")
+        XCTAssertEqual(Printable.quoted("x\u{7f}"), "'x\\u{7f}'")
+    }
+}
