@@ -1,4 +1,5 @@
 import ArgumentParser
+import FileSupport
 import Foundation
 import QueryEngine
 import Workloads
@@ -25,6 +26,15 @@ struct PlanCommand: ParsableCommand {
     @Option(help: "Directory for the .dot and .svg files (created if missing).")
     var out: String
 
+    /// An empty, blank or root `--out` (or an existing file) is refused before any work.
+    func validate() throws {
+        do {
+            _ = try FileSystem.checkedOutputPath(out, option: "--out", directory: true)
+        } catch {
+            throw ValidationError("\(error)")
+        }
+    }
+
     func run() throws {
         let flagSet = try flags.flagSet()
         let (catalogQuery, _, parsed) = try dataset.loadAndParse(query: query)
@@ -34,7 +44,7 @@ struct PlanCommand: ParsableCommand {
         do {
             written = try PlanExport.writePlans(snapshots, to: out, baseName: catalogQuery.name)
         } catch let error as CocoaError {
-            throw usageFailure("cannot write plans to \(out): \(error.localizedDescription)")
+            throw usageFailure("--out: cannot write plans to \(Printable.quoted(out)): \(error.localizedDescription)")
         }
         print("flags \(flagSet.canonical)")
         for path in written { print("wrote \(path)") }

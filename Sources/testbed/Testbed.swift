@@ -1,4 +1,9 @@
 import ArgumentParser
+import Experiments
+import FileSupport
+import QueryEngine
+import Verification
+import Workloads
 
 @main
 struct Testbed: ParsableCommand {
@@ -26,19 +31,44 @@ struct Testbed: ParsableCommand {
 }
 
 extension Testbed {
-    /// Like ArgumentParser's default entry point, but bad usage (an unknown option, a
-    /// missing argument, a value that does not parse) exits 2, the contract's code, rather
-    /// than ArgumentParser's 64. Help and version still exit 0.
+    /// Like ArgumentParser's default entry point, but every failure speaks the contract:
+    /// bad usage (an unknown option, a missing argument, a value that does not parse, a
+    /// `validate()` refusal) and bad input (query, catalog, flags, paths, repro files) print
+    /// `testbed: message` and exit 2, rather than ArgumentParser's `Error: message` and 64
+    /// or 1. Help and version still print to standard output and exit 0.
     static func main() {
         do {
             var command = try parseAsRoot()
             try command.run()
         } catch {
-            if exitCode(for: error) == .validationFailure {
-                writeToStandardError(fullMessage(for: error) + "\n")
-                exit(withError: ExitCode(2))
-            }
-            exit(withError: error)
+            guard let (message, code) = failure(error) else { exit(withError: error) }
+            writeToStandardError("testbed: " + printable(message) + "\n")
+            exit(withError: ExitCode(code))
+        }
+    }
+
+    /// The message (without the `testbed: ` prefix) and exit code for an error that ended a
+    /// command, or nil for help, version and exit codes, which ArgumentParser finishes
+    /// (help and version on standard output, exit 0; an exit code's message was printed).
+    static func failure(_ error: any Error) -> (message: String, code: Int32)? {
+        if error is ExitCode { return nil }
+        switch exitCode(for: error) {
+        case .success:
+            return nil
+        case .validationFailure:
+            var text = fullMessage(for: error)
+            if text.hasPrefix("Error: ") { text.removeFirst("Error: ".count) }
+            while text.hasSuffix("\n") { text.removeLast() }
+            return (text, 2)
+        default:
+            break
+        }
+        switch error {
+        case is QueryError, is WorkloadError, is FlagError, is FileSystemError, is OutputPathError,
+             is VerificationError, is ConfigError:
+            return ("\(error)", 2)
+        default:
+            return ("the command failed: \(error)", 1)
         }
     }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import FileSupport
 import QueryEngine
 import Verification
 import Workloads
@@ -22,11 +23,15 @@ struct VerifyCommand: ParsableCommand {
             A mismatch is reduced automatically and written to Results/repro/<id>/ (query.rq, one CSV \
             per table, manifest.txt, command.txt); --repro DIR replays such a directory.
 
-            Exit status: 0 when nothing differed, 1 when something did, 2 for bad usage.
+            Verifying nothing is refused (exit 2): --random 0, a catalog directory that is missing \
+            or holds no .rq files, a query without a `# shape:` line. Every catalog query is \
+            parsed and every size checked against its shape before anything runs.
+
+            Exit status: 0 when nothing differed, 1 when something did, 2 for bad usage or input.
             """
     )
 
-    @Option(help: "Number of random cases (fuzzing mode).")
+    @Option(help: "Number of random cases (fuzzing mode), at least 1.")
     var random: Int?
 
     @Option(help: "Seed of the random cases.")
@@ -65,14 +70,23 @@ struct VerifyCommand: ParsableCommand {
         for (option, value) in counts {
             if let value, value < 0 { throw ValidationError("\(option): '\(value)' is not a non-negative integer") }
         }
+        if random == 0 {
+            throw ValidationError("--random: '0' is not valid; expected an integer >= 1 (zero cases would verify nothing)")
+        }
         for (option, count) in [("--sizes", sizes.count), ("--seeds", seeds.count)] where count == 0 {
             throw ValidationError("\(option): give at least one value")
         }
         if runsPerCase < 1 {
             throw ValidationError("--runs-per-case: '\(runsPerCase)' is not valid; expected an integer >= 1")
         }
-        if let size = sizes.first(where: { $0 < 1 }) {
-            throw ValidationError("--sizes: '\(size)' is not a dataset size; expected integers >= 1")
+        if let size = sizes.first(where: { !Shape.rowRange.contains($0) }) {
+            throw ValidationError("--sizes: '\(size)' is not a dataset size; expected integers from "
+                + "\(Shape.rowRange.lowerBound) to \(Shape.rowRange.upperBound)")
+        }
+        do {
+            _ = try FileSystem.checkedOutputPath(reproDirectory, option: "--repro-directory", directory: true)
+        } catch {
+            throw ValidationError("\(error)")
         }
     }
 
@@ -96,8 +110,9 @@ struct VerifyCommand: ParsableCommand {
                 writeToStandardError("verify: \(p.done)/\(p.total) random cases, \(p.mismatches) mismatches, \(seconds)s\n")
             }, log: log)
         } else {
-            let queries: [CatalogQuery]
-            do { queries = try QueryCatalog.load(directory: directory) } catch { throw usageFailure("\(error)") }
+            // Bad input (an unreadable or empty catalog, a query that does not parse, a size a
+            // shape refuses) is thrown before anything runs; Testbed.main makes it exit 2.
+            let queries = try QueryCatalog.load(directory: directory)
             var verification = CatalogVerification(
                 queries: queries, sizes: sizes, seeds: seeds)
             verification.reduce = !noReduce
@@ -127,7 +142,7 @@ struct VerifyCommand: ParsableCommand {
             throw usageFailure("\(error)")
         }
         for m in mismatches { print(m, "\n") }
-        print("verify: repro \(path): \(mismatches.count) mismatch\(mismatches.count == 1 ? "" : "es")")
+        print("verify: repro \(Printable.escaped(path)): \(mismatches.count) mismatch\(mismatches.count == 1 ? "" : "es")")
         if !mismatches.isEmpty { throw ExitCode(1) }
     }
 }

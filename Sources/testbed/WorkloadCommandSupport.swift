@@ -1,4 +1,5 @@
 import ArgumentParser
+import FileSupport
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -8,8 +9,18 @@ import Darwin
 /// Prints `testbed: message` on standard error and returns exit code 2 (bad usage,
 /// config or query), for `throw usageFailure(...)`.
 func usageFailure(_ message: String) -> ExitCode {
-    writeToStandardError("testbed: \(message)\n")
+    writeToStandardError("testbed: \(printable(message))\n")
     return ExitCode(2)
+}
+
+/// A message made safe for the terminal: control characters (which reach messages from
+/// configs, file names and query text) are escaped, line breaks between lines kept.
+func printable(_ message: String) -> String {
+    var out = ""
+    for scalar in message.unicodeScalars {
+        if scalar == "\n" { out.unicodeScalars.append(scalar) } else { out += Printable.escaped(String(scalar)) }
+    }
+    return out
 }
 
 func writeToStandardError(_ text: String) {

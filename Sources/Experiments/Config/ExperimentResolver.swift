@@ -99,17 +99,13 @@ public struct ExperimentResolver {
             } catch let error as FlagError {
                 throw fail(path + which(error, set), "\(error)")
             }
-            if let i = set.disable.firstIndex(where: set.enable.contains), let j = set.enable.firstIndex(of: set.disable[i]) {
-                throw fail(path + ["disable", "[\(i)]"], "'\(set.disable[i])' is in both enable (enable[\(j)]) and disable; "
-                    + "name each heuristic in one of them")
-            }
             do {
                 let flags = try heuristics.flagSet(
                     preset: set.preset, enable: set.enable, disable: set.disable,
                     set: Dictionary(set.set.map { ($0.name, $0.value) }, uniquingKeysWith: { $1 }))
                 return NamedFlagSet(name: entry.name, flags: flags)
             } catch let error as FlagError {
-                throw fail(path + which(error, set), "\(error)")
+                throw fail(path + which(error, set), message(error, set))
             }
         }
 
@@ -186,11 +182,19 @@ public struct ExperimentResolver {
     private func which(_ error: FlagError, _ set: FlagSetEntry) -> [String] {
         switch error {
         case .unknownPreset: return ["preset"]
+        case let .enabledAndDisabled(name):
+            return set.disable.firstIndex(of: name).map { ["disable", "[\($0)]"] } ?? ["disable"]
         case let .unknownFlag(name, _), let .notToggle(name), let .badValue(name, _, _):
             if let i = set.enable.firstIndex(of: name) { return ["enable", "[\(i)]"] }
             if let i = set.disable.firstIndex(of: name) { return ["disable", "[\(i)]"] }
             return set.set.contains { $0.name == name } ? ["set", name] : ["preset"]
-        case .malformedAssignment: return ["set"]
+        case .malformedAssignment, .assignedTwice: return ["set"]
         }
+    }
+
+    /// The flag error's message; one both enabled and disabled also names its enable entry.
+    private func message(_ error: FlagError, _ set: FlagSetEntry) -> String {
+        guard case let .enabledAndDisabled(name) = error, let j = set.enable.firstIndex(of: name) else { return "\(error)" }
+        return "'\(name)' is in both enable (enable[\(j)]) and disable; name each heuristic in one of them"
     }
 }

@@ -77,12 +77,17 @@ public struct FlagSpec: Hashable, Sendable {
     }
 }
 
+/// A mistake in a flag set, as given on the command line or in a config.
 public enum FlagError: Error, Equatable, CustomStringConvertible {
     case unknownFlag(String, suggestion: String?)
     case unknownPreset(String)
     case badValue(flag: String, value: String, expected: String)
     case notToggle(String)
     case malformedAssignment(String)
+    /// A heuristic both enabled and disabled.
+    case enabledAndDisabled(String)
+    /// `NAME=VALUE` given twice for one name.
+    case assignedTwice(String, first: String, second: String)
 
     public var description: String {
         switch self {
@@ -97,6 +102,11 @@ public enum FlagError: Error, Equatable, CustomStringConvertible {
             return "heuristic '\(name)' is not on/off; use --set \(name)=VALUE"
         case let .malformedAssignment(text):
             return "'\(text)' is not NAME=VALUE"
+        case let .enabledAndDisabled(name):
+            return "heuristic '\(name)' is both enabled and disabled; name it in only one of enable and disable"
+        case let .assignedTwice(name, first, second):
+            return "heuristic '\(name)' is set twice ('\(first)', then "
+                + "'\(second)'); set it once"
         }
     }
 }

@@ -26,24 +26,34 @@ public struct HeuristicCatalog {
     }
 
     /// A preset adjusted by `--enable`, `--disable` and `--set NAME=VALUE`, in that order.
+    /// Configs and the command line both build flag sets here, so both refuse a heuristic
+    /// that is enabled and disabled at once.
     public func flagSet(
         preset: String = "all-on", enable: [String] = [], disable: [String] = [], set: [String: String] = [:]
     ) throws -> FlagSet {
         var result = try self.preset(preset)
         for name in enable { result.assign(name, try toggle(name, on: true)) }
-        for name in disable { result.assign(name, try toggle(name, on: false)) }
+        for name in disable {
+            let value = try toggle(name, on: false)
+            if enable.contains(name) { throw FlagError.enabledAndDisabled(name) }
+            result.assign(name, value)
+        }
         for (name, text) in set.sorted(by: { $0.key < $1.key }) {
             result.assign(name, try spec(named: name).parse(text))
         }
         return result
     }
 
-    /// Parses `NAME=VALUE` assignments as given on the command line.
+    /// Parses `NAME=VALUE` assignments as given on the command line; a name assigned twice
+    /// is an error rather than the last value silently winning.
     public func flagSet(preset: String, enable: [String], disable: [String], assignments: [String]) throws -> FlagSet {
         var set: [String: String] = [:]
         for text in assignments {
             let parts = text.split(separator: "=", maxSplits: 1).map(String.init)
             guard parts.count == 2, !parts[0].isEmpty else { throw FlagError.malformedAssignment(text) }
+            if let earlier = set[parts[0]] {
+                throw FlagError.assignedTwice(parts[0], first: earlier, second: parts[1])
+            }
             set[parts[0]] = parts[1]
         }
         return try flagSet(preset: preset, enable: enable, disable: disable, set: set)

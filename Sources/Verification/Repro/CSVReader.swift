@@ -5,8 +5,11 @@ import Relational
 /// number with `.`, `e` or `E` a real, other bare numbers integers.
 enum CSVReader {
     /// The header's attribute names and the rows, values in header order.
+    /// A leading byte order mark is skipped, and CRs outside quoted fields are dropped.
     static func parse(_ text: String, file: String) throws -> (columns: [Attribute], rows: [[Value]]) {
-        var records = try records(Array(text.utf8), file: file)
+        var bytes = Array(text.utf8)
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
+        var records = try records(bytes, file: file)
         guard !records.isEmpty else { throw VerificationError.repro(path: file, message: "empty CSV (no header line)") }
         let header = records.removeFirst().map { Attribute(String(decoding: $0.bytes, as: UTF8.self)) }
         let rows = try records.enumerated().map { number, fields in

@@ -22,18 +22,18 @@ public enum ReproDirectory {
     public static func write(_ failing: FailingCase, id: String, under parent: String = defaultParent) throws -> String {
         let loaded = try LoadedCase(failing.graph)
         try FileSystem.makeDirectories(parent)
-        let path = parent + "/" + id
+        let path = FileSystem.join(parent, id)
         let temporary = FileSystem.temporarySibling(of: path)
         FileSystem.removeDirectory(temporary)
         try FileSystem.makeDirectories(temporary)
         do {
-            try FileSystem.writeText(queryText(failing, loaded), to: temporary + "/query.rq")
+            try FileSystem.writeText(queryText(failing, loaded), to: FileSystem.join(temporary, "query.rq"))
             for t in failing.graph.tables {
-                try FileSystem.writeText(CSVWriter.text(scheme: t.scheme, rows: t.rows), to: temporary + "/\(t.name).csv")
+                try FileSystem.writeText(CSVWriter.text(scheme: t.scheme, rows: t.rows), to: FileSystem.join(temporary, "\(t.name).csv"))
             }
-            try FileSystem.writeText(manifest(failing), to: temporary + "/manifest.txt")
-            try FileSystem.writeText(failing.mismatch.description + "\n", to: temporary + "/mismatch.txt")
-            try FileSystem.writeText("swift run -c release testbed verify --repro \(path)\n", to: temporary + "/command.txt")
+            try FileSystem.writeText(manifest(failing), to: FileSystem.join(temporary, "manifest.txt"))
+            try FileSystem.writeText(failing.mismatch.description + "\n", to: FileSystem.join(temporary, "mismatch.txt"))
+            try FileSystem.writeText("swift run -c release testbed verify --repro \(path)\n", to: FileSystem.join(temporary, "command.txt"))
             FileSystem.removeDirectory(path)
             try FileSystem.rename(temporary, to: path)
         } catch {
@@ -71,7 +71,7 @@ public enum ReproDirectory {
 
     /// Reads a repro directory back: the case, flags and backend it records.
     public static func read(_ path: String, catalog: HeuristicCatalog = .standard) throws -> ReproContents {
-        try parse(label: path, catalog: catalog) { file in try FileSystem.readText(path + "/" + file) }
+        try parse(label: path, catalog: catalog) { file in try FileSystem.readText(FileSystem.join(path, file)) }
     }
 
     /// Reads a repro from its files' contents by name (`manifest.txt`, `query.rq`,
@@ -84,58 +84,35 @@ public enum ReproDirectory {
     }
 
     static func parse(label path: String, catalog: HeuristicCatalog, file read: (String) throws -> String) throws -> ReproContents {
-        let manifestPath = path + "/manifest.txt"
-        var flagsText = "", backendText = "memory"
-        var kind: Mismatch.Kind?
-        var batchSize = CaseChecker.defaultBatchSize
-        var partition: PartitionOutputs?
-        var tableLines: [(name: String, indexed: [Attribute])] = []
-        for raw in try read("manifest.txt").split(separator: "\n") {
-            let line = String(raw)
-            guard let colon = line.firstIndex(of: ":") else { continue }
-            let key = String(line[..<colon])
-            let value = String(line[line.index(after: colon)...]).drop { $0 == " " }
-            switch key {
-            case "flags": flagsText = String(value)
-            case "backend": backendText = String(value)
-            case "kind": kind = Mismatch.Kind(rawValue: String(value))
-            case "batch-size":
-                guard let n = Int(value), n >= 1 else {
-                    throw VerificationError.repro(path: manifestPath, message: "batch-size '\(value)' is not a positive integer")
-                }
-                batchSize = n
-            case "partition":
-                let n = value.split(separator: " ").compactMap { Int($0) }
-                if n.count == 3 { partition = PartitionOutputs(whole: n[0], matching: n[1], rest: n[2]) }
-            case "table":
-                let name = String(value.prefix { $0 != " " })
-                var indexed: [Attribute] = []
-                if let open = value.firstIndex(of: "["), let close = value.firstIndex(of: "]"), open < close {
-                    indexed = value[value.index(after: open)..<close].split(separator: ",")
-                        .map { Attribute(String($0).filter { $0 != " " }) }
-                }
-                tableLines.append((name, indexed))
-            default: continue
-            }
-        }
-        guard let backend = Backend(rawValue: backendText) else {
-            throw VerificationError.repro(path: manifestPath, message: "backend '\(backendText)' is not memory or sqlite")
+        let manifestPath = FileSystem.join(path, "manifest.txt")
+        let manifest = try ReproManifest(try read("manifest.txt"), path: manifestPath)
+        guard let backend = Backend(rawValue: manifest.backend) else {
+            throw VerificationError.repro(path: manifestPath,
+                message: "backend \(Printable.quoted(manifest.backend)) is not memory or sqlite")
         }
         let flags: FlagSet
-        do { flags = try catalog.parseCanonical(flagsText) } catch {
+        do { flags = try catalog.parseCanonical(manifest.flags) } catch {
             throw VerificationError.repro(path: manifestPath, message: "flags: \(error)")
         }
         var relations = RelationCatalog()
-        for (name, indexed) in tableLines {
-            let file = path + "/\(name).csv"
-            let (columns, rows) = try CSVReader.parse(try read("\(name).csv"), file: file)
-            let table = try MemoryTable(name: name, columns: columns, rows: rows, indexedAttributes: indexed)
-            relations.add(Relation(source: table), as: name)
+        for table in manifest.tables {
+            let file = FileSystem.join(path, "\(table.name).csv")
+            let (columns, rows) = try CSVReader.parse(try read("\(table.name).csv"), file: file)
+            guard rows.count == table.rows else {
+                throw VerificationError.repro(path: "\(manifestPath):\(table.line)",
+                    message: "table '\(Printable.escaped(table.name))' says rows \(table.rows), but \(file) has \(rows.count)")
+            }
+            do {
+                let memory = try MemoryTable(name: table.name, columns: columns, rows: rows, indexedAttributes: table.indexed)
+                relations.add(Relation(source: memory), as: table.name)
+            } catch let error as RelationError {
+                throw VerificationError.repro(path: "\(manifestPath):\(table.line)", message: "\(file): \(error)")
+            }
         }
-        let query = try Query.parse(try read("query.rq"), catalog: relations, file: path + "/query.rq")
+        let query = try Query.parse(try read("query.rq"), catalog: relations, file: FileSystem.join(path, "query.rq"))
         var graph = try CaseGraph(outputs: query.relations)
-        graph.partition = partition
-        return ReproContents(graph: graph, flags: flags, backend: backend, batchSize: batchSize, kind: kind)
+        graph.partition = manifest.partition
+        return ReproContents(graph: graph, flags: flags, backend: backend, batchSize: manifest.batchSize, kind: manifest.kind)
     }
 
     /// Replays a repro directory: the mismatches it shows now (empty once the bug is fixed).

@@ -22,18 +22,19 @@ public struct CatalogVerification {
         self.grid = grid
     }
 
+    /// Runs the verification after `check()`, so bad input stops it before anything runs.
     public func run(
         progress: ((VerificationProgress) -> Void)? = nil, log: @escaping (String) -> Void = { _ in }
     ) throws -> VerificationReport {
+        try check()
         let flagSets = try grid.flagSets()
         var report = VerificationReport()
         var collector = MismatchCollector(
             catalog: grid.catalog, reduce: reduce, maxReductions: maxReductions, reproParent: reproParent,
             idPrefix: "catalog", log: log)
-        let runnable = queries.filter { $0.shape != nil }
-        let total = runnable.count * sizes.count * seeds.count
+        let total = queries.count * sizes.count * seeds.count
         var datasets: [String: Dataset] = [:]
-        for query in runnable {
+        for query in queries {
             guard let shape = query.shape else { continue }
             for size in sizes {
                 for seed in seeds {

@@ -18,8 +18,11 @@ public struct CatalogQuery: Sendable {
     public let path: String
 
     /// Reads the header of query text: the first `#` line is the description, a line
-    /// `# shape: S` the shape.
+    /// `# shape: S` the shape. `text` is kept as `SourceText.normalized` gives it (no BOM,
+    /// LF line ends), so the header and the parser read the same lines. An unknown or
+    /// repeated shape is an error at its line and column.
     public init(name: String, text: String, path: String) throws {
+        let text = SourceText.normalized(text)
         self.name = name
         self.text = text
         self.path = path
@@ -28,16 +31,25 @@ public struct CatalogQuery: Sendable {
         for (number, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             let line = raw.drop { $0 == " " || $0 == "\t" }
             guard line.hasPrefix("#") else {
-                if line.isEmpty { continue } else { break }
+                if String(line).trimmed.isEmpty { continue } else { break }
             }
-            let comment = line.dropFirst().drop { $0 == " " }
+            let comment = line.dropFirst().drop { $0 == " " || $0 == "\t" }
             if comment.hasPrefix("shape:") {
-                let value = String(comment.dropFirst("shape:".count)).trimmed
-                do {
-                    shape = try Shape.named(value)
-                } catch {
-                    throw QueryError(file: path, position: SourcePosition(line: number + 1, column: 1), message: "\(error)")
+                let afterColon = comment.dropFirst("shape:".count)
+                let value = String(afterColon).trimmed
+                let column = raw.unicodeScalars.count - afterColon.drop { $0 == " " || $0 == "\t" }.unicodeScalars.count + 1
+                let at = SourcePosition(line: number + 1, column: column)
+                guard shape == nil else {
+                    throw QueryError(file: path, position: at, message: "a second `# shape:` line; give the shape once")
                 }
+                guard let named = Shape(rawValue: value) else {
+                    let suggestion = closestMatch(to: value, among: Shape.allCases.map(\.rawValue))
+                        .map { "; did you mean '\($0)'?" } ?? ""
+                    throw QueryError(file: path, position: at, message: "unknown shape \(Printable.quoted(value)) in the "
+                        + "`# shape:` line\(suggestion) (expected one of: "
+                        + Shape.allCases.map(\.rawValue).joined(separator: ", ") + ")")
+                }
+                shape = named
             } else if description.isEmpty {
                 description = String(comment).trimmed
             }
@@ -66,14 +78,20 @@ public enum QueryCatalog {
         return path + "/Workloads/queries"
     }
 
-    /// Every catalog query, sorted by name.
+    /// Every catalog query, sorted by name. A directory that cannot be read, or holds no
+    /// `.rq` file, is an error naming it: listing or verifying nothing is a mistake.
     public static func load(directory: String? = nil) throws -> [CatalogQuery] {
         let directory = directory ?? defaultDirectory
-        guard let entries = FileSystem.entries(of: directory) else {
-            throw WorkloadError.output("cannot read the query catalog directory '\(directory)'")
+        guard FileSystem.kind(of: directory) == .directory, let entries = FileSystem.entries(of: directory) else {
+            let problem = FileSystem.kind(of: directory) == .missing ? "does not exist" : "is not a readable directory"
+            throw WorkloadError.output("query catalog directory \(Printable.quoted(directory)) \(problem)")
         }
-        return try entries.filter { $0.hasSuffix(".\(fileExtension)") }.map { file in
-            let path = directory + "/" + file
+        let files = entries.filter { $0.hasSuffix(".\(fileExtension)") && $0.count > fileExtension.count + 1 }
+        guard !files.isEmpty else {
+            throw WorkloadError.output("query catalog directory \(Printable.quoted(directory)) holds no .\(fileExtension) files")
+        }
+        return try files.map { file in
+            let path = FileSystem.join(directory, file)
             return try CatalogQuery(name: String(file.dropLast(fileExtension.count + 1)), text: FileSystem.readText(path), path: path)
         }.sorted { $0.name < $1.name }
     }
@@ -82,7 +100,7 @@ public enum QueryCatalog {
     public static func find(_ nameOrFile: String, directory: String? = nil) throws -> CatalogQuery {
         if nameOrFile.contains("/") || nameOrFile.hasSuffix(".\(fileExtension)") || FileSystem.kind(of: nameOrFile) == .file {
             guard FileSystem.kind(of: nameOrFile) == .file else {
-                throw WorkloadError.output("no query file '\(nameOrFile)'")
+                throw WorkloadError.output("no query file \(Printable.quoted(nameOrFile))")
             }
             var base = nameOrFile.split(separator: "/").last.map(String.init) ?? nameOrFile
             if base.hasSuffix(".\(fileExtension)") { base.removeLast(fileExtension.count + 1) }
@@ -91,7 +109,7 @@ public enum QueryCatalog {
         let all = try load(directory: directory)
         if let query = all.first(where: { $0.name == nameOrFile }) { return query }
         let suggestion = closestMatch(to: nameOrFile, among: all.map(\.name)).map { "; did you mean '\($0)'?" } ?? ""
-        throw WorkloadError.output("no catalog query named '\(nameOrFile)'\(suggestion) (`testbed queries` lists them)")
+        throw WorkloadError.output("no catalog query named \(Printable.quoted(nameOrFile))\(suggestion) (`testbed queries` lists them)")
     }
 }
 

@@ -8,8 +8,11 @@ import Relational
 //     atom       := '(' expr ')' | 'true' | 'false' | term op term
 //     term       := name | literal
 //     op         := '==' | '!=' | '<' | '<=' | '>' | '>='
-//     literal    := integer | real | string | 'null' | blob
+//     literal    := integer | real | string | 'null' | blob | 'true' | 'false'
 //
+// `true` and `false` standing alone are the predicates that keep every row and none; as a
+// literal (a comparison's operand, a value in a literal relation) they are the integers 1
+// and 0, as in SQLite, since values have no boolean type.
 // `and`/`or` chains are built with `Predicate.all`/`.any`, which flatten nesting.
 // Parentheses and `not`s nest at most `QueryParser.nestingLimit` levels; `not (` is one.
 
@@ -54,8 +57,9 @@ extension QueryParser {
                 return inner
             }
         }
-        if current.isKeyword("true") || current.isKeyword("false") {
+        if current.isKeyword("true") || current.isKeyword("false"), !startsComparison(following) {
             let value = current.isKeyword("true")
+            try countConstant(at: current)
             advance()
             return .constant(value)
         }
@@ -86,12 +90,19 @@ extension QueryParser {
     private func isLiteralStart(_ token: Token) -> Bool {
         switch token.kind {
         case .integer, .real, .string, .blob: return true
-        case .keyword("null"): return true
+        case .keyword("null"), .keyword("true"), .keyword("false"): return true
         default: return false
         }
     }
 
-    /// A literal value: integer, real, string, `null` or blob.
+    /// Whether `token` is a comparison operator, so that a `true` before it is a value.
+    private func startsComparison(_ token: Token) -> Bool {
+        guard case let .symbol(text) = token.kind else { return false }
+        return ComparisonOperator(rawValue: text) != nil || text == "="
+    }
+
+    /// A literal value: integer, real, string, `null`, blob, or `true`/`false` (1 and 0).
+    /// Each counts towards `constantLimit`.
     mutating func parseLiteralValue() throws -> Value {
         let token = current
         let value: Value
@@ -101,8 +112,11 @@ extension QueryParser {
         case let .string(s): value = .text(s)
         case let .blob(b): value = .blob(b)
         case .keyword("null"): value = .null
-        default: throw expected("a literal value (number, \"string\", null or x'hex')")
+        case .keyword("true"): value = .integer(1)
+        case .keyword("false"): value = .integer(0)
+        default: throw expected("a literal value (number, \"string\", null, true, false or x'hex')")
         }
+        try countConstant(at: token)
         advance()
         return value
     }

@@ -1,7 +1,10 @@
-/// Splits query text into tokens. `#` starts a comment to the end of the line. Strings
-/// are double-quoted with escapes `\" \\ \n \t \r \u{hex}`; blobs are `x'00ff'`; numbers
-/// are `42`, `-7`, `2.5`, `1e-07` (reals must be finite); back-quoted identifiers may hold any character except a
-/// back quote (write two for one).
+import FileSupport
+
+/// Splits query text into tokens, after `SourceText.normalized` (no BOM, LF line ends).
+/// `#` starts a comment to the end of the line. Strings are double-quoted with escapes
+/// `\" \\ \n \t \r \u{hex}`; blobs are `x'00ff'`; numbers are `42`, `-7`, `2.5`, `1e-07`
+/// (reals must be finite); back-quoted identifiers may hold any character except a back
+/// quote (write two for one).
 struct Lexer {
     private let scalars: [Unicode.Scalar]
     private let file: String
@@ -10,7 +13,7 @@ struct Lexer {
     private var column = 1
 
     init(_ text: String, file: String) {
-        self.scalars = Array(text.unicodeScalars)
+        self.scalars = Array(SourceText.normalized(text).unicodeScalars)
         self.file = file
     }
 
@@ -94,8 +97,10 @@ struct Lexer {
                 throw error("unexpected '\(symbol)'; expected '!=' or '->' or a number", at: position)
             }
             return Token(kind: .symbol(symbol), position: position, text: symbol)
+        case "\u{FFFD}":
+            throw error("bytes that are not UTF-8 text; query text must be UTF-8", at: position)
         default:
-            throw error("unexpected character '\(c)'", at: position)
+            throw error("unexpected character \(Printable.quoted(String(c)))", at: position)
         }
     }
 
@@ -125,7 +130,7 @@ struct Lexer {
         }
         let literal = text(from: start)
         if let c = current, isIdentifierStart(c) {
-            throw error("malformed number '\(literal)\(c)'", at: position)
+            throw error("malformed number \(Printable.quoted(literal + String(c)))", at: position)
         }
         if isReal {
             guard let d = Double(literal) else { throw error("malformed number '\(literal)'", at: position) }
@@ -163,7 +168,7 @@ struct Lexer {
                 case "r": value += "\r"
                 case "u": value.unicodeScalars.append(try unicodeEscape(escapePosition))
                 default:
-                    let shown = current.map { String($0) } ?? "end of input"
+                    let shown = current.map { Printable.escaped(String($0)) } ?? "end of input"
                     throw error("unknown escape '\\\(shown)' in string; expected one of \\\" \\\\ \\n \\t \\r \\u{...}", at: escapePosition)
                 }
                 advance()
@@ -223,7 +228,7 @@ struct Lexer {
             advance()
             if c == "'" { break }
             guard let nibble = hexValue(c) else {
-                throw error("'\(c)' is not a hex digit in blob", at: SourcePosition(line: line, column: column - 1))
+                throw error("\(Printable.quoted(String(c))) is not a hex digit in blob", at: SourcePosition(line: line, column: column - 1))
             }
             if let high = pending {
                 bytes.append(high << 4 | nibble)

@@ -1,3 +1,4 @@
+import FileSupport
 import Relational
 
 /// Recursive-descent parser from query text straight to a relation graph.
@@ -22,10 +23,15 @@ import Relational
 /// recursive planner, evaluators and printer: parentheses and `not` nest at most
 /// `nestingLimit` levels (relations and select expressions counted together), and no
 /// relation has more than `operatorDepthLimit` operators applied on top of each other,
-/// counting through `let` names, postfix chains and binary chains alike.
+/// counting through `let` names, postfix chains and binary chains alike. One query text
+/// holds at most `constantLimit` constants (values of literal relations, constants in
+/// select expressions, `true`/`false`): the SQLite backend binds each as a parameter, and
+/// SQLite refuses a statement with more than 32,766, which would otherwise surface only
+/// mid-run.
 struct QueryParser {
     static let nestingLimit = 200
     static let operatorDepthLimit = 2000
+    static let constantLimit = 10_000
 
     private let tokens: [Token]
     private let file: String
@@ -39,6 +45,8 @@ struct QueryParser {
     /// tables and literal relations are absent (depth 0). The entry holds its relation, so
     /// a freed relation's address cannot be reused for a stale depth.
     private var operatorDepth: [ObjectIdentifier: (relation: Relation, depth: Int)] = [:]
+    /// Constants read so far (see `constantLimit`).
+    private var constants = 0
 
     init(text: String, file: String, catalog: RelationCatalog) throws {
         self.tokens = try Lexer.tokens(text, file: file)
@@ -49,6 +57,9 @@ struct QueryParser {
     // MARK: Token helpers
 
     var current: Token { tokens[position] }
+
+    /// The token after the current one (the end token at the end).
+    var following: Token { tokens[min(position + 1, tokens.count - 1)] }
 
     mutating func advance() { if position < tokens.count - 1 { position += 1 } }
 
@@ -103,12 +114,12 @@ struct QueryParser {
         advance()
         let (name, token) = try expectName("a name to bind after 'let'")
         if let earlier = bindingPositions[name] {
-            throw error("'\(name)' is already bound by the let at line \(earlier.line); choose another name", at: token)
+            throw error("\(Printable.quoted(name)) is already bound by the let at line \(earlier.line); choose another name", at: token)
         }
         if catalog[name] != nil {
-            throw error("'\(name)' is a table name; a let may not hide it", at: token)
+            throw error("\(Printable.quoted(name)) is a table name; a let may not hide it", at: token)
         }
-        try expectSymbol("=", "after 'let \(name)'")
+        try expectSymbol("=", "after 'let \(Printable.escaped(name))'")
         let relation = try parseRelation()
         if relation.name == nil || isLiteral(relation) { relation.name = name }
         bindings[name] = relation
@@ -118,7 +129,7 @@ struct QueryParser {
     private mutating func parseOutput() throws -> QueryOutput {
         advance()
         var name: String?
-        if current.identifierName != nil, tokens[position + 1].isSymbol("=") {
+        if current.identifierName != nil, following.isSymbol("=") {
             name = current.identifierName
             advance()
             advance()
@@ -233,7 +244,7 @@ struct QueryParser {
             let (new, _) = try expectName("the new name")
             try requireAttribute(Attribute(old), of: input, at: oldToken, context: "rename")
             if map[Attribute(old)] != nil {
-                throw error("'\(old)' is renamed twice", at: oldToken)
+                throw error("\(Printable.quoted(old)) is renamed twice", at: oldToken)
             }
             map[Attribute(old)] = Attribute(new)
         } while current.isSymbol(",")
@@ -280,7 +291,7 @@ struct QueryParser {
         if let table = catalog[name] { return table }
         let known = catalog.names + bindings.keys.sorted()
         let suggestion = closestMatch(to: name, among: known).map { "; did you mean '\($0)'?" } ?? ""
-        throw error("unknown relation '\(name)'\(suggestion)", at: token)
+        throw error("unknown relation \(Printable.quoted(name))\(suggestion)", at: token)
     }
 
     private mutating func parseLiteral(_ keyword: Token) throws -> Relation {
@@ -316,7 +327,7 @@ struct QueryParser {
         guard !relation.scheme.contains(a) else { return }
         let names = relation.scheme.attributes.map(\.name)
         let suggestion = closestMatch(to: a.name, among: names).map { "; did you mean '\($0)'?" } ?? ""
-        throw error("\(context): unknown attribute '\(a)'\(suggestion) (the relation has \(relation.scheme))", at: token)
+        throw error("\(context): unknown attribute \(Printable.quoted(a.name))\(suggestion) (the relation has \(relation.scheme))", at: token)
     }
 
     /// Parses `body` one level of parentheses or `not` deeper; past the limit, the error
@@ -328,6 +339,15 @@ struct QueryParser {
         nesting += 1
         defer { nesting -= 1 }
         return try body(&self)
+    }
+
+    /// Counts one constant at `token`; the first past `constantLimit` is an error there.
+    mutating func countConstant(at token: Token) throws {
+        guard constants < Self.constantLimit else {
+            throw error("more than \(Self.constantLimit) constants in one query (values of literal relations and "
+                + "in select expressions); load large value lists as a table instead", at: token)
+        }
+        constants += 1
     }
 
     /// Runs an operator; a scheme error, or one operator too many on top of each other, is

@@ -1,3 +1,5 @@
+import FileSupport
+
 /// A position in query text: 1-based line and column (columns count Unicode scalars).
 public struct SourcePosition: Hashable, Sendable, CustomStringConvertible {
     public let line: Int
@@ -39,16 +41,18 @@ struct Token {
     let text: String
 
     /// How messages name the token: `'select'`, `integer 3`, `end of input`.
+    /// The token's text is escaped (a string or quoted name may hold control characters).
     var found: String {
+        let shown = Printable.escaped(text)
         switch kind {
         case .end: return "end of input"
-        case .identifier, .quotedIdentifier: return "name '\(text)'"
-        case .keyword: return "'\(text)'"
-        case .integer: return "integer \(text)"
-        case .real: return "number \(text)"
-        case .string: return "string \(text)"
-        case .blob: return "blob \(text)"
-        case .symbol: return "'\(text)'"
+        case .identifier, .quotedIdentifier: return "name '\(shown)'"
+        case .keyword: return "'\(shown)'"
+        case .integer: return "integer \(shown)"
+        case .real: return "number \(shown)"
+        case .string: return "string \(shown)"
+        case .blob: return "blob \(shown)"
+        case .symbol: return "'\(shown)'"
         }
     }
 

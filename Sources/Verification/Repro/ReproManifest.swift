@@ -1,0 +1,117 @@
+import FileSupport
+import QueryEngine
+import Relational
+import Workloads
+
+/// A repro's `manifest.txt`, read strictly: `key: value` lines with the keys `flags`,
+/// `backend`, `kind`, `batch-size`, `partition` (each at most once) and `table` (one per
+/// table), and blank lines. Anything else is an error naming the manifest and its line, as
+/// is a table name that could reach outside the repro directory (its CSV is `<name>.csv`
+/// beside the manifest). CRLF line ends and a BOM are accepted (`SourceText`).
+struct ReproManifest {
+    struct TableLine {
+        let name: String
+        let indexed: [Attribute]
+        let rows: Int
+        let line: Int
+    }
+
+    var flags = ""
+    var backend = "memory"
+    var kind: Mismatch.Kind?
+    var batchSize = CaseChecker.defaultBatchSize
+    var partition: PartitionOutputs?
+    var tables: [TableLine] = []
+
+    static let keys = ["flags", "backend", "kind", "batch-size", "partition", "table"]
+
+    /// `path` names the manifest in errors, which read `path:line: message`.
+    init(_ text: String, path: String) throws {
+        var seen: [String: Int] = [:]
+        for (index, raw) in SourceText.normalized(text).split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let number = index + 1
+            func fail(_ message: String) -> VerificationError { .repro(path: "\(path):\(number)", message: message) }
+            let line = String(raw).trimmed
+            if line.isEmpty { continue }
+            guard let colon = line.firstIndex(of: ":") else {
+                throw fail("\(Printable.quoted(line)) is not a `key: value` line")
+            }
+            let key = String(line[..<colon])
+            let value = String(line[line.index(after: colon)...]).trimmed
+            guard Self.keys.contains(key) else {
+                throw fail("unknown key \(Printable.quoted(key)); expected one of: " + Self.keys.joined(separator: ", "))
+            }
+            if key != "table" {
+                if let earlier = seen[key] { throw fail("'\(key)' given again (first at line \(earlier))") }
+                seen[key] = number
+            }
+            switch key {
+            case "flags": flags = value
+            case "backend": backend = value
+            case "kind":
+                guard let known = Mismatch.Kind(rawValue: value) else {
+                    throw fail("unknown kind \(Printable.quoted(value)); expected one of: "
+                        + Mismatch.Kind.allCases.map(\.rawValue).joined(separator: ", "))
+                }
+                kind = known
+            case "batch-size":
+                guard let n = Int(value), n >= 1 else {
+                    throw fail("batch-size \(Printable.quoted(value)) is not a positive integer")
+                }
+                batchSize = n
+            case "partition":
+                let n = value.split(separator: " ").map { Int($0) }
+                guard n.count == 3, let whole = n[0], let matching = n[1], let rest = n[2],
+                      whole >= 0, matching >= 0, rest >= 0 else {
+                    throw fail("partition \(Printable.quoted(value)) is not three output numbers (WHOLE MATCHING REST)")
+                }
+                partition = PartitionOutputs(whole: whole, matching: matching, rest: rest)
+            default:
+                let table = try Self.table(value, line: number, fail: fail)
+                if let earlier = tables.first(where: { $0.name == table.name }) {
+                    throw fail("table '\(Printable.escaped(table.name))' listed again (first at line \(earlier.line))")
+                }
+                tables.append(table)
+            }
+        }
+    }
+
+    /// `NAME indexed [a, b] rows N`.
+    private static func table(_ value: String, line: Int, fail: (String) -> VerificationError) throws -> TableLine {
+        let expected = "expected `table: NAME indexed [ATTRIBUTES] rows N`"
+        let name = String(value.prefix { $0 != " " })
+        if let problem = tableNameProblem(name) { throw fail("table name \(Printable.quoted(name)) \(problem)") }
+        var rest = Substring(value.dropFirst(name.count)).drop { $0 == " " }
+        guard rest.hasPrefix("indexed ["), let close = rest.firstIndex(of: "]") else {
+            throw fail("\(Printable.quoted(value)): \(expected)")
+        }
+        let list = rest[rest.index(rest.startIndex, offsetBy: "indexed [".count)..<close]
+        let indexed = list.split(separator: ",").map { Attribute(String($0).trimmed) }
+        rest = rest[rest.index(after: close)...].drop { $0 == " " }
+        guard rest.hasPrefix("rows "), let rows = Int(rest.dropFirst("rows ".count)), rows >= 0 else {
+            throw fail("\(Printable.quoted(value)): \(expected)")
+        }
+        return TableLine(name: name, indexed: indexed, rows: rows, line: line)
+    }
+
+    /// Why `name` cannot name a table whose rows are `<name>.csv` in the repro directory,
+    /// or nil: it must be a plain file-name part, never a path.
+    static func tableNameProblem(_ name: String) -> String? {
+        if name.isEmpty { return "is empty" }
+        if name.contains("/") { return "contains '/'; a table's CSV must be in the repro directory" }
+        if name.contains("..") { return "contains '..'; a table's CSV must be in the repro directory" }
+        if name.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7f }) {
+            return "contains a control character"
+        }
+        return nil
+    }
+}
+
+extension String {
+    var trimmed: String {
+        var s = Substring(self)
+        while let c = s.first, c == " " || c == "\t" || c == "\r" { s = s.dropFirst() }
+        while let c = s.last, c == " " || c == "\t" || c == "\r" { s = s.dropLast() }
+        return String(s)
+    }
+}

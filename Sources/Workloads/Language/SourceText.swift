@@ -1,0 +1,25 @@
+/// Query text as every reader sees it, whatever editor wrote the file: a leading UTF-8 byte
+/// order mark is dropped and CRLF line ends become LF. The lexer and the catalog's header
+/// reader both start from here, so a `.rq` file, an inline config query and a repro's
+/// `query.rq` read alike, and line:column positions count lines the same way everywhere.
+/// (A lone CR is left alone: the lexer treats it as white space.)
+public enum SourceText {
+    public static func normalized(_ text: String) -> String {
+        var scalars = Substring(text).unicodeScalars
+        if scalars.first == "\u{FEFF}" { scalars = scalars.dropFirst() }
+        guard scalars.contains("\r") else { return String(scalars) }
+        var out = String.UnicodeScalarView()
+        var index = scalars.startIndex
+        while index != scalars.endIndex {
+            let scalar = scalars[index]
+            let next = scalars.index(after: index)
+            if scalar == "\r", next != scalars.endIndex, scalars[next] == "\n" {
+                index = next
+                continue
+            }
+            out.append(scalar)
+            index = next
+        }
+        return String(out)
+    }
+}
