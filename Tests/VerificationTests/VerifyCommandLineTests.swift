@@ -4,55 +4,22 @@ import XCTest
 /// `testbed verify`'s numeric options, through the built executable: ArgumentParser parses
 /// them, out-of-range values are refused before anything runs, and both exit 2 (bad usage).
 final class VerifyCommandLineTests: XCTestCase {
-    private struct Outcome {
-        let status: Int32
-        let out: String
-        let err: String
+    private func verify(_ arguments: String...) throws -> TestbedProcess.Outcome { try verify(arguments) }
+
+    private func verify(_ arguments: [String]) throws -> TestbedProcess.Outcome {
+        let testbed = try TestbedProcess(label: "verify-cli")
+        defer { testbed.remove() }
+        return try testbed.run(["verify"] + arguments)
     }
 
-    /// The `testbed` executable built beside the test bundle (on Linux the bundle is the
-    /// products directory itself, on macOS an `.xctest` inside it).
-    private func executable() throws -> URL {
-        let bundle = Bundle(for: VerifyCommandLineTests.self).bundleURL
-        for directory in [bundle, bundle.deletingLastPathComponent()] {
-            let candidate = directory.appendingPathComponent("testbed")
-            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-        }
-        throw XCTSkip("no testbed executable beside \(bundle.path); build the package first")
-    }
+    private var catalog: String { TestbedProcess.catalog }
 
-    private func verify(_ arguments: String...) throws -> Outcome { try verify(arguments) }
-
-    private func verify(_ arguments: [String]) throws -> Outcome {
-        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("verify-cli-" + UUID().uuidString)
-        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: scratch) }
-        let process = Process()
-        process.executableURL = try executable()
-        process.arguments = ["verify"] + arguments
-        process.currentDirectoryURL = scratch
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        let errData = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Outcome(status: process.terminationStatus, out: String(decoding: outData, as: UTF8.self),
-                       err: String(decoding: errData, as: UTF8.self))
-    }
-
-    private var catalog: String {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("Workloads/queries").path
-    }
-
-    func testNonPositiveSizesAreRejectedNotRoundedUp() throws {
-        for sizes in ["0", "20,0", "20,-5"] {
+    func testSizesOutsideTheShapesRowRangeAreRejectedNotRoundedUp() throws {
+        for sizes in ["0", "20,0", "20,-5", "100000001", "20,9223372036854775807"] {
             let outcome = try verify("--sizes=\(sizes)", "--directory", catalog)
             XCTAssertEqual(outcome.status, 2, sizes)
-            XCTAssertTrue(outcome.err.contains("--sizes: '\(sizes.split(separator: ",").last ?? "")' is not a dataset size; "
-                + "expected integers >= 1"), outcome.err)
+            XCTAssertTrue(outcome.err.hasPrefix("testbed: --sizes: '\(sizes.split(separator: ",").last ?? "")' is not a "
+                + "dataset size; expected integers from 1 to 100000000"), outcome.err)
             XCTAssertEqual(outcome.out, "", "nothing ran")
         }
     }
@@ -61,6 +28,7 @@ final class VerifyCommandLineTests: XCTestCase {
         let cases: [([String], String)] = [
             (["--random", "x"], "The value 'x' is invalid for '--random <random>'"),
             (["--random=-1"], "--random: '-1' is not a non-negative integer"),
+            (["--random", "0"], "--random: '0' is not valid; expected an integer >= 1"),
             (["--random", "2", "--runs-per-case=-1"], "--runs-per-case: '-1' is not a non-negative integer"),
             (["--max-reductions=-2"], "--max-reductions: '-2' is not a non-negative integer"),
             (["--random", "2", "--runs-per-case", "0"], "--runs-per-case: '0' is not valid; expected an integer >= 1"),
@@ -73,6 +41,8 @@ final class VerifyCommandLineTests: XCTestCase {
         for (arguments, fragment) in cases {
             let run = try verify(arguments)
             XCTAssertEqual(run.status, 2, "\(arguments): \(run.err)")
+            XCTAssertTrue(run.err.hasPrefix("testbed: "), "\(arguments): \(run.err)")
+            XCTAssertFalse(run.err.contains("Error:"), "\(arguments): \(run.err)")
             XCTAssertTrue(run.err.contains(fragment), "\(arguments): '\(fragment)' not in: \(run.err)")
             XCTAssertEqual(run.out, "", "\(arguments): nothing ran")
         }
