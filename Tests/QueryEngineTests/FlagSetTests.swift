@@ -42,4 +42,36 @@ final class FlagSetTests: XCTestCase {
             XCTAssertEqual("\(error)", "'x' is not NAME=VALUE")
         }
     }
+
+    func testAHeuristicBothEnabledAndDisabledIsRefused() {
+        // The one construction configs and the command line share refuses it, in either order.
+        XCTAssertThrowsError(try catalog.flagSet(enable: ["select-pushdown", "subtree-copying"], disable: ["subtree-copying"])) { error in
+            XCTAssertEqual(error as? FlagError, .enabledAndDisabled("subtree-copying"))
+            XCTAssertEqual("\(error)", "heuristic 'subtree-copying' is both enabled and disabled; name it in only one of enable and disable")
+        }
+        XCTAssertThrowsError(try catalog.flagSet(preset: "all-off", enable: ["union-flattening"], disable: ["union-flattening"],
+                                                 assignments: []))
+        // An unknown or non-toggle name is still reported as such.
+        XCTAssertThrowsError(try catalog.flagSet(enable: ["nope"], disable: ["nope"])) { error in
+            XCTAssertEqual(error as? FlagError, .unknownFlag("nope", suggestion: nil))
+        }
+        // Naming one heuristic twice on one side is harmless.
+        XCTAssertNoThrow(try catalog.flagSet(disable: ["subtree-copying", "subtree-copying"]))
+    }
+
+    func testAHeuristicSetTwiceIsRefusedNotLastWins() {
+        XCTAssertThrowsError(try catalog.flagSet(preset: "all-on", enable: [], disable: [],
+                                                 assignments: ["join-filter-threshold=10", "join-filter-threshold=20"])) { error in
+            XCTAssertEqual(error as? FlagError, .assignedTwice("join-filter-threshold", first: "10", second: "20"))
+            XCTAssertEqual("\(error)", "heuristic 'join-filter-threshold' is set twice ('10', then '20'); set it once")
+        }
+        // Even with the same value, and in canonical text (compare --baseline, repro manifests).
+        XCTAssertThrowsError(try catalog.flagSet(preset: "all-on", enable: [], disable: [],
+                                                 assignments: ["subtree-copying=on", "subtree-copying=on"]))
+        XCTAssertThrowsError(try catalog.parseCanonical("select-pushdown=on,select-pushdown=off")) { error in
+            XCTAssertEqual(error as? FlagError, .assignedTwice("select-pushdown", first: "on", second: "off"))
+        }
+        XCTAssertNoThrow(try catalog.flagSet(preset: "all-on", enable: [], disable: [],
+                                             assignments: ["join-filter-threshold=10", "subtree-copy-limit=5"]))
+    }
 }
