@@ -121,6 +121,27 @@ final class CommandLineInputTests: XCTestCase {
         try assertRefused(["plan", "current-cats", "--out", "taken"], "--out: 'taken' is an existing file, not a directory")
     }
 
+    // MARK: Repro directories
+
+    func testABadReproManifestIsRefusedNamingItsLine() throws {
+        try testbed.write("repro/manifest.txt", "backend: memory\nkind: widgets\n")
+        try testbed.write("repro/query.rq", "output relation [a] { (1) }\n")
+        try assertRefused(["verify", "--repro", "repro"], "repro/manifest.txt:2: unknown kind 'widgets'")
+        try testbed.write("repro/manifest.txt", "table: ../outside indexed [] rows 1\n")
+        try testbed.write("outside.csv", "a\n1\n")
+        try assertRefused(["verify", "--repro", "repro"], "repro/manifest.txt:1: table name '../outside' contains '/'")
+        try assertRefused(["verify", "--repro", "no-such-repro"], "no-such-repro/manifest.txt")
+    }
+
+    func testACRLFReproReplays() throws {
+        try testbed.write("repro/manifest.txt", "backend: memory\r\nkind: reference\r\ntable: t indexed [a] rows 2\r\n")
+        try testbed.write("repro/t.csv", "a\r\n1\r\n2\r\n")
+        try testbed.write("repro/query.rq", "\u{FEFF}output t select (a == 2)\r\n")
+        let outcome = try testbed.run("verify", "--repro", "repro")
+        XCTAssertEqual(outcome.status, 0, outcome.err)
+        XCTAssertTrue(outcome.out.contains("verify: repro repro: 0 mismatches"), outcome.out)
+    }
+
     // MARK: Flags
 
     func testContradictoryOrRepeatedFlagsAreRefused() throws {

@@ -1,0 +1,100 @@
+import FileSupport
+import QueryEngine
+import XCTest
+@testable import Verification
+
+/// Repro directories are read strictly: every manifest line is known, a table's CSV stays in
+/// the directory, and each refusal names the manifest and its line.
+final class ReproManifestTests: XCTestCase {
+    private let flags = "initiator-ordering=smallest-estimate,join-filter-threshold=100,select-pushdown=on,"
+        + "subtree-copy-limit=100,subtree-copying=on,union-flattening=on"
+
+    private func files(manifest: String) -> [String: String] {
+        ["manifest.txt": manifest, "query.rq": "output t0 join t1\n", "t0.csv": "a,d\n3,0\n", "t1.csv": "a,c\n3.0,-1\n"]
+    }
+
+    private var goodManifest: String {
+        "flags: \(flags)\nbackend: memory\nkind: reference\nbatch-size: 2\npartition: 0 1 2\n"
+            + "table: t0 indexed [a] rows 1\ntable: t1 indexed [] rows 1\n"
+    }
+
+    private func error(_ manifest: String) -> String {
+        do {
+            _ = try ReproDirectory.parse(files: files(manifest: manifest))
+            return "no error"
+        } catch {
+            return "\(error)"
+        }
+    }
+
+    private func error(line: Int, _ message: String) -> String { "<embedded repro>/manifest.txt:\(line): \(message)" }
+
+    func testTheWrittenFormReadsBack() throws {
+        let repro = try ReproDirectory.parse(files: files(manifest: goodManifest))
+        XCTAssertEqual(repro.kind, .reference)
+        XCTAssertEqual(repro.batchSize, 2)
+        XCTAssertEqual(repro.backend, .memory)
+        XCTAssertEqual(repro.graph.partition, PartitionOutputs(whole: 0, matching: 1, rest: 2))
+        XCTAssertEqual(repro.graph.tables.map(\.name).sorted(), ["t0", "t1"])
+        XCTAssertTrue(try ReproDirectory.replay(repro).isEmpty)
+    }
+
+    func testCRLFAndBOMFilesReadAlike() throws {
+        var crlf = files(manifest: "\u{FEFF}" + goodManifest.replacingOccurrences(of: "\n", with: "\r\n"))
+        crlf["query.rq"] = "\u{FEFF}output t0 join t1\r\n"
+        crlf["t0.csv"] = "\u{FEFF}a,d\r\n3,0\r\n"
+        let repro = try ReproDirectory.parse(files: crlf)
+        XCTAssertEqual(repro.kind, .reference)
+        XCTAssertEqual(repro.graph.tables.first { $0.name == "t0" }?.scheme.attributes.map(\.name), ["a", "d"])
+        XCTAssertTrue(try ReproDirectory.replay(repro).isEmpty)
+    }
+
+    func testUnknownLinesKeysAndKindsAreLocatedErrors() {
+        XCTAssertEqual(error("flags: \(flags)\nkind: referense\n"),
+            error(line: 2, "unknown kind 'referense'; expected one of: reference, sqlite, partition, duplicates, engine-error, oracles"))
+        XCTAssertEqual(error("kind: reference\nbackend: memory\ncolour: blue\n"),
+            error(line: 3, "unknown key 'colour'; expected one of: flags, backend, kind, batch-size, partition, table"))
+        XCTAssertEqual(error("\n\nthis is not a manifest\n"), error(line: 3, "'this is not a manifest' is not a `key: value` line"))
+        XCTAssertEqual(error("kind: reference\nkind: sqlite\n"), error(line: 2, "'kind' given again (first at line 1)"))
+        XCTAssertEqual(error("batch-size: 0\n"), error(line: 1, "batch-size '0' is not a positive integer"))
+        XCTAssertEqual(error("partition: 0 1\n"), error(line: 1, "partition '0 1' is not three output numbers (WHOLE MATCHING REST)"))
+        XCTAssertEqual(error("partition: 0 -1 2\n"), error(line: 1, "partition '0 -1 2' is not three output numbers (WHOLE MATCHING REST)"))
+        XCTAssertEqual(error("table: t0 rows 1\n"),
+            error(line: 1, "'t0 rows 1': expected `table: NAME indexed [ATTRIBUTES] rows N`"))
+        XCTAssertEqual(error("table: t0 indexed [a] rows 1\ntable: t0 indexed [] rows 1\n"),
+            error(line: 2, "table 't0' listed again (first at line 1)"))
+        XCTAssertEqual(error("kind: \u{1B}[2J\n"), error(line: 1,
+            "unknown kind '\\u{1b}[2J'; expected one of: reference, sqlite, partition, duplicates, engine-error, oracles"))
+    }
+
+    func testTableNamesCannotLeaveTheReproDirectory() {
+        for name in ["../t0", "/etc/passwd", "sub/t0", "..", "a..b"] {
+            let problem = name.contains("/") ? "contains '/'" : "contains '..'"
+            XCTAssertEqual(error("table: \(name) indexed [] rows 1\n"),
+                error(line: 1, "table name '\(name)' \(problem); a table's CSV must be in the repro directory"), name)
+        }
+        XCTAssertEqual(ReproManifest.tableNameProblem("t\u{0}"), "contains a control character")
+        XCTAssertNil(ReproManifest.tableNameProblem("documents"))
+    }
+
+    func testAPathOutsideIsNeverRead() throws {
+        // A real directory beside a secret: the manifest naming ../secret is refused before any read.
+        let parent = try temporaryDirectory("repro-confinement")
+        defer { FileSystem.removeDirectory(parent + "/repro"); FileSystem.removeDirectory(parent) }
+        try FileSystem.writeText("a\n1\n", to: parent + "/secret.csv")
+        try FileSystem.makeDirectories(parent + "/repro")
+        try FileSystem.writeText("table: ../secret indexed [] rows 1\n", to: parent + "/repro/manifest.txt")
+        try FileSystem.writeText("output secret\n", to: parent + "/repro/query.rq")
+        XCTAssertThrowsError(try ReproDirectory.read(parent + "/repro")) { error in
+            XCTAssertEqual("\(error)", "\(parent)/repro/manifest.txt:1: table name '../secret' contains '/'; "
+                + "a table's CSV must be in the repro directory")
+        }
+    }
+
+    func testRowCountsAndIndexesMustMatchTheCSV() {
+        XCTAssertEqual(error("table: t0 indexed [] rows 2\ntable: t1 indexed [] rows 1\n"),
+            error(line: 1, "table 't0' says rows 2, but <embedded repro>/t0.csv has 1"))
+        XCTAssertTrue(error("table: t0 indexed [zz] rows 1\ntable: t1 indexed [] rows 1\n")
+            .hasPrefix(error(line: 1, "<embedded repro>/t0.csv: ")))
+    }
+}
