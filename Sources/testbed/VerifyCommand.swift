@@ -70,6 +70,13 @@ struct VerifyCommand: ParsableCommand {
         for (option, value) in counts {
             if let value, value < 0 { throw ValidationError("\(option): '\(value)' is not a non-negative integer") }
         }
+        // One mode per run: an option of another mode would be silently ignored.
+        if repro != nil, let other = random.map({ _ in "--random" }) ?? directory.map({ _ in "--directory" }) {
+            throw ValidationError("--repro replays one directory; it cannot be combined with \(other)")
+        }
+        if random != nil, directory != nil {
+            throw ValidationError("--directory names the catalog to verify; it cannot be combined with --random")
+        }
         if random == 0 {
             throw ValidationError("--random: '0' is not valid; expected an integer >= 1 (zero cases would verify nothing)")
         }

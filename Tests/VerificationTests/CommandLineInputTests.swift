@@ -112,6 +112,13 @@ final class CommandLineInputTests: XCTestCase {
         try assertRefused(["verify", "--random", "0"], "--random: '0' is not valid; expected an integer >= 1")
     }
 
+    func testOptionsOfAnotherModeAreRefusedNotIgnored() throws {
+        try assertRefused(["verify", "--random", "2", "--directory", TestbedProcess.catalog],
+                          "--directory names the catalog to verify; it cannot be combined with --random")
+        try assertRefused(["verify", "--repro", "r", "--random", "2"], "--repro replays one directory; it cannot be combined with --random")
+        try assertRefused(["verify", "--repro", "r", "--directory", "d"], "--repro replays one directory; it cannot be combined with --directory")
+    }
+
     func testEmptyOutputPathsAreRefused() throws {
         try assertRefused(["verify", "--random", "1", "--repro-directory", ""], "--repro-directory: '' is empty")
         try assertRefused(["verify", "--random", "1", "--repro-directory", "/"], "--repro-directory: '/' is the file-system root")
