@@ -10,12 +10,17 @@ final class Runner: RunnerContext {
     let batchSize: Int
     var runtimes: [NodeRuntime] = []
     var outputs: [[Row]]
+    var growthBudget: GrowthBudget
 
     init(graph: PlanGraph, heuristics: [any Heuristic], counters: RunCounters, batchSize: Int) throws {
         self.graph = graph
         self.heuristics = heuristics
         self.counters = counters
         self.batchSize = max(1, batchSize)
+        let nodes = graph.liveNodeIDs.count
+        let limit = heuristics.compactMap { $0.growthBudget(forNodes: nodes) }.min()
+        self.growthBudget = GrowthBudget(limit: limit ?? GrowthBudget.defaultLimit(forNodes: nodes))
+        self.counters.growthBudget = growthBudget.limit
         self.outputs = Array(repeating: [], count: graph.outputNodes.count)
         try addRuntimes()
     }
@@ -109,7 +114,10 @@ final class Runner: RunnerContext {
     func estimate(_ node: NodeID) -> Int? {
         guard case let .source(source) = graph[node].operation else { return nil }
         let runtime = runtimes[node]
-        return source.estimatedCount(filter: runtime.filterActive ? runtime.filter : nil)
+        if let cached = runtime.cachedEstimate { return cached }
+        let estimate = source.estimatedCount(filter: runtime.filterActive ? runtime.filter : nil)
+        runtime.cachedEstimate = .some(estimate)
+        return estimate
     }
 
     func joinKeys(of join: NodeID, operand: Int) -> (keys: [Row], rows: Int) {
