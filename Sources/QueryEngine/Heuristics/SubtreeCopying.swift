@@ -32,10 +32,9 @@ public final class SubtreeCopying: Heuristic {
     public func willProvideFilter(_ filter: Predicate, along edge: Edge, run: any RunnerContext) {
         let child = run.graph.child(at: edge)
         guard run.filterState(of: child).remainingParents >= 2 else { return }
-        // Criterion 1, and the run's global growth budget: a subtree that would not fit is
-        // not even walked in full (the walk stops at the bound).
-        let bound = min(limit, run.growthBudget.remaining)
-        guard let subtree = run.graph.subtree(of: child, upTo: bound),
+        // Criterion 1: a subtree over the limit is not walked in full (the walk stops there).
+        // The run's global growth budget is the runner's to enforce: it refuses the copy.
+        guard let subtree = run.graph.subtree(of: child, upTo: limit),
             !subtree.contains(where: run.hasStarted)
         else { return }
         guard reachesSelectiveSource(child, filter, run) else { return }

@@ -28,10 +28,7 @@ extension Runner {
         var siblings = graph[edge.parent].children
         siblings[edge.operand] = newRoot
         graph.setChildren(of: edge.parent, to: siblings)
-        for id in runtimes.count..<graph.nodes.count {
-            let original = runtimes[graph[id].copiedFrom ?? id]
-            runtimes.append(NodeRuntime(node: graph[id], compiledLike: original))
-        }
+        registerCopies()
         counters.subtreesCopied += 1
         counters.nodesCopied += members.count
 
