@@ -53,6 +53,9 @@ public func renderRun(_ query: Query, _ run: QueryRun) -> String {
         out += name + String(repeating: " ", count: width - name.count) + "  \(value)\n"
     }
     out += "initiator order" + String(repeating: " ", count: max(0, width - 15)) + "  " + run.counters.initiatorOrder.joined(separator: ", ") + "\n"
+    let c = run.counters
+    out += "growth budget" + String(repeating: " ", count: max(0, width - 13))
+        + "  \(c.growthBudget) nodes, \(c.nodesCopied) copied, \(c.copiesRefused) cop\(c.copiesRefused == 1 ? "y" : "ies") refused\n"
     let t = run.timings
     out += "time (µs)" + String(repeating: " ", count: max(0, width - 9))
         + "  plan \(Int(t.planMicroseconds)), optimize \(Int(t.optimizeMicroseconds)), run \(Int(t.runMicroseconds)), total \(Int(t.totalMicroseconds))\n"
