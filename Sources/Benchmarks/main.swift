@@ -13,6 +13,7 @@ let suites: [BenchmarkSuite] = [
     foundationSuite,
     engineSuite,
     workloadsSuite,
+    growthSuite,
 ]
 
 func usage() -> String {

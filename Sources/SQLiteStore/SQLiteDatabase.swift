@@ -14,6 +14,12 @@ public final class SQLiteDatabase {
     public let isReadOnly: Bool
     let handle: OpaquePointer
 
+    /// Statements run on this connection (cursors, queries, scripts), for tests that bound
+    /// how much SQL a piece of work issues.
+    public private(set) var statementsRun = 0
+    /// Statements compiled (cache misses of `checkout`).
+    public private(set) var statementsPrepared = 0
+
     private var statementCache: [String: SQLiteStatement] = [:]
     private let statementCacheLimit = 256
     private var savepointDepth = 0
@@ -98,7 +104,9 @@ public final class SQLiteDatabase {
 
     /// A prepared statement for `sql`, from the cache when one is free. Give it back with `checkin`.
     func checkout(_ sql: String) throws -> SQLiteStatement {
+        statementsRun += 1
         if let cached = statementCache.removeValue(forKey: sql) { return cached }
+        statementsPrepared += 1
         return try SQLiteStatement(database: handle, sql: sql)
     }
 
@@ -146,6 +154,7 @@ public final class SQLiteDatabase {
 
     /// Runs a script of several statements without parameters (schema set-up, pragmas).
     public func executeScript(_ sql: String) throws {
+        statementsRun += 1
         var errorMessage: UnsafeMutablePointer<CChar>?
         let rc = sqlite3_exec(handle, sql, nil, nil, &errorMessage)
         if rc != SQLITE_OK {

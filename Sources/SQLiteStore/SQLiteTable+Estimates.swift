@@ -48,8 +48,16 @@ extension SQLiteTable {
         return nil
     }
 
-    /// Names of SQLite indexes on this table whose first column is `attribute`.
+    /// Names of SQLite indexes on this table whose first column is `attribute` (asked once
+    /// per attribute and kept until `createIndex` adds one: every estimate used to ask again).
     private func indexNamesLeading(with attribute: Attribute) -> [String] {
+        if let known = indexNamesByLeadingAttribute[attribute] { return known }
+        let names = queryIndexNamesLeading(with: attribute)
+        indexNamesByLeadingAttribute[attribute] = names
+        return names
+    }
+
+    private func queryIndexNamesLeading(with attribute: Attribute) -> [String] {
         let sql = "SELECT il.name FROM pragma_index_list(?) AS il, pragma_index_info(il.name) AS ii "
             + "WHERE ii.seqno = 0 AND ii.name = ?"
         guard let rows = try? database.query(sql, [.text(sourceName), .text(attribute.name)]) else { return [] }

@@ -28,6 +28,8 @@ public final class SQLiteTable: SourceRelation {
     /// The columns in scheme order, quoted and comma-separated.
     let selectList: String
     private var cachedCount: (version: Int, count: Int)?
+    /// See `indexNamesLeading(with:)`; cleared when this table gains an index.
+    var indexNamesByLeadingAttribute: [Attribute: [String]] = [:]
 
     init(database: SQLiteDatabase, name: String, scheme: Scheme, primaryKey: [Attribute], indexes: [[Attribute]]) {
         self.database = database
@@ -60,6 +62,7 @@ public final class SQLiteTable: SourceRelation {
         try database.executeScript(
             SQLiteDatabase.createIndexSQL(table: sourceName, number: indexes.count, attributes: attributes))
         indexes.append(attributes)
+        indexNamesByLeadingAttribute = [:]
     }
 
     // MARK: SourceRelation

@@ -30,6 +30,11 @@ public protocol Heuristic: AnyObject {
     /// (e.g. give `edge.parent` its own copy of the child); the filter then goes to
     /// whatever child sits at `edge` afterwards.
     func willProvideFilter(_ filter: Predicate, along edge: Edge, run: any RunnerContext)
+
+    /// The most nodes copying may add to the runner's graph over one run, given how many
+    /// live nodes the runner starts with; nil for no opinion. The runner uses the smallest
+    /// answer, or `GrowthBudget.defaultLimit(forNodes:)` when no heuristic answers.
+    func growthBudget(forNodes nodes: Int) -> Int?
 }
 
 extension Heuristic {
@@ -38,4 +43,5 @@ extension Heuristic {
     public func operandCompleted(_ edge: Edge, run: any RunnerContext) {}
     public func chooseInitiator(from candidates: [NodeID], run: any RunnerContext) -> NodeID? { nil }
     public func willProvideFilter(_ filter: Predicate, along edge: Edge, run: any RunnerContext) {}
+    public func growthBudget(forNodes nodes: Int) -> Int? { nil }
 }

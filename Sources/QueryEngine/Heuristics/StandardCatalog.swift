@@ -8,6 +8,7 @@ extension HeuristicCatalog {
             JoinFilterThreshold.self,
             InitiatorOrdering.self,
             SubtreeCopying.self,
+            GraphGrowthBudget.self,
         ])
     }
 }

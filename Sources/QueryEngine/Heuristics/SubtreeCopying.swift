@@ -32,23 +32,35 @@ public final class SubtreeCopying: Heuristic {
     public func willProvideFilter(_ filter: Predicate, along edge: Edge, run: any RunnerContext) {
         let child = run.graph.child(at: edge)
         guard run.filterState(of: child).remainingParents >= 2 else { return }
-        let subtree = run.graph.subtree(of: child)
-        guard subtree.count <= limit, !subtree.contains(where: run.hasStarted) else { return }
+        // Criterion 1: a subtree over the limit is not walked in full (the walk stops there).
+        // The run's global growth budget is the runner's to enforce: it refuses the copy.
+        guard let subtree = run.graph.subtree(of: child, upTo: limit),
+            !subtree.contains(where: run.hasStarted)
+        else { return }
         guard reachesSelectiveSource(child, filter, run) else { return }
         run.copySubtree(along: edge)
     }
 
-    /// Follows the filter down as the runner would and asks each source it reaches.
-    private func reachesSelectiveSource(_ node: NodeID, _ filter: Predicate, _ run: any RunnerContext) -> Bool {
-        if case let .source(source) = run.graph[node].operation {
-            return source.canFetchSelectively(filter)
+    /// Follows the filter down as the runner would and asks each source it reaches. The
+    /// subtree is a DAG: each (node, filter) pair is visited once, so a node shared at every
+    /// level costs one visit per level, not one per path (2^levels).
+    private func reachesSelectiveSource(_ start: NodeID, _ startFilter: Predicate, _ run: any RunnerContext) -> Bool {
+        struct Visit: Hashable {
+            let node: NodeID
+            let filter: Predicate
         }
-        for operand in run.graph[node].children.indices {
-            let edge = Edge(parent: node, operand: operand)
-            if let derived = run.derivedFilter(filter, along: edge),
-                reachesSelectiveSource(run.graph.child(at: edge), derived, run)
-            {
-                return true
+        var seen: Set<Visit> = [Visit(node: start, filter: startFilter)]
+        var pending = [Visit(node: start, filter: startFilter)]
+        while let visit = pending.popLast() {
+            if case let .source(source) = run.graph[visit.node].operation {
+                if source.canFetchSelectively(visit.filter) { return true }
+                continue
+            }
+            for operand in run.graph[visit.node].children.indices {
+                let edge = Edge(parent: visit.node, operand: operand)
+                guard let derived = run.derivedFilter(visit.filter, along: edge) else { continue }
+                let next = Visit(node: run.graph.child(at: edge), filter: derived)
+                if seen.insert(next).inserted { pending.append(next) }
             }
         }
         return false

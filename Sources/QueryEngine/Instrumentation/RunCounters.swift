@@ -12,7 +12,12 @@ public struct RunCounters: Sendable, Equatable {
     /// Joins that turned a complete small operand into a filter on the other.
     public var joinFiltersBuilt = 0
     public var subtreesCopied = 0
+    /// Nodes added by copying; never more than `growthBudget`.
     public var nodesCopied = 0
+    /// The run's graph-growth budget: the most nodes copying could add (not a CSV column).
+    public var growthBudget = 0
+    /// Copies refused because they did not fit in what was left of the budget (not a CSV column).
+    public var copiesRefused = 0
     public var nodesPlanned = 0
     public var nodesAfterOptimization = 0
     /// Node names (or labels) of initiators in the order they were drained.

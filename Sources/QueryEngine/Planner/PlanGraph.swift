@@ -143,11 +143,21 @@ public struct PlanGraph {
 
     /// A node and everything below it, each once, the node first.
     public func subtree(of root: NodeID) -> [NodeID] {
+        subtree(of: root, upTo: Int.max) ?? []
+    }
+
+    /// The subtree of `root` if it has at most `limit` nodes, else nil. Stops as soon as the
+    /// limit is passed, so asking costs O(limit) however large the subtree is.
+    public func subtree(of root: NodeID, upTo limit: Int) -> [NodeID]? {
+        guard limit >= 1 else { return nil }
         var seen: Set<NodeID> = [root]
         var order = [root]
         var i = 0
         while i < order.count {
-            for child in nodes[order[i]].children where seen.insert(child).inserted { order.append(child) }
+            for child in nodes[order[i]].children where seen.insert(child).inserted {
+                guard order.count < limit else { return nil }
+                order.append(child)
+            }
             i += 1
         }
         return order

@@ -10,7 +10,7 @@ extension Runner {
         runtimes[edge.parent].providedToOperand[edge.operand] = true
         let child = graph.child(at: edge)
         let runtime = runtimes[child]
-        runtime.filter = runtime.filter.map { Predicate.any([$0, filter]) } ?? filter
+        runtime.orIntoFilter(filter)
         runtime.remainingParents -= 1
         counters.filtersProvided += 1
         if runtime.remainingParents == 0 { activateFilter(child) }
@@ -20,6 +20,7 @@ extension Runner {
         let runtime = runtimes[id]
         guard !runtime.filterActive, let filter = runtime.filter else { return }
         runtime.filterActive = true
+        runtime.cachedEstimate = nil
         counters.filtersActivated += 1
         for operand in graph[id].children.indices {
             let edge = Edge(parent: id, operand: operand)

@@ -10,12 +10,19 @@ final class Runner: RunnerContext {
     let batchSize: Int
     var runtimes: [NodeRuntime] = []
     var outputs: [[Row]]
+    var growthBudget: GrowthBudget
+    /// Source nodes not yet drained, in declaration order (copies, numbered later, come last).
+    var undrainedSources: [NodeID] = []
 
     init(graph: PlanGraph, heuristics: [any Heuristic], counters: RunCounters, batchSize: Int) throws {
         self.graph = graph
         self.heuristics = heuristics
         self.counters = counters
         self.batchSize = max(1, batchSize)
+        let nodes = graph.liveNodeIDs.count
+        let limit = heuristics.compactMap { $0.growthBudget(forNodes: nodes) }.min()
+        self.growthBudget = GrowthBudget(limit: limit ?? GrowthBudget.defaultLimit(forNodes: nodes))
+        self.counters.growthBudget = growthBudget.limit
         self.outputs = Array(repeating: [], count: graph.outputNodes.count)
         try addRuntimes()
     }
@@ -37,15 +44,28 @@ final class Runner: RunnerContext {
         return outputs
     }
 
-    /// Creates runtime state for nodes that have none yet (all at start, copies later).
-    func addRuntimes() throws {
-        for id in runtimes.count..<graph.nodes.count {
+    /// Creates runtime state for every node at start.
+    private func addRuntimes() throws {
+        for id in graph.nodes.indices {
             runtimes.append(try NodeRuntime(node: graph[id], graph: graph))
+            if graph[id].operation.isSource { undrainedSources.append(id) }
+        }
+    }
+
+    /// Creates runtime state for copies just added; each shares its original's compiled
+    /// operation.
+    func registerCopies() {
+        for id in runtimes.count..<graph.nodes.count {
+            let original = runtimes[graph[id].copiedFrom ?? id]
+            runtimes.append(NodeRuntime(node: graph[id], compiledLike: original))
+            if graph[id].operation.isSource { undrainedSources.append(id) }
         }
     }
 
     private func nextInitiator() -> NodeID? {
-        let candidates = graph.nodes.indices.filter { graph[$0].operation.isSource && !runtimes[$0].complete }
+        // Only sources are candidates: keeping their list avoids scanning every node per pick.
+        undrainedSources.removeAll { runtimes[$0].complete }
+        let candidates = undrainedSources
         guard let first = candidates.first else { return nil }
         for heuristic in heuristics {
             if let choice = heuristic.chooseInitiator(from: candidates, run: self) { return choice }
@@ -107,9 +127,12 @@ final class Runner: RunnerContext {
     func hasProvided(along edge: Edge) -> Bool { runtimes[edge.parent].providedToOperand[edge.operand] }
 
     func estimate(_ node: NodeID) -> Int? {
-        guard case let .source(source) = graph[node].operation else { return nil }
         let runtime = runtimes[node]
-        return source.estimatedCount(filter: runtime.filterActive ? runtime.filter : nil)
+        if let cached = runtime.cachedEstimate { return cached }
+        guard case let .source(source) = graph.nodes[node].operation else { return nil }
+        let estimate = source.estimatedCount(filter: runtime.filterActive ? runtime.filter : nil)
+        runtime.cachedEstimate = .some(estimate)
+        return estimate
     }
 
     func joinKeys(of join: NodeID, operand: Int) -> (keys: [Row], rows: Int) {

@@ -28,9 +28,13 @@ public protocol RunnerContext: AnyObject {
     /// (nil when it cannot be expressed on the child).
     func derivedFilter(_ filter: Predicate, along edge: Edge) -> Predicate?
 
-    /// Gives `edge.parent` its own fresh copy of the subtree at `edge`; returns the copy's root.
+    /// How many nodes copying may still add to the graph in this run (see `GrowthBudget`).
+    var growthBudget: GrowthBudget { get }
+
+    /// Gives `edge.parent` its own fresh copy of the subtree at `edge`; returns the copy's
+    /// root, or nil (graph unchanged) when the copy does not fit in the growth budget.
     @discardableResult
-    func copySubtree(along edge: Edge) -> NodeID
+    func copySubtree(along edge: Edge) -> NodeID?
 }
 
 public struct FilterState: Sendable {

@@ -3,11 +3,18 @@ import Relational
 extension Runner {
     /// Gives `edge.parent` a fresh copy of the subtree at `edge` (seed 000's subtree
     /// copying). The original loses that parent, so it waits on one fewer filter; heuristics
-    /// see the copies as newly added nodes.
+    /// see the copies as newly added nodes. This is the only way the runner's graph grows,
+    /// so the global growth budget is enforced here: a copy that does not fit in what is
+    /// left is refused whole (nil, graph unchanged).
     @discardableResult
-    func copySubtree(along edge: Edge) -> NodeID {
+    func copySubtree(along edge: Edge) -> NodeID? {
         let root = graph.child(at: edge)
-        let members = graph.subtree(of: root)
+        guard let members = graph.subtree(of: root, upTo: growthBudget.remaining),
+            growthBudget.take(members.count)
+        else {
+            counters.copiesRefused += 1
+            return nil
+        }
         var copyOf: [NodeID: NodeID] = [:]
         for old in graph.topologicalOrder(of: members).reversed() {
             let original = graph[old]
@@ -17,14 +24,11 @@ extension Runner {
             node.copiedFrom = old
             copyOf[old] = graph.add(node, children: original.children.compactMap { copyOf[$0] })
         }
-        guard let newRoot = copyOf[root] else { return root }
+        guard let newRoot = copyOf[root] else { return nil }
         var siblings = graph[edge.parent].children
         siblings[edge.operand] = newRoot
         graph.setChildren(of: edge.parent, to: siblings)
-        for id in runtimes.count..<graph.nodes.count {
-            let original = runtimes[graph[id].copiedFrom ?? id]
-            runtimes.append(NodeRuntime(node: graph[id], compiledLike: original))
-        }
+        registerCopies()
         counters.subtreesCopied += 1
         counters.nodesCopied += members.count
 

@@ -40,9 +40,10 @@ public final class LoadedDataset {
 /// Text for `testbed query`: each output as a table, then the counters.
 public func renderRun(_ query: Query, _ run: QueryRun) -> String {
     var out = ""
+    let names = query.outputNames  // computed once: per output it made 1,000 outputs quadratic
     for (i, output) in query.outputs.enumerated() {
         let rows = i < run.results.count ? run.results[i] : []
-        out += "== \(query.outputNames[i]) (\(rows.count) row\(rows.count == 1 ? "" : "s"))\n"
+        out += "== \(names[i]) (\(rows.count) row\(rows.count == 1 ? "" : "s"))\n"
         out += TablePrinter.render(scheme: output.relation.scheme, rows: rows)
         out += "\n"
     }
@@ -52,6 +53,9 @@ public func renderRun(_ query: Query, _ run: QueryRun) -> String {
         out += name + String(repeating: " ", count: width - name.count) + "  \(value)\n"
     }
     out += "initiator order" + String(repeating: " ", count: max(0, width - 15)) + "  " + run.counters.initiatorOrder.joined(separator: ", ") + "\n"
+    let c = run.counters
+    out += "growth budget" + String(repeating: " ", count: max(0, width - 13))
+        + "  \(c.growthBudget) nodes, \(c.nodesCopied) copied, \(c.copiesRefused) cop\(c.copiesRefused == 1 ? "y" : "ies") refused\n"
     let t = run.timings
     out += "time (µs)" + String(repeating: " ", count: max(0, width - 9))
         + "  plan \(Int(t.planMicroseconds)), optimize \(Int(t.optimizeMicroseconds)), run \(Int(t.runMicroseconds)), total \(Int(t.totalMicroseconds))\n"
