@@ -1,4 +1,5 @@
 import ArgumentParser
+import FileSupport
 import Workloads
 
 struct GenerateCommand: ParsableCommand {
@@ -50,25 +51,28 @@ struct GenerateCommand: ParsableCommand {
 
     func run() throws {
         if sqlite != nil && csv != nil { throw usageFailure("give either --sqlite FILE or --csv DIR, not both") }
-        let dataset: Dataset
+        let report: GenerationReport
         do {
             let shape = try Shape.named(shape)
             let parameters = try ShapeParameters(assignments: parameters)
-            dataset = try shape.generate(rows: rows, seed: seed, parameters: parameters)
+            try shape.validate(rows: rows, parameters: parameters)
+            var output: DatasetOutput?
+            if let sqlite { output = try .sqlite(path: sqlite, analyze: analyze, replace: force) }
+            if let csv { output = try .csv(directory: csv) }
+            report = try shape.write(rows: rows, seed: seed, parameters: parameters, to: output)
         } catch let error as WorkloadError {
             throw usageFailure("\(error)")
-        }
-        do {
-            if let sqlite {
-                try dataset.writeSQLite(to: sqlite, analyze: analyze, replace: force)
-                print("wrote SQLite database \(sqlite)" + (analyze ? " (analyzed)" : ""))
-            } else if let csv {
-                try dataset.writeCSV(to: csv)
-                print("wrote CSV directory \(csv)")
-            }
+        } catch let error as OutputPathError {
+            throw usageFailure("\(error)")
         } catch {
+            // A write that failed (disk full, permissions): nothing was left behind.
             throw usageFailure("\(error)")
         }
-        print(dataset.summary(), terminator: "")
+        if let sqlite {
+            print("wrote SQLite database \(sqlite)" + (analyze ? " (analyzed)" : ""))
+        } else if let csv {
+            print("wrote CSV directory \(csv)")
+        }
+        print(report.overview.summary(), terminator: "")
     }
 }
