@@ -158,8 +158,8 @@ extension DocumentsGenerator {
         return workingBytes
     }
 
-    var streamingSource: ((StreamingTableWriter) throws -> DatasetStatistics)? {
-        streams ? { try stream(into: $0) } : nil
+    var streamingSource: StreamingSource? {
+        streams ? StreamingSource(rowsInValueOrder: true) { (try stream(into: $0), nil) } : nil
     }
 }
 
@@ -177,8 +177,11 @@ extension PetsGenerator {
 
     /// The distinct-index draw for `removed` (a dictionary and the sorted indices).
     var workingBytes: Int { removedCount * 80 }
-    var streamingBytes: Int { workingBytes }
-    var streamingSource: ((StreamingTableWriter) throws -> DatasetStatistics)? { nil }
+    /// One byte a pet (its name and animal) plus the removed draw.
+    var streamingBytes: Int { rows + addedCount + removedCount * 80 }
+    var streamingSource: StreamingSource? {
+        StreamingSource(rowsInValueOrder: false) { try stream(into: $0) }
+    }
 }
 
 extension TodoGenerator {
@@ -197,7 +200,7 @@ extension TodoGenerator {
 
     var workingBytes: Int { selectedCount * 80 + min(perItem, tagCount) * 160 }
     var streamingBytes: Int { workingBytes }
-    var streamingSource: ((StreamingTableWriter) throws -> DatasetStatistics)? { nil }
+    var streamingSource: StreamingSource? { nil }
 }
 
 extension EmployeesGenerator {
@@ -212,7 +215,7 @@ extension EmployeesGenerator {
 
     var workingBytes: Int { 0 }
     var streamingBytes: Int { 0 }
-    var streamingSource: ((StreamingTableWriter) throws -> DatasetStatistics)? { nil }
+    var streamingSource: StreamingSource? { nil }
 }
 
 extension Dataset {

@@ -104,7 +104,7 @@ protocol ShapeGenerator {
     var streamingBytes: Int { get }
     /// Streams the tables in name order, rows in value order, as they are generated; nil
     /// when these parameters need the whole dataset in memory first.
-    var streamingSource: ((StreamingTableWriter) throws -> DatasetStatistics)? { get }
+    var streamingSource: StreamingSource? { get }
 }
 
 extension ShapeGenerator {

@@ -20,7 +20,8 @@ public struct GenerationReport: Sendable {
 extension Shape {
     /// Generates the dataset and writes it to `output` (or only summarizes it, if nil).
     /// Documents in parents-first order with a counted selection are streamed: generated
-    /// and written in chunks of `chunkRows`, so memory does not grow with the rows. Every
+    /// and written in chunks of `chunkRows`, so memory does not grow with the rows. Pets
+    /// stream holding one byte a pet (for the content hash, which needs value order). Every
     /// other combination needs the whole dataset in memory first. Either way the memory
     /// this takes is estimated first and refused (`WorkloadError.insufficientMemory`) when
     /// it does not fit. The output is written to a temporary sibling and renamed into place,
@@ -34,12 +35,12 @@ extension Shape {
             try generator.checkFits(use: .stream, memory: memory)
             var writer: StreamingTableWriter?
             let body = { (sink: TableSink) throws -> DatasetOverview in
-                let w = StreamingTableWriter(sink: sink, chunkRows: chunkRows, hashing: true)
+                let w = StreamingTableWriter(sink: sink, chunkRows: chunkRows, hashing: source.rowsInValueOrder)
                 writer = w
-                let statistics = try source(w)
+                let (statistics, hash) = try source.run(w)
                 return DatasetOverview(
                     shape: self, rowsRequested: rows, seed: seed, parameters: parameters,
-                    tables: w.tables, statistics: statistics, contentHashHex: w.contentHashHex)
+                    tables: w.tables, statistics: statistics, contentHashHex: hash ?? w.contentHashHex)
             }
             let overview = try Self.run(body, to: output)
             return GenerationReport(
