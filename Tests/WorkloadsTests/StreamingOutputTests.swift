@@ -67,19 +67,27 @@ final class StreamingOutputTests: XCTestCase {
         let report = try Shape.documents.write(rows: 200, seed: 7, parameters: ShapeParameters(["roots": "3"]), to: nil, chunkRows: 16)
         XCTAssertTrue(report.streamed)
         XCTAssertEqual(report.overview.contentHashHex, "a8ab99b145325191")
+        let todo = try Shape.todo.write(rows: 50, seed: 7, to: nil, chunkRows: 16)
+        XCTAssertTrue(todo.streamed)
+        XCTAssertEqual(todo.overview.contentHashHex, "11cfc8c655b72457")
         let pets = try Shape.pets.write(rows: 50, seed: 7, to: nil, chunkRows: 16)
         XCTAssertTrue(pets.streamed)
         XCTAssertEqual(pets.overview.contentHashHex, "6b9990bbeaaa227d")
     }
 
-    func testStreamedPetsEqualTheInMemoryDatasetsByteForByte() throws {
-        let cases: [[String: String]] = [[:], ["added": "0"], ["removed": "0"], ["added": "900", "removed": "333"]]
-        for (n, params) in cases.enumerated() {
+    func testStreamedPetsAndTodoEqualTheInMemoryDatasetsByteForByte() throws {
+        let cases: [(Shape, [String: String])] = [
+            (.pets, [:]), (.pets, ["added": "0"]), (.pets, ["removed": "0"]), (.pets, ["added": "900", "removed": "333"]),
+            (.todo, [:]), (.todo, ["tags": "3000", "max-tags-per-item": "40"]), (.todo, ["max-tags-per-item": "1"]),
+            (.todo, ["max-tags-per-item": "0", "selected": "77"]), (.todo, ["tags": "1", "max-tags-per-item": "1"]),
+            (.todo, ["tags": "123"]),
+        ]
+        for (n, (shape, params)) in cases.enumerated() {
             let parameters = ShapeParameters(params)
-            let dataset = try Shape.pets.generate(rows: 1000, seed: 21, parameters: parameters)
+            let dataset = try shape.generate(rows: 1000, seed: 21, parameters: parameters)
             let reference = scratch + "/pets-ref\(n).sqlite", streamed = scratch + "/pets\(n).sqlite"
             try referenceSQLite(dataset, at: reference)
-            let report = try Shape.pets.write(
+            let report = try shape.write(
                 rows: 1000, seed: 21, parameters: parameters, to: .sqlite(SQLiteDestination(path: streamed)), chunkRows: 64)
             XCTAssertTrue(report.streamed)
             XCTAssertLessThanOrEqual(report.maximumBufferedRows, 64)
@@ -87,8 +95,8 @@ final class StreamingOutputTests: XCTestCase {
             XCTAssertEqual(report.overview.summary(), dataset.summary(), "\(params)")
             let memoryCSV = scratch + "/pets-mem\(n)", streamedCSV = scratch + "/pets-str\(n)"
             try dataset.writeCSV(to: memoryCSV)
-            _ = try Shape.pets.write(rows: 1000, seed: 21, parameters: parameters, to: .csv(CSVDestination(directory: streamedCSV)), chunkRows: 64)
-            for file in ["added.csv", "pets.csv", "removed.csv", "manifest.txt"] {
+            _ = try shape.write(rows: 1000, seed: 21, parameters: parameters, to: .csv(CSVDestination(directory: streamedCSV)), chunkRows: 64)
+            for file in dataset.tables.map({ $0.name + ".csv" }) + ["manifest.txt"] {
                 XCTAssertEqual(try bytes(streamedCSV + "/" + file), try bytes(memoryCSV + "/" + file), "\(file) \(params)")
             }
         }
@@ -97,7 +105,7 @@ final class StreamingOutputTests: XCTestCase {
     func testOtherShapesAndParametersAreWrittenFromMemoryUnchanged() throws {
         let cases: [(Shape, [String: String])] = [
             (.documents, ["order": "shuffled"]), (.documents, ["selected": "subtree"]),
-            (.todo, ["tags": "30"]), (.employees, [:]),
+            (.employees, [:]), (.employees, ["max-equipment": "7"]),
         ]
         for (n, (shape, params)) in cases.enumerated() {
             let parameters = ShapeParameters(params)

@@ -199,8 +199,11 @@ extension TodoGenerator {
     }
 
     var workingBytes: Int { selectedCount * 80 + min(perItem, tagCount) * 160 }
-    var streamingBytes: Int { workingBytes }
-    var streamingSource: StreamingSource? { nil }
+    /// One byte an item plus the draws' working sets.
+    var streamingBytes: Int { rows + workingBytes }
+    var streamingSource: StreamingSource? {
+        StreamingSource(rowsInValueOrder: false) { try stream(into: $0) }
+    }
 }
 
 extension EmployeesGenerator {
