@@ -169,14 +169,18 @@ final class OutputFailureTests: XCTestCase {
     func testAFailedSQLiteWriteLeavesNothing() throws {
         let dir = try scratchDirectory()
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        XCTAssertThrowsError(try SQLiteDestination(path: dir + "/x.sqlite").write(failingBody(failAfter: 5)))
+        XCTAssertThrowsError(try SQLiteDestination(path: dir + "/x.sqlite").write(failingBody(failAfter: 5))) { error in
+            XCTAssertEqual("\(error)", "cannot write SQLite database '\(dir)/x.sqlite' (nothing was left behind): Boom()")
+        }
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir), [])
     }
 
     func testAFailedCSVWriteLeavesNothing() throws {
         let dir = try scratchDirectory()
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        XCTAssertThrowsError(try CSVDestination(directory: dir + "/out").write(failingBody(failAfter: 5)))
+        XCTAssertThrowsError(try CSVDestination(directory: dir + "/out").write(failingBody(failAfter: 5))) { error in
+            XCTAssertEqual("\(error)", "cannot write CSV directory '\(dir)/out' (nothing was left behind): Boom()")
+        }
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir), [])
         // An existing empty directory stays as it was.
         try FileManager.default.createDirectory(atPath: dir + "/empty", withIntermediateDirectories: false)

@@ -118,9 +118,12 @@ public struct CSVDestination: Sendable {
             if FileSystem.kind(of: directory) == .directory { FileSystem.removeEmptyDirectory(directory) }
             try FileSystem.rename(temporary, to: directory)
             return overview
-        } catch {
+        } catch let error as WorkloadError {
             FileSystem.removeDirectory(temporary)
             throw error
+        } catch {
+            FileSystem.removeDirectory(temporary)
+            throw WorkloadError.output("cannot write CSV directory \(Printable.quoted(directory)) (nothing was left behind): \(error)")
         }
     }
 }

@@ -96,9 +96,12 @@ public struct SQLiteDestination: Sendable {
             }
             try FileSystem.rename(temporary, to: path)
             return result
-        } catch {
+        } catch let error as WorkloadError {
             FileSystem.remove(temporary)
             throw error
+        } catch {
+            FileSystem.remove(temporary)
+            throw WorkloadError.output("cannot write SQLite database \(Printable.quoted(path)) (nothing was left behind): \(error)")
         }
     }
 }
