@@ -19,6 +19,14 @@ struct GenerateCommand: ParsableCommand {
                          selected=N [1, rows]
               employees  max-equipment=N [0, 1000]
 
+            Memory: the dataset's size is estimated from the shape, rows and parameters before \
+            anything is generated, and a request that does not fit in the memory available \
+            (MemAvailable; TESTBED_AVAILABLE_MEMORY=BYTES overrides) is refused with exit 2. Documents \
+            (parents-first order, counted selection), pets and todo stream to --sqlite/--csv in chunks, \
+            so their documented maximums need little memory; order=shuffled, selected=subtree and \
+            employees are built in memory first. Output goes to a temporary sibling renamed into \
+            place, so a failure (disk full included) leaves nothing behind.
+
             CSV encoding: one <table>.csv per table plus manifest.txt; null is an empty unquoted \
             field, text is always double-quoted ("" doubles a quote), numbers are bare, blobs are x'hex'.
             """

@@ -120,8 +120,8 @@ extension ShapeGenerator {
     }
 
     private func hint(_ use: DatasetUse) -> String {
-        if use != .stream && streamingSource != nil && use != .write {
-            return "use fewer rows, or write it with `testbed generate --sqlite FILE` (streamed)"
+        if use == .generate && streamingSource != nil {
+            return "use fewer rows (`testbed generate --sqlite FILE` or `--csv DIR` streams these parameters to a file without holding them)"
         }
         return "use fewer rows or smaller parameters"
     }
