@@ -1,4 +1,5 @@
 import ArgumentParser
+import FileSupport
 import Workloads
 
 struct GenerateCommand: ParsableCommand {
@@ -17,6 +18,14 @@ struct GenerateCommand: ParsableCommand {
               todo       tags=N [1, min(10 * rows, 10000000)] max-tags-per-item=N [0, min(tags, 1000)]
                          selected=N [1, rows]
               employees  max-equipment=N [0, 1000]
+
+            Memory: the dataset's size is estimated from the shape, rows and parameters before \
+            anything is generated, and a request that does not fit in the memory available \
+            (MemAvailable; TESTBED_AVAILABLE_MEMORY=BYTES overrides) is refused with exit 2. Documents \
+            (parents-first order, counted selection), pets and todo stream to --sqlite/--csv in chunks, \
+            so their documented maximums need little memory; order=shuffled, selected=subtree and \
+            employees are built in memory first. Output goes to a temporary sibling renamed into \
+            place, so a failure (disk full included) leaves nothing behind.
 
             CSV encoding: one <table>.csv per table plus manifest.txt; null is an empty unquoted \
             field, text is always double-quoted ("" doubles a quote), numbers are bare, blobs are x'hex'.
@@ -50,25 +59,28 @@ struct GenerateCommand: ParsableCommand {
 
     func run() throws {
         if sqlite != nil && csv != nil { throw usageFailure("give either --sqlite FILE or --csv DIR, not both") }
-        let dataset: Dataset
+        let report: GenerationReport
         do {
             let shape = try Shape.named(shape)
             let parameters = try ShapeParameters(assignments: parameters)
-            dataset = try shape.generate(rows: rows, seed: seed, parameters: parameters)
+            try shape.validate(rows: rows, parameters: parameters)
+            var output: DatasetOutput?
+            if let sqlite { output = try .sqlite(path: sqlite, analyze: analyze, replace: force) }
+            if let csv { output = try .csv(directory: csv) }
+            report = try shape.write(rows: rows, seed: seed, parameters: parameters, to: output)
         } catch let error as WorkloadError {
             throw usageFailure("\(error)")
-        }
-        do {
-            if let sqlite {
-                try dataset.writeSQLite(to: sqlite, analyze: analyze, replace: force)
-                print("wrote SQLite database \(sqlite)" + (analyze ? " (analyzed)" : ""))
-            } else if let csv {
-                try dataset.writeCSV(to: csv)
-                print("wrote CSV directory \(csv)")
-            }
+        } catch let error as OutputPathError {
+            throw usageFailure("\(error)")
         } catch {
+            // A write that failed (disk full, permissions): nothing was left behind.
             throw usageFailure("\(error)")
         }
-        print(dataset.summary(), terminator: "")
+        if let sqlite {
+            print("wrote SQLite database \(sqlite)" + (analyze ? " (analyzed)" : ""))
+        } else if let csv {
+            print("wrote CSV directory \(csv)")
+        }
+        print(report.overview.summary(), terminator: "")
     }
 }

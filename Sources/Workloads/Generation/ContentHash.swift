@@ -42,6 +42,14 @@ public struct ContentHasher {
     }
 
     public mutating func add(table name: String, scheme: Scheme, rows: [Row]) {
+        addHeader(table: name, scheme: scheme, rowCount: rows.count)
+        let sorted = isSorted(rows) ? rows : rows.sorted()
+        for row in sorted { add(row: row) }
+    }
+
+    /// The part of a table's encoding before its rows; a streaming writer that knows the
+    /// row count up front calls this, then `add(row:)` for each row in sorted order.
+    public mutating func addHeader(table name: String, scheme: Scheme, rowCount: Int) {
         for b in name.utf8 { add(byte: b) }
         add(byte: 0)
         add(UInt64(scheme.count))
@@ -49,11 +57,12 @@ public struct ContentHasher {
             for b in a.name.utf8 { add(byte: b) }
             add(byte: 0)
         }
-        add(UInt64(rows.count))
-        let sorted = isSorted(rows) ? rows : rows.sorted()
-        for row in sorted {
-            for v in row.values { add(v) }
-        }
+        add(UInt64(rowCount))
+    }
+
+    /// One row's values (rows must come in the value order, as `add(table:)` sorts them).
+    public mutating func add(row: Row) {
+        for v in row.values { add(v) }
     }
 
     /// 16 lower-case hex digits.

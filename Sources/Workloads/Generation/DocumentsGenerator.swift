@@ -61,48 +61,82 @@ struct DocumentsGenerator: ShapeGenerator {
         }
     }
 
-    func generate() throws -> Dataset {
-        var fanout = fanout
-        var random = SplitMix64Generator(seed: seed)
+    /// A fresh tree builder: every path (in memory or streamed) starts from this.
+    func tree() -> DocumentTree {
+        DocumentTree(rows: rows, rootCount: rootCount, maxDepth: maxDepth, fanout: fanout, random: SplitMix64Generator(seed: seed))
+    }
 
-        // Generation order is breadth-first, so depth never decreases until the overflow.
+    /// True when rows can be written as they are generated: ids in generation order and
+    /// the selection needs no parent links. `order=shuffled` (a permutation of all ids) and
+    /// `selected=subtree` (children lists) need memory in proportion to the rows.
+    var streams: Bool {
+        if shuffled { return false }
+        if case .subtree = selection { return false }
+        return true
+    }
+
+    func generate() throws -> Dataset {
+        var tree = tree()
         var parent = [Int32](repeating: -1, count: rows)
-        var depth = [Int32](repeating: 0, count: rows)
-        var next = rootCount
-        var expanding = 0
-        while next < rows && expanding < next && Int(depth[expanding]) < maxDepth {
-            let children = min(fanout.draw(&random), rows - next)
-            for child in next..<(next + children) {
-                parent[child] = Int32(expanding)
-                depth[child] = depth[expanding] + 1
-            }
-            next += children
-            expanding += 1
+        var i = 0
+        while let document = tree.next() {
+            parent[i] = Int32(document.parent)
+            i += 1
         }
-        // Overflow: documents `0..<expanding` are exactly those above max-depth.
-        while next < rows {
-            let p = random.index(below: expanding)
-            parent[next] = Int32(p)
-            depth[next] = depth[p] + 1
-            next += 1
-        }
+        var random = tree.random
 
         var ids = Array(Int64(1)...Int64(rows))
         if shuffled { random.shuffle(&ids) }
         let documents = try documentRows(parent: parent, ids: ids)
         let (selected, note) = try selectedIDs(parent: parent, ids: ids, random: &random)
 
-        var statistics = DatasetStatistics()
-        for d in depth { statistics.depthHistogram[Int(d), default: 0] += 1 }
-        statistics.fanout = fanoutStatistics(parent: parent)
-        statistics.notes = ["fanout: \(fanout.summary)", "roots: \(rootCount), max-depth: \(maxDepth), order: \(shuffled ? "shuffled" : "parents-first")", note]
-
         let selectedTable = try DatasetTable(
             name: "selected_documents", scheme: Scheme(["id"]),
             rows: selected.map { Row([.integer($0)]) }, indexedAttributes: ["id"])
         return Dataset(
             shape: .documents, rowsRequested: rows, seed: seed, parameters: parameters,
-            tables: [documents, selectedTable], statistics: statistics)
+            tables: [documents, selectedTable], statistics: statistics(tree, selectionNote: note))
+    }
+
+    /// Writes the documents as they are generated (only when `streams`): rows in id order,
+    /// which is also their value order, so the content hash is computed on the way.
+    func stream(into writer: StreamingTableWriter) throws -> DatasetStatistics {
+        var tree = tree()
+        try writer.begin(TableHeader(
+            name: "documents", scheme: Scheme(["id", "name", "parent_id"]), rowCount: rows,
+            indexedAttributes: ["id", "parent_id"], primaryKey: ["id"]))
+        var id: Int64 = 0
+        while let document = tree.next() {
+            id += 1
+            let parentValue: Value = document.parent < 0 ? .null : .integer(Int64(document.parent) + 1)
+            try writer.append(Row([.integer(id), .text("Document \(id)"), parentValue]))
+        }
+        try writer.end()
+        var random = tree.random
+        guard case let .count(k) = selection else { throw WorkloadError.impossible("selected=subtree does not stream") }
+        let selected = random.distinctIndices(k, below: rows).sorted()
+        try writer.begin(TableHeader(
+            name: "selected_documents", scheme: Scheme(["id"]), rowCount: selected.count,
+            indexedAttributes: ["id"], primaryKey: ["id"]))
+        for index in selected { try writer.append(Row([.integer(Int64(index) + 1)])) }
+        try writer.end()
+        return statistics(tree, selectionNote: Self.selectionNote(selected.map { Int64($0) + 1 }))
+    }
+
+    private func statistics(_ tree: DocumentTree, selectionNote: String) -> DatasetStatistics {
+        var statistics = DatasetStatistics()
+        statistics.depthHistogram = tree.depthHistogram
+        statistics.fanout = tree.fanoutStatistics
+        statistics.notes = [
+            "fanout: \(fanout.summary)", "roots: \(rootCount), max-depth: \(maxDepth), order: \(shuffled ? "shuffled" : "parents-first")",
+            selectionNote,
+        ]
+        return statistics
+    }
+
+    private static func selectionNote(_ selected: [Int64]) -> String {
+        let shown = selected.prefix(5).map(String.init).joined(separator: ", ") + (selected.count > 5 ? ", ..." : "")
+        return "selected_documents: \(selected.count) id(s): \(shown)"
     }
 
     private static func fanoutDistribution(_ parameters: ShapeParameters) throws -> FanoutDistribution {
@@ -163,19 +197,6 @@ struct DocumentsGenerator: ShapeGenerator {
             return (selected, "selected_documents: subtree of document \(ids[top]) (\(selected.count) ids)")
         }
         let selected = random.distinctIndices(k, below: rows).map { ids[$0] }.sorted()
-        let shown = selected.prefix(5).map(String.init).joined(separator: ", ") + (selected.count > 5 ? ", ..." : "")
-        return (selected, "selected_documents: \(selected.count) id(s): \(shown)")
-    }
-
-    private func fanoutStatistics(parent: [Int32]) -> FanoutStatistics {
-        var childCount = [Int](repeating: 0, count: rows)
-        for p in parent where p >= 0 { childCount[Int(p)] += 1 }
-        let counts = childCount.filter { $0 > 0 }.sorted()
-        let total = counts.reduce(0, +)
-        return FanoutStatistics(
-            parents: counts.count, leaves: rows - counts.count,
-            minimum: counts.first ?? 0, maximum: counts.last ?? 0,
-            mean: counts.isEmpty ? 0 : Double(total) / Double(counts.count),
-            median: counts.isEmpty ? 0 : counts[counts.count / 2])
+        return (selected, Self.selectionNote(selected))
     }
 }

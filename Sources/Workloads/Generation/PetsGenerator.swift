@@ -46,3 +46,62 @@ struct PetsGenerator: ShapeGenerator {
             statistics: statistics)
     }
 }
+
+extension PetsGenerator {
+    /// One pet's random draws, as `generate` makes them: name index, then animal index.
+    private static func draw(_ random: inout SplitMix64Generator) -> UInt8 {
+        let name = random.index(below: Vocabulary.petNames.count)
+        let animal = random.index(below: 2) == 0 ? random.index(below: 2) : random.index(below: Vocabulary.animals.count)
+        return UInt8(animal * Vocabulary.petNames.count + name)
+    }
+
+    private static func row(id: Int, code: UInt8) -> Row {
+        let (animal, name) = (Int(code) / Vocabulary.petNames.count, Int(code) % Vocabulary.petNames.count)
+        return Row([.text(Vocabulary.animals[animal]), .integer(Int64(id)), .text(Vocabulary.petNames[name])])
+    }
+
+    /// Writes added, pets and removed (name order) in id order, as `generate` stores them,
+    /// keeping one byte a pet; the content hash (rows in value order, animal first) is then
+    /// computed from those bytes, one pass per animal.
+    func stream(into writer: StreamingTableWriter) throws -> (statistics: DatasetStatistics, contentHashHex: String?) {
+        var random = SplitMix64Generator(seed: seed)
+        var codes = [UInt8]()
+        codes.reserveCapacity(rows + addedCount)
+        for _ in 0..<(rows + addedCount) { codes.append(Self.draw(&random)) }
+        let removed = random.distinctIndices(removedCount, below: rows).sorted()
+
+        let scheme = try Scheme(["id", "name", "animal"])
+        let tables: [(name: String, indexed: [Attribute], ids: [Int])] = [
+            ("added", ["id"], []), ("pets", ["id", "animal"], []), ("removed", ["id"], []),
+        ]
+        // id → index into `codes`: added are rows+1..., pets 1...rows, removed picked.
+        func indices(_ table: String) -> AnySequence<Int> {
+            switch table {
+            case "added": return AnySequence(rows..<(rows + addedCount))
+            case "pets": return AnySequence(0..<rows)
+            default: return AnySequence(removed)
+            }
+        }
+        func count(_ table: String) -> Int { table == "added" ? addedCount : table == "pets" ? rows : removed.count }
+        for t in tables {
+            try writer.begin(TableHeader(
+                name: t.name, scheme: scheme, rowCount: count(t.name), indexedAttributes: t.indexed, primaryKey: ["id"]))
+            for i in indices(t.name) { try writer.append(Self.row(id: i + 1, code: codes[i])) }
+            try writer.end()
+        }
+
+        var hasher = ContentHasher()
+        let animalsInOrder = Vocabulary.animals.indices.sorted { Vocabulary.animals[$0] < Vocabulary.animals[$1] }
+        for t in tables {
+            hasher.addHeader(table: t.name, scheme: scheme, rowCount: count(t.name))
+            for animal in animalsInOrder {
+                for i in indices(t.name) where Int(codes[i]) / Vocabulary.petNames.count == animal {
+                    hasher.add(row: Self.row(id: i + 1, code: codes[i]))
+                }
+            }
+        }
+        var statistics = DatasetStatistics()
+        statistics.notes = ["added: \(addedCount) new pets, removed: \(removed.count) existing pets"]
+        return (statistics, hasher.hex)
+    }
+}

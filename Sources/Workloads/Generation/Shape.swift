@@ -54,11 +54,17 @@ public enum Shape: String, CaseIterable, Sendable, Hashable, CustomStringConvert
     /// Generates the dataset. `rows` is the size of the shape's main table (documents,
     /// pets, items, employees); the others are sized by parameters. Every input is checked
     /// (as `validate` does) before any work starts.
-    public func generate(rows: Int, seed: UInt64, parameters: ShapeParameters = ShapeParameters()) throws -> Dataset {
-        try generator(rows: rows, seed: seed, parameters: parameters).generate()
+    /// Refuses (`WorkloadError.insufficientMemory`) a dataset whose estimated size does not
+    /// fit in the machine's available memory, before generating anything.
+    public func generate(
+        rows: Int, seed: UInt64, parameters: ShapeParameters = ShapeParameters(), memory: MachineMemory = .current()
+    ) throws -> Dataset {
+        let generator = try generator(rows: rows, seed: seed, parameters: parameters)
+        try generator.checkFits(use: .generate, memory: memory)
+        return try generator.generate()
     }
 
-    private func generator(rows: Int, seed: UInt64, parameters: ShapeParameters) throws -> any ShapeGenerator {
+    func generator(rows: Int, seed: UInt64, parameters: ShapeParameters) throws -> any ShapeGenerator {
         guard Shape.rowRange.contains(rows) else {
             throw WorkloadError.outOfRange(
                 name: "rows", value: String(rows), minimum: Shape.rowRange.lowerBound, maximum: Shape.rowRange.upperBound)
@@ -87,6 +93,18 @@ protocol ShapeGenerator {
     init(_ request: GenerationRequest) throws
     var request: GenerationRequest { get }
     func generate() throws -> Dataset
+
+    // Memory (see MemoryEstimate.swift).
+    var shapeName: String { get }
+    /// The tables' expected row counts and layouts.
+    var tableEstimates: [TableEstimate] { get }
+    /// Working arrays of the in-memory generator beyond the tables.
+    var workingBytes: Int { get }
+    /// What the streaming writer holds (only meaningful when `streamingSource` is set).
+    var streamingBytes: Int { get }
+    /// Streams the tables in name order, rows in value order, as they are generated; nil
+    /// when these parameters need the whole dataset in memory first.
+    var streamingSource: StreamingSource? { get }
 }
 
 extension ShapeGenerator {

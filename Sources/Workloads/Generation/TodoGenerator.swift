@@ -62,3 +62,118 @@ struct TodoGenerator: ShapeGenerator {
             statistics: statistics)
     }
 }
+
+extension TodoGenerator {
+    /// One item's draws, as `generate` makes them: verb, object, status (one byte), then the
+    /// sorted tag indices.
+    private func drawItem(_ random: inout SplitMix64Generator) -> (code: UInt8, tags: [Int]) {
+        let verb = random.index(below: Vocabulary.verbs.count)
+        let object = random.index(below: Vocabulary.objects.count)
+        let status = random.index(below: Vocabulary.statuses.count)
+        let n = random.index(below: min(perItem, tagCount) + 1)
+        let tags = random.distinctIndices(n, below: tagCount).sorted()
+        return (UInt8((verb * Vocabulary.objects.count + object) * Vocabulary.statuses.count + status), tags)
+    }
+
+    private static func itemRow(id: Int, code: UInt8) -> Row {
+        let status = Int(code) % Vocabulary.statuses.count
+        let rest = Int(code) / Vocabulary.statuses.count
+        let (verb, object) = (rest / Vocabulary.objects.count, rest % Vocabulary.objects.count)
+        return Row([.integer(Int64(id)), .text(Vocabulary.statuses[status]), .text("\(Vocabulary.verbs[verb]) \(Vocabulary.objects[object])")])
+    }
+
+    private static func tagRow(_ t: Int) -> Row {
+        let word = Vocabulary.tagWords[(t - 1) % Vocabulary.tagWords.count]
+        let round = (t - 1) / Vocabulary.tagWords.count
+        return Row([.text(round == 0 ? word : "\(word) \(round + 1)"), .integer(Int64(t))])
+    }
+
+    /// Streams item_tags, items, selected_item_ids and tags (name order) as `generate`
+    /// stores them, holding one byte an item. Two generation passes: the first counts
+    /// item_tags (the hash and the SQLite key need the count and whether item ids repeat)
+    /// and keeps the items' bytes; the second writes item_tags. Tags are hashed in name
+    /// order by walking their numbers in string order, with no sort.
+    func stream(into writer: StreamingTableWriter) throws -> (statistics: DatasetStatistics, contentHashHex: String?) {
+        var random = SplitMix64Generator(seed: seed)
+        var codes = [UInt8]()
+        codes.reserveCapacity(rows)
+        var itemTagCount = 0
+        var itemIDsRepeat = false
+        for _ in 0..<rows {
+            let (code, tags) = drawItem(&random)
+            codes.append(code)
+            itemTagCount += tags.count
+            if tags.count > 1 { itemIDsRepeat = true }
+        }
+        let selected = random.distinctIndices(selectedCount, below: rows).sorted()
+
+        var hasher = ContentHasher()
+        let itemTagsScheme = try Scheme(["item_id", "tag_id"])
+        try writer.begin(TableHeader(
+            name: "item_tags", scheme: itemTagsScheme, rowCount: itemTagCount,
+            indexedAttributes: ["item_id", "tag_id"], primaryKey: itemIDsRepeat ? [] : ["item_id"]))
+        hasher.addHeader(table: "item_tags", scheme: itemTagsScheme, rowCount: itemTagCount)
+        random = SplitMix64Generator(seed: seed)
+        for id in 1...rows {
+            for t in drawItem(&random).tags {
+                let row = Row([.integer(Int64(id)), .integer(Int64(t + 1))])
+                hasher.add(row: row)
+                try writer.append(row)
+            }
+        }
+        try writer.end()
+
+        let itemsScheme = try Scheme(["item_id", "title", "status"])
+        try writer.begin(TableHeader(name: "items", scheme: itemsScheme, rowCount: rows, indexedAttributes: ["item_id"], primaryKey: ["item_id"]))
+        hasher.addHeader(table: "items", scheme: itemsScheme, rowCount: rows)
+        for (i, code) in codes.enumerated() {
+            let row = Self.itemRow(id: i + 1, code: code)
+            hasher.add(row: row)
+            try writer.append(row)
+        }
+        try writer.end()
+
+        let selectedScheme = try Scheme(["item_id"])
+        try writer.begin(TableHeader(
+            name: "selected_item_ids", scheme: selectedScheme, rowCount: selected.count, indexedAttributes: ["item_id"], primaryKey: ["item_id"]))
+        hasher.addHeader(table: "selected_item_ids", scheme: selectedScheme, rowCount: selected.count)
+        for i in selected {
+            let row = Row([.integer(Int64(i + 1))])
+            hasher.add(row: row)
+            try writer.append(row)
+        }
+        try writer.end()
+
+        let tagsScheme = try Scheme(["tag_id", "name"])
+        try writer.begin(TableHeader(name: "tags", scheme: tagsScheme, rowCount: tagCount, indexedAttributes: ["tag_id"], primaryKey: ["tag_id"]))
+        for t in 1...tagCount { try writer.append(Self.tagRow(t)) }
+        try writer.end()
+        hasher.addHeader(table: "tags", scheme: tagsScheme, rowCount: tagCount)
+        forEachTagIDInNameOrder { hasher.add(row: Self.tagRow($0)) }
+
+        var statistics = DatasetStatistics()
+        statistics.notes = ["\(tagCount) tags, \(itemTagCount) item_tags, \(selected.count) selected item(s)"]
+        return (statistics, hasher.hex)
+    }
+
+    /// Tag ids sorted by name: words in string order; within a word, the bare word, then
+    /// "word 2" ... "word R" with the numbers in string order ("word 10" before "word 2").
+    func forEachTagIDInNameOrder(_ body: (Int) -> Void) {
+        let words = Vocabulary.tagWords.indices.sorted { Vocabulary.tagWords[$0] < Vocabulary.tagWords[$1] }
+        for w in words where w < tagCount {
+            let rounds = (tagCount - 1 - w) / Vocabulary.tagWords.count + 1
+            // Numbers 1...rounds in lexicographic order; number n is round n - 1.
+            var n = 1
+            for _ in 0..<rounds {
+                body((n - 1) * Vocabulary.tagWords.count + w + 1)
+                if n * 10 <= rounds {
+                    n *= 10
+                } else {
+                    if n >= rounds { n /= 10 }
+                    n += 1
+                    while n % 10 == 0 { n /= 10 }
+                }
+            }
+        }
+    }
+}

@@ -7,6 +7,8 @@ public enum WorkloadError: Error, Equatable, CustomStringConvertible {
     case outOfRange(name: String, value: String, minimum: Int, maximum: Int)
     case impossible(String)
     case output(String)
+    /// A dataset whose estimated size does not fit in the memory available.
+    case insufficientMemory(activity: String, estimate: Int, memory: MachineMemory, hint: String)
 
     public var description: String {
         switch self {
@@ -26,6 +28,9 @@ public enum WorkloadError: Error, Equatable, CustomStringConvertible {
             return message
         case let .output(message):
             return message
+        case let .insufficientMemory(activity, estimate, memory, hint):
+            return "\(activity) needs about \(MachineMemory.format(estimate)) of memory (estimated), more than the "
+                + "\(MachineMemory.format(memory.availableBytes)) available (\(memory.source)); \(hint)"
         }
     }
 }

@@ -22,14 +22,23 @@ public enum CSVWriter {
     }
 
     static func encode(scheme: Scheme, rows: [Row], into sink: ([UInt8]) -> Void) {
+        encodeHeader(scheme: scheme, into: sink)
+        encode(rows: rows, into: sink)
+    }
+
+    static func encodeHeader(scheme: Scheme, into sink: ([UInt8]) -> Void) {
         var line: [UInt8] = []
-        line.reserveCapacity(256)
         for (i, a) in scheme.attributes.enumerated() {
             if i > 0 { line.append(UInt8(ascii: ",")) }
             appendQuotedIfNeeded(a.name, to: &line)
         }
         line.append(UInt8(ascii: "\n"))
         sink(line)
+    }
+
+    static func encode(rows: [Row], into sink: ([UInt8]) -> Void) {
+        var line: [UInt8] = []
+        line.reserveCapacity(256)
         for row in rows {
             line.removeAll(keepingCapacity: true)
             for (i, v) in row.values.enumerated() {
@@ -75,6 +84,24 @@ extension Dataset {
     /// written into a temporary sibling directory that is renamed into place at the end, so
     /// a failure leaves nothing half-written.
     public func writeCSV(to directory: String) throws {
+        try CSVDestination(directory: directory).write { sink in
+            try stream(into: StreamingTableWriter(sink: sink, hashing: false))
+            return overview
+        }
+    }
+}
+
+/// A CSV directory being written: files go into a temporary sibling directory, renamed into
+/// place with the manifest once complete and removed on any failure (a full disk included).
+public struct CSVDestination: Sendable {
+    public let directory: String
+
+    public init(directory: String) { self.directory = directory }
+
+    /// Runs `body` with a sink writing `<table>.csv` files, then writes `manifest.txt` from
+    /// the overview it returns and renames the directory into place.
+    @discardableResult
+    public func write(_ body: (TableSink) throws -> DatasetOverview) throws -> DatasetOverview {
         switch FileSystem.kind(of: directory) {
         case .missing: break
         case .directory where FileSystem.isEmptyDirectory(directory): break
@@ -84,30 +111,47 @@ extension Dataset {
         let temporary = FileSystem.temporarySibling(of: directory)
         try FileSystem.makeDirectory(temporary)
         do {
-            for t in tables {
-                let writer = try ByteFileWriter(path: temporary + "/" + t.name + ".csv")
-                CSVWriter.encode(scheme: t.scheme, rows: t.rows) { writer.write($0) }
-                try writer.close()
-            }
-            try FileSystem.writeText(manifestText(), to: temporary + "/manifest.txt")
+            let sink = CSVTableSink(directory: temporary)
+            let overview = try body(sink)
+            try sink.close()
+            try FileSystem.writeText(overview.manifestText(), to: FileSystem.join(temporary, "manifest.txt"))
             if FileSystem.kind(of: directory) == .directory { FileSystem.removeEmptyDirectory(directory) }
             try FileSystem.rename(temporary, to: directory)
-        } catch {
+            return overview
+        } catch let error as WorkloadError {
             FileSystem.removeDirectory(temporary)
             throw error
+        } catch {
+            FileSystem.removeDirectory(temporary)
+            throw WorkloadError.output("cannot write CSV directory \(Printable.quoted(directory)) (nothing was left behind): \(error)")
         }
     }
+}
 
-    /// The manifest written next to CSV files.
-    public func manifestText() -> String {
-        var lines = [
-            "shape: \(shape)", "rows: \(rowsRequested)", "seed: \(seed)", "params: \(parameters)",
-            "content-hash: \(contentHashHex)",
-            "csv-encoding: null = empty unquoted field; text always double-quoted; integers and reals bare; blobs x'hex'",
-        ]
-        for t in tables {
-            lines.append("table \(t.name): \(t.scheme) rows \(t.rows.count) indexed [" + t.indexedAttributes.map(\.name).joined(separator: ", ") + "]")
-        }
-        return lines.joined(separator: "\n") + "\n"
+/// One `<table>.csv` per table, in the encoding `CSVWriter` documents.
+final class CSVTableSink: TableSink {
+    private let directory: String
+    private var writer: ByteFileWriter?
+
+    init(directory: String) { self.directory = directory }
+
+    func begin(_ table: TableHeader) throws {
+        let writer = try ByteFileWriter(path: FileSystem.join(directory, table.name + ".csv"))
+        CSVWriter.encodeHeader(scheme: table.scheme) { writer.write($0) }
+        self.writer = writer
+    }
+
+    func write(_ rows: [Row]) throws {
+        guard let writer else { throw WorkloadError.output("rows written outside a table") }
+        CSVWriter.encode(rows: rows) { writer.write($0) }
+    }
+
+    func end() throws { try close() }
+
+    /// Closes the open file, reporting any write error (a full disk shows up here).
+    func close() throws {
+        guard let writer else { return }
+        self.writer = nil
+        try writer.close()
     }
 }

@@ -27,25 +27,19 @@ extension Dataset {
     /// Writes an SQLite file at `path` (replaced only if `replace`): the database is built
     /// under a temporary sibling name and renamed into place once complete.
     public func writeSQLite(to path: String, analyze: Bool = false, replace: Bool = false) throws {
-        switch FileSystem.kind(of: path) {
-        case .missing: break
-        case .file where replace: break
-        case .file: throw WorkloadError.output("'\(path)' already exists; pass --force to replace it")
-        default: throw WorkloadError.output("'\(path)' exists and is not a file")
+        try SQLiteDestination(path: path, analyze: analyze, replace: replace).write { sink in
+            try stream(into: StreamingTableWriter(sink: sink, hashing: false))
         }
-        let temporary = FileSystem.temporarySibling(of: path)
-        FileSystem.remove(temporary)
-        do {
-            do {
-                let database = try SQLiteDatabase(path: temporary, create: true)
-                // A temporary file that is renamed only when complete needs no journal.
-                try database.executeScript("PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF;")
-                try load(into: database, analyze: analyze)
-            }
-            try FileSystem.rename(temporary, to: path)
-        } catch {
-            FileSystem.remove(temporary)
-            throw error
+    }
+
+    /// Passes every table, in name order, through `writer` (rows in stored order).
+    func stream(into writer: StreamingTableWriter) throws {
+        for t in tables {
+            try writer.begin(TableHeader(
+                name: t.name, scheme: t.scheme, rowCount: t.rows.count,
+                indexedAttributes: t.indexedAttributes, primaryKey: primaryKey(of: t)))
+            for row in t.rows { try writer.append(row) }
+            try writer.end()
         }
     }
 
@@ -63,5 +57,80 @@ extension Dataset {
         seen.reserveCapacity(table.rows.count)
         for row in table.rows where !seen.insert(row.values[i]).inserted { return [] }
         return [first]
+    }
+}
+
+/// An SQLite file being written: built under a temporary sibling name (no journal, since it
+/// is renamed into place only when complete) and removed again on any failure, the disk
+/// filling up included, so `path` is either the whole database or untouched.
+public struct SQLiteDestination: Sendable {
+    public let path: String
+    public let analyze: Bool
+    public let replace: Bool
+
+    public init(path: String, analyze: Bool = false, replace: Bool = false) {
+        self.path = path
+        self.analyze = analyze
+        self.replace = replace
+    }
+
+    /// Runs `body` with a sink into the temporary database, all in one transaction, then
+    /// runs ANALYZE if asked and renames the file into place.
+    public func write<T>(_ body: (TableSink) throws -> T) throws -> T {
+        switch FileSystem.kind(of: path) {
+        case .missing: break
+        case .file where replace: break
+        case .file: throw WorkloadError.output("'\(path)' already exists; pass --force to replace it")
+        default: throw WorkloadError.output("'\(path)' exists and is not a file")
+        }
+        let temporary = FileSystem.temporarySibling(of: path)
+        FileSystem.remove(temporary)
+        do {
+            let result: T
+            do {
+                let database = try SQLiteDatabase(path: temporary, create: true)
+                try database.executeScript("PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF;")
+                let sink = SQLiteTableSink(database: database)
+                result = try database.transaction { try body(sink) }
+                if analyze { try database.analyze() }
+            }
+            try FileSystem.rename(temporary, to: path)
+            return result
+        } catch let error as WorkloadError {
+            FileSystem.remove(temporary)
+            throw error
+        } catch {
+            FileSystem.remove(temporary)
+            throw WorkloadError.output("cannot write SQLite database \(Printable.quoted(path)) (nothing was left behind): \(error)")
+        }
+    }
+}
+
+/// Creates each table, inserts its rows chunk by chunk through one prepared INSERT, then
+/// creates the indexes the key does not already give (the order `Dataset.load` uses).
+final class SQLiteTableSink: TableSink {
+    private let database: SQLiteDatabase
+    private var table: SQLiteTable?
+    private var header: TableHeader?
+
+    init(database: SQLiteDatabase) { self.database = database }
+
+    func begin(_ table: TableHeader) throws {
+        self.table = try database.createTable(table.name, scheme: table.scheme, primaryKey: table.primaryKey)
+        header = table
+    }
+
+    func write(_ rows: [Row]) throws {
+        guard let table else { throw WorkloadError.output("rows written outside a table") }
+        try table.bulkLoad(rows, assumeUnique: true)
+    }
+
+    func end() throws {
+        guard let table, let header else { throw WorkloadError.output("end of a table never begun") }
+        for a in header.indexedAttributes where !table.leadingIndexedAttributes.contains(a) {
+            try table.createIndex(on: [a])
+        }
+        self.table = nil
+        self.header = nil
     }
 }

@@ -16,7 +16,9 @@ public final class LoadedDataset {
     /// Kept open while the SQLite sources are in use.
     public let database: SQLiteDatabase?
 
-    public init(_ dataset: Dataset, backend: Backend, analyze: Bool = false) throws {
+    /// Refuses (`WorkloadError.insufficientMemory`) a load that would not fit in memory.
+    public init(_ dataset: Dataset, backend: Backend, analyze: Bool = false, memory: MachineMemory = .current()) throws {
+        try dataset.checkLoadFits(into: backend, memory: memory)
         self.dataset = dataset
         self.backend = backend
         switch backend {

@@ -1,0 +1,107 @@
+import FileSupport
+import Relational
+
+/// Where `testbed generate` puts a dataset.
+public enum DatasetOutput: Sendable {
+    case sqlite(SQLiteDestination)
+    case csv(CSVDestination)
+}
+
+/// What writing a dataset did: the overview to print, and whether (and how) it streamed.
+public struct GenerationReport: Sendable {
+    public let overview: DatasetOverview
+    /// True when rows went to the output as they were generated.
+    public let streamed: Bool
+    /// The most rows held at once by the writer (streamed or not), and chunks written.
+    public let maximumBufferedRows: Int
+    public let chunksWritten: Int
+}
+
+extension Shape {
+    /// Generates the dataset and writes it to `output` (or only summarizes it, if nil).
+    /// Documents in parents-first order with a counted selection are streamed: generated
+    /// and written in chunks of `chunkRows`, so memory does not grow with the rows. Pets
+    /// stream holding one byte a pet (for the content hash, which needs value order). Every
+    /// other combination needs the whole dataset in memory first. Either way the memory
+    /// this takes is estimated first and refused (`WorkloadError.insufficientMemory`) when
+    /// it does not fit. The output is written to a temporary sibling and renamed into place,
+    /// so a failure leaves nothing behind.
+    public func write(
+        rows: Int, seed: UInt64, parameters: ShapeParameters = ShapeParameters(), to output: DatasetOutput?,
+        chunkRows: Int = StreamingTableWriter.defaultChunkRows, memory: MachineMemory = .current()
+    ) throws -> GenerationReport {
+        let generator = try generator(rows: rows, seed: seed, parameters: parameters)
+        if let source = generator.streamingSource {
+            try generator.checkFits(use: .stream, memory: memory)
+            var writer: StreamingTableWriter?
+            let body = { (sink: TableSink) throws -> DatasetOverview in
+                let w = StreamingTableWriter(sink: sink, chunkRows: chunkRows, hashing: source.rowsInValueOrder)
+                writer = w
+                let (statistics, hash) = try source.run(w)
+                return DatasetOverview(
+                    shape: self, rowsRequested: rows, seed: seed, parameters: parameters,
+                    tables: w.tables, statistics: statistics, contentHashHex: hash ?? w.contentHashHex)
+            }
+            let overview = try Self.run(body, to: output)
+            return GenerationReport(
+                overview: overview, streamed: true,
+                maximumBufferedRows: writer?.maximumBufferedRows ?? 0, chunksWritten: writer?.chunksWritten ?? 0)
+        }
+        try generator.checkFits(use: output == nil ? .generate : .write, memory: memory)
+        let dataset = try generator.generate()
+        var writer: StreamingTableWriter?
+        let body = { (sink: TableSink) throws -> DatasetOverview in
+            let w = StreamingTableWriter(sink: sink, chunkRows: chunkRows, hashing: false)
+            writer = w
+            if output != nil { try dataset.stream(into: w) }
+            return dataset.overview
+        }
+        let overview = try Self.run(body, to: output)
+        return GenerationReport(
+            overview: overview, streamed: false,
+            maximumBufferedRows: writer?.maximumBufferedRows ?? 0, chunksWritten: writer?.chunksWritten ?? 0)
+    }
+
+    private static func run(_ body: (TableSink) throws -> DatasetOverview, to output: DatasetOutput?) throws -> DatasetOverview {
+        switch output {
+        case nil: return try body(DiscardingSink())
+        case let .sqlite(destination): return try destination.write(body)
+        case let .csv(destination): return try destination.write(body)
+        }
+    }
+}
+
+extension DatasetOutput {
+    /// An SQLite output from a command-line path, checked where it enters: not empty, blank,
+    /// the root or a directory, its directory existing, and an existing file only with
+    /// `replace`. Errors name `option`.
+    public static func sqlite(path: String, option: String = "--sqlite", analyze: Bool = false, replace: Bool = false) throws -> DatasetOutput {
+        let path = try FileSystem.checkedOutputPath(path, option: option, directory: false)
+        try requireParent(of: path, option: option)
+        if FileSystem.kind(of: path) == .file && !replace {
+            throw WorkloadError.output("\(option): \(Printable.quoted(path)) already exists; pass --force to replace it")
+        }
+        return .sqlite(SQLiteDestination(path: path, analyze: analyze, replace: replace))
+    }
+
+    /// A CSV output directory from a command-line path: not empty, blank, the root or an
+    /// existing file, its parent existing, and if it exists, empty.
+    public static func csv(directory: String, option: String = "--csv") throws -> DatasetOutput {
+        let path = try FileSystem.checkedOutputPath(directory, option: option, directory: true)
+        try requireParent(of: path, option: option)
+        if FileSystem.isDirectory(path) && !FileSystem.isEmptyDirectory(path) {
+            throw WorkloadError.output("\(option): \(Printable.quoted(path)) already exists and is not empty; choose a new directory")
+        }
+        return .csv(CSVDestination(directory: path))
+    }
+
+    private static func requireParent(of path: String, option: String) throws {
+        var trimmed = path
+        while trimmed.count > 1 && trimmed.hasSuffix("/") { trimmed.removeLast() }
+        let parent = FileSystem.parentDirectory(of: trimmed)
+        guard FileSystem.isDirectory(parent) else {
+            throw WorkloadError.output(
+                "\(option): \(Printable.quoted(path)) cannot be created: its directory \(Printable.quoted(parent)) does not exist")
+        }
+    }
+}
