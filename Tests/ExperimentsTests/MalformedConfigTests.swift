@@ -70,7 +70,8 @@ final class MalformedConfigTests: XCTestCase {
          tinyConfig().replacingOccurrences(of: "warmup: 0", with: "warmup: 9223372036854775807"), ["warmup", "in 0...10000"]),
         ("matrix over the total-runs limit",
          tinyConfig().replacingOccurrences(of: "repetitions: 2", with: "repetitions: 100000")
-            .replacingOccurrences(of: "warmup: 0", with: "warmup: 10000"), ["repetitions", "more than the limit of 10000000 runs"]),
+            .replacingOccurrences(of: "rows: [40, 120]", with: "rows: [\((1...100).map { String($0 * 10) }.joined(separator: ", "))]")
+            .replacingOccurrences(of: "warmup: 0", with: "warmup: 10000"), ["repetitions", "600 cells", "more than the limit of 10000000 runs"]),
         ("empty backend list",
          tinyConfig().replacingOccurrences(of: "backend: memory", with: "backend: []"), ["backend", "at least one backend", ":8:"]),
         ("unknown shape",

@@ -44,8 +44,10 @@ public struct RunInvocation: ExperimentInvocation {
             guard FileSystem.exists(FileSystem.join(directory, RunState.fileName)) else {
                 throw ExperimentFailure.usage("--resume: \(Printable.quoted(directory)) holds no run (no \(RunState.fileName))")
             }
-            // Refuse a wrong config or shard before the lock file is created.
-            _ = try ResumeCheck.previous(directory: directory, experiment: experiment, shard: shard)
+            // Refuse a wrong config or shard, and leave a complete run as it is, before the
+            // lock file is written.
+            let (state, _) = try ResumeCheck.previous(directory: directory, experiment: experiment, shard: shard)
+            if state.status == .complete { return alreadyComplete(directory, state, console: console) }
             lock = try DirectoryLock.acquire(directory)
         } else if let out {
             // A directory another process is running into is named as such, not just as "not empty".
@@ -68,12 +70,8 @@ public struct RunInvocation: ExperimentInvocation {
         runner.configPath = configPath
         if resume {
             let (state, records) = try ResumeCheck.previous(directory: directory, experiment: experiment, shard: shard)
-            if state.status == .complete {
-                console.err("testbed: --resume: \(Printable.quoted(directory)) is already complete (\(state.cellsDone)/\(state.cellsTotal) cells, "
-                    + "status \(state.status.rawValue)); nothing to run, nothing changed\n")
-                return RunOutcome(directory: directory, cellsDone: state.cellsDone, cellsTotal: state.cellsTotal,
-                                  interrupted: false, mismatches: [])
-            }
+            // Read again under the lock: the holder it waited for may have completed the run.
+            if state.status == .complete { return alreadyComplete(directory, state, console: console) }
             existing = records
             let environment = FileSystem.join(directory, Environment.fileName)
             let started = FileSystem.exists(environment) ? try FileSystem.readText(environment) : ""
@@ -85,6 +83,18 @@ public struct RunInvocation: ExperimentInvocation {
         console.err("testbed: running \(experiment.name) (\(shard.select(experiment.cells).count) cells"
             + (shard.isWhole ? "" : ", shard \(shard)") + ") into \(directory)\n")
         return try runner.run(existing: existing)
+    }
+}
+
+extension RunInvocation {
+    /// `--resume` of a complete run: nothing runs and no file changes. (A run whose cells
+    /// are all done but whose summary or plots are not, `finishing` or `interrupted`, is
+    /// finished instead.)
+    func alreadyComplete(_ directory: String, _ state: RunState, console: Console) -> RunOutcome {
+        console.err("testbed: --resume: \(Printable.quoted(directory)) is already complete (\(state.cellsDone)/\(state.cellsTotal) cells, "
+            + "status \(state.status.rawValue)); nothing to run, nothing changed\n")
+        return RunOutcome(directory: directory, cellsDone: state.cellsDone, cellsTotal: state.cellsTotal,
+                          interrupted: false, mismatches: [])
     }
 }
 
