@@ -143,10 +143,9 @@ final class ResumeTargetTests: XCTestCase {
         XCTAssertEqual(appended.split(separator: ",").count, 3, "date, build configuration, commit: \(appended)")
     }
 
-    /// Complete by run.txt's status, or by timings.csv holding every cell (a run stopped
-    /// after its last cell): either way nothing runs and no file changes.
+    /// Complete by run.txt's status: nothing runs and no file changes.
     func testResumingACompleteRunChangesNothing() throws {
-        for status in [RunState.Status.complete, .interrupted] {
+        for status in [RunState.Status.complete] {
             let scratch = try Scratch()
             let out = scratch.path + "/run"
             XCTAssertEqual(try runConfig(tinyConfig(), in: scratch, out: out), 0)
@@ -161,6 +160,29 @@ final class ResumeTargetTests: XCTestCase {
             XCTAssertTrue(console.err.contains("'\(out)' is already complete (12/12 cells, status \(status.rawValue)); nothing to run"),
                           console.err)
             XCTAssertEqual(try snapshot(out), before, "\(status)")
+        }
+    }
+
+    /// Every cell in timings.csv but the run stopped (or failed) before its summary and
+    /// plots were written: resume runs no cell and writes them, leaving the run complete.
+    func testResumingARunStoppedAfterItsLastCellFinishesItWithoutRunningCells() throws {
+        for status in [RunState.Status.interrupted, .finishing, .running] {
+            let scratch = try Scratch()
+            let out = scratch.path + "/run"
+            XCTAssertEqual(try runConfig(tinyConfig(), in: scratch, out: out), 0)
+            let state = RunState(experiment: "tiny", shard: .whole, status: status, cellsDone: 12, cellsTotal: 12)
+            try FileSystem.writeTextAtomically(state.text, to: out + "/" + RunState.fileName)
+            FileSystem.remove(out + "/" + Summary.fileName)
+            let timings = try FileSystem.readText(out + "/" + TimingsFile.name)
+            var ran = 0
+            let console = CapturedConsole()
+            let hooks = RunHooks(executor: { _, executor in ran += 1; return executor })
+            XCTAssertEqual(try runConfig(tinyConfig(), in: scratch, out: out, resume: true, hooks: hooks, console: console), 0)
+            XCTAssertEqual(ran, 0, "\(status)")
+            XCTAssertFalse(console.err.contains("already complete"), console.err)
+            XCTAssertEqual(try RunState.read(directory: out).status, .complete, "\(status)")
+            XCTAssertTrue(FileSystem.exists(out + "/" + Summary.fileName), "\(status)")
+            XCTAssertEqual(try FileSystem.readText(out + "/" + TimingsFile.name), timings, "\(status)")
         }
     }
 

@@ -128,4 +128,29 @@ final class RunOutputTests: XCTestCase {
         XCTAssertEqual(Comparison(results: out, baseline: "subtree-copyng=off").execute(console: unknown.console), 2)
         XCTAssertTrue(unknown.err.hasPrefix("testbed: --baseline 'subtree-copyng=off': unknown heuristic 'subtree-copyng'"), unknown.err)
     }
+
+    /// `--out ''` used to write config.yaml, timings.csv, ... into the file-system root.
+    func testAnEmptyOutIsRefusedBeforeAnythingIsWritten() throws {
+        for out in ["", "  ", "/", "a\u{1}b"] {
+            let scratch = try Scratch()
+            let console = CapturedConsole()
+            XCTAssertEqual(try runConfig(tinyConfig(), in: scratch, out: out, console: console), 2, console.err)
+            XCTAssertTrue(console.err.hasPrefix("testbed: --out: "), console.err)
+            XCTAssertFalse(console.err.contains("\u{1}"), "control characters are escaped: \(console.err)")
+            XCTAssertEqual(scratch.resultsEntries(), [])
+        }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: "/config.yaml"))
+    }
+
+    func testMergeRefusesAnEmptyOut() throws {
+        let scratch = try Scratch()
+        let console = CapturedConsole()
+        let dir = scratch.path + "/shard"
+        XCTAssertEqual(try runConfig(tinyConfig(), in: scratch, out: dir, console: console), 0, console.err)
+        var merge = MergeInvocation(directories: [dir], out: "")
+        merge.plots = false
+        let mergeConsole = CapturedConsole()
+        XCTAssertEqual(merge.execute(console: mergeConsole.console), 2)
+        XCTAssertTrue(mergeConsole.err.hasPrefix("testbed: --out: ''"), mergeConsole.err)
+    }
 }

@@ -23,6 +23,12 @@ public enum ExitStatus {
         case let error as FileSystemError:
             console.err("testbed: \(error)\n")
             return 2
+        case let error as DirectoryLockedError:
+            console.err("testbed: \(error)\n")
+            return 2
+        case let error as OutputPathError:
+            console.err("testbed: \(error)\n")
+            return 2
         case let error as FlagError:
             console.err("testbed: \(error)\n")
             return 2

@@ -17,11 +17,12 @@ public struct MergeInvocation: ExperimentInvocation {
 
     public func run(console: Console) throws -> RunOutcome {
         guard let first = directories.first else { throw ExperimentFailure.usage("merge: give the shard directories to join") }
-        let configText = try FileSystem.readText(first + "/config.yaml")
-        for directory in directories.dropFirst() where try FileSystem.readText(directory + "/config.yaml") != configText {
+        let out = try self.out.map { try FileSystem.checkedOutputPath($0, option: "--out", directory: true) }
+        let configText = try FileSystem.readText(FileSystem.join(first, "config.yaml"))
+        for directory in directories.dropFirst() where try FileSystem.readText(FileSystem.join(directory, "config.yaml")) != configText {
             throw ExperimentFailure.usage("merge: '\(directory)' was run with another config than '\(first)' (config.yaml differs)")
         }
-        let experiment = try ExperimentResolver.resolve(text: configText, file: first + "/config.yaml", catalogDirectory: catalogDirectory)
+        let experiment = try ExperimentResolver.resolve(text: configText, file: FileSystem.join(first, "config.yaml"), catalogDirectory: catalogDirectory)
 
         var records: [TimingRecord] = []
         var owner: [Cell: String] = [:]
@@ -35,7 +36,7 @@ public struct MergeInvocation: ExperimentInvocation {
             if state.status != .complete {
                 console.err("testbed: warning: '\(directory)' (shard \(state.shard)) is \(state.status.rawValue): \(state.cellsDone)/\(state.cellsTotal) cells\n")
             }
-            let path = directory + "/" + TimingsFile.name
+            let path = FileSystem.join(directory, TimingsFile.name)
             let found = FileSystem.exists(path) ? try TimingsFile.read(path) : []
             for cell in Set(found.map(\.cell)) {
                 if let other = owner[cell] {
@@ -59,12 +60,12 @@ public struct MergeInvocation: ExperimentInvocation {
             throw ExperimentFailure.usage("output directory '\(directory)' already exists and is not empty; choose another --out")
         }
         try FileSystem.makeDirectories(directory)
-        try FileSystem.writeTextAtomically(configText, to: directory + "/config.yaml")
-        try FileSystem.writeTextAtomically(Environment.text(configPath: first + "/config.yaml")
-            + "merged from: \(directories.joined(separator: " "))\n", to: directory + "/environment.txt")
-        try FileSystem.writeTextAtomically(TimingsFile.text(records, order: all), to: directory + "/" + TimingsFile.name)
+        try FileSystem.writeTextAtomically(configText, to: FileSystem.join(directory, "config.yaml"))
+        try FileSystem.writeTextAtomically(Environment.text(configPath: FileSystem.join(first, "config.yaml"))
+            + "merged from: \(directories.joined(separator: " "))\n", to: FileSystem.join(directory, "environment.txt"))
+        try FileSystem.writeTextAtomically(TimingsFile.text(records, order: all), to: FileSystem.join(directory, TimingsFile.name))
         if let plans = directories.map({ $0 + "/plans" }).first(where: FileSystem.isDirectory) {
-            try FileSystem.copyDirectory(plans, to: directory + "/plans")
+            try FileSystem.copyDirectory(plans, to: FileSystem.join(directory, "plans"))
         }
         return try ResultsWriter(experiment: experiment, directory: directory, console: console, plots: plots)
             .finish(records: records, equality: EqualityCheck(), cellsDone: complete.count, cellsTotal: all.count,

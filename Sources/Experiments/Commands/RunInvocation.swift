@@ -1,4 +1,5 @@
 import FileSupport
+import Foundation
 
 /// `testbed run CONFIG [--out DIR] [--resume] [--shard K/N]` as a function returning the
 /// exit code, so tests drive exactly what the command does.
@@ -20,12 +21,18 @@ public struct RunInvocation: ExperimentInvocation {
         self.shard = shard
     }
 
+    /// The clock naming default output directories (tests fix it to start two runs in
+    /// the same second).
+    public var now: () -> Date = Date.init
+
     /// Everything is checked before the output directory is created, so a bad config or
-    /// option leaves nothing behind.
+    /// option leaves nothing behind. The directory's lock is held until the run returns.
     public func run(console: Console) throws -> RunOutcome {
         let shard = try self.shard.map(Shard.init(parsing:)) ?? .whole
+        let out = try self.out.map { try FileSystem.checkedOutputPath($0, option: "--out", directory: true) }
         let experiment = try ExperimentResolver.load(path: configPath, catalogDirectory: catalogDirectory)
         let directory: String
+        let lock: DirectoryLock?
         var existing: [TimingRecord] = []
         if resume {
             guard let found = out ?? OutputLocation.latestRun(resultsRoot: resultsRoot, name: experiment.name) else {
@@ -34,33 +41,44 @@ public struct RunInvocation: ExperimentInvocation {
                     + "is never resumed); give --out DIR")
             }
             directory = found
+            guard FileSystem.exists(FileSystem.join(directory, RunState.fileName)) else {
+                throw ExperimentFailure.usage("--resume: \(Printable.quoted(directory)) holds no run (no \(RunState.fileName))")
+            }
+            // Refuse a wrong config or shard, and leave a complete run as it is, before the
+            // lock file is written.
+            let (state, _) = try ResumeCheck.previous(directory: directory, experiment: experiment, shard: shard)
+            if state.status == .complete { return alreadyComplete(directory, state, console: console) }
+            lock = try DirectoryLock.acquire(directory)
+        } else if let out {
+            // A directory another process is running into is named as such, not just as "not empty".
+            if FileSystem.isDirectory(out) { _ = try DirectoryLock.acquire(out, create: false) }
+            if FileSystem.exists(out) && !FileSystem.isEmptyDirectory(out) {
+                throw ExperimentFailure.usage("output directory \(Printable.quoted(out)) already exists and is not empty; "
+                    + "pass --resume to continue it or choose another --out")
+            }
+            directory = out
+            try FileSystem.makeDirectories(directory)
+            lock = try DirectoryLock.acquire(directory)
         } else {
-            directory = try out ?? OutputLocation.defaultDirectory(resultsRoot: resultsRoot, name: experiment.name)
+            directory = try OutputLocation.claimDefaultDirectory(resultsRoot: resultsRoot, name: experiment.name, date: now())
+            lock = try DirectoryLock.acquire(directory)
         }
+        defer { lock?.release() }
         let runner = ExperimentRunner(experiment: experiment, directory: directory, shard: shard, console: console)
         runner.hooks = hooks
         runner.plots = plots
         runner.configPath = configPath
         if resume {
             let (state, records) = try ResumeCheck.previous(directory: directory, experiment: experiment, shard: shard)
-            if state.status == .complete || runner.pendingCells(existing: records).isEmpty {
-                console.err("testbed: --resume: '\(directory)' is already complete (\(state.cellsDone)/\(state.cellsTotal) cells, "
-                    + "status \(state.status.rawValue)); nothing to run, nothing changed\n")
-                return RunOutcome(directory: directory, cellsDone: state.cellsDone, cellsTotal: state.cellsTotal,
-                                  interrupted: false, mismatches: [])
-            }
+            // Read again under the lock: the holder it waited for may have completed the run.
+            if state.status == .complete { return alreadyComplete(directory, state, console: console) }
             existing = records
-            let environment = directory + "/" + Environment.fileName
+            let environment = FileSystem.join(directory, Environment.fileName)
             let started = FileSystem.exists(environment) ? try FileSystem.readText(environment) : ""
             try FileSystem.writeTextAtomically(started + Environment.resumedLine(), to: environment)
         } else {
-            if FileSystem.exists(directory) && !FileSystem.isEmptyDirectory(directory) {
-                throw ExperimentFailure.usage("output directory '\(directory)' already exists and is not empty; "
-                    + "pass --resume to continue it or choose another --out")
-            }
-            try FileSystem.makeDirectories(directory)
-            try FileSystem.writeTextAtomically(experiment.configText, to: directory + "/config.yaml")
-            try FileSystem.writeTextAtomically(Environment.text(configPath: configPath), to: directory + "/" + Environment.fileName)
+            try FileSystem.writeTextAtomically(experiment.configText, to: FileSystem.join(directory, "config.yaml"))
+            try FileSystem.writeTextAtomically(Environment.text(configPath: configPath), to: FileSystem.join(directory, Environment.fileName))
         }
         console.err("testbed: running \(experiment.name) (\(shard.select(experiment.cells).count) cells"
             + (shard.isWhole ? "" : ", shard \(shard)") + ") into \(directory)\n")
@@ -68,15 +86,27 @@ public struct RunInvocation: ExperimentInvocation {
     }
 }
 
+extension RunInvocation {
+    /// `--resume` of a complete run: nothing runs and no file changes. (A run whose cells
+    /// are all done but whose summary or plots are not, `finishing` or `interrupted`, is
+    /// finished instead.)
+    func alreadyComplete(_ directory: String, _ state: RunState, console: Console) -> RunOutcome {
+        console.err("testbed: --resume: \(Printable.quoted(directory)) is already complete (\(state.cellsDone)/\(state.cellsTotal) cells, "
+            + "status \(state.status.rawValue)); nothing to run, nothing changed\n")
+        return RunOutcome(directory: directory, cellsDone: state.cellsDone, cellsTotal: state.cellsTotal,
+                          interrupted: false, mismatches: [])
+    }
+}
+
 /// What `--resume` requires: the same config text and shard as the interrupted run.
 enum ResumeCheck {
     /// The interrupted run's state and the timings it kept.
     static func previous(directory: String, experiment: Experiment, shard: Shard) throws -> (RunState, [TimingRecord]) {
-        guard FileSystem.exists(directory + "/" + RunState.fileName) else {
+        guard FileSystem.exists(FileSystem.join(directory, RunState.fileName)) else {
             throw ExperimentFailure.usage("--resume: '\(directory)' holds no run (no \(RunState.fileName))")
         }
         let state = try RunState.read(directory: directory)
-        let previous = try FileSystem.readText(directory + "/config.yaml")
+        let previous = try FileSystem.readText(FileSystem.join(directory, "config.yaml"))
         guard previous == experiment.configText else {
             throw ExperimentFailure.usage("--resume: the config differs from the one '\(directory)' was run with (its config.yaml); "
                 + "resume with the same config or start a new run")
@@ -84,7 +114,7 @@ enum ResumeCheck {
         guard state.shard == shard else {
             throw ExperimentFailure.usage("--resume: '\(directory)' holds shard \(state.shard), not \(shard)")
         }
-        let timings = directory + "/" + TimingsFile.name
+        let timings = FileSystem.join(directory, TimingsFile.name)
         return (state, FileSystem.exists(timings) ? try TimingsFile.read(timings) : [])
     }
 }

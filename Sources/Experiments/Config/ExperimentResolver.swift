@@ -68,6 +68,7 @@ public struct ExperimentResolver {
             throw fail(["dataset", "params"], "\(error)")
         }
 
+        guard !config.backends.isEmpty else { throw fail(["backend"], "expected at least one backend (memory or sqlite)") }
         var backends: [Backend] = []
         for (i, name) in config.backends.enumerated() {
             guard let backend = Backend(rawValue: name) else {
@@ -122,8 +123,14 @@ public struct ExperimentResolver {
         if flagSets.isEmpty && baselines.isEmpty {
             throw fail(["flagsets"], "the matrix is empty: give at least one flag set (or a baseline engine)")
         }
-        guard config.repetitions >= 1 else { throw fail(["repetitions"], "expected an integer >= 1, got \(config.repetitions)") }
-        guard config.warmup >= 0 else { throw fail(["warmup"], "expected an integer >= 0, got \(config.warmup)") }
+        if let problem = ExperimentLimits.check(config.repetitions, in: ExperimentLimits.repetitions) {
+            throw fail(["repetitions"], problem)
+        }
+        if let problem = ExperimentLimits.check(config.warmup, in: ExperimentLimits.warmup) { throw fail(["warmup"], problem) }
+        let cellCount = sizes.count * queries.count * (backends.count * flagSets.count + baselines.count)
+        if let problem = ExperimentLimits.checkTotal(cells: cellCount, repetitions: config.repetitions, warmup: config.warmup) {
+            throw fail(["repetitions"], problem)
+        }
 
         var speedupBaseline = config.baseline
         if let name = speedupBaseline {

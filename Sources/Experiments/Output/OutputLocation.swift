@@ -1,3 +1,4 @@
+import FileSupport
 import Foundation
 
 /// Where a run writes: `--out DIR`, or `Results/<name>/<UTC timestamp>/`. Names that come
@@ -30,24 +31,60 @@ public enum OutputLocation {
         return directory
     }
 
+    /// Creates and returns a fresh `<results>/<name>/<timestamp>` directory, exclusively:
+    /// when a run started in the same second already holds that name, the next free of
+    /// `<timestamp>-2`, `<timestamp>-3`, ... So two runs never share a directory.
+    public static func claimDefaultDirectory(resultsRoot: String, name: String, date: Date = Date()) throws -> String {
+        let base = try defaultDirectory(resultsRoot: resultsRoot, name: name, date: date)
+        try FileSystem.makeDirectories(resultsRoot + "/" + name)
+        for attempt in 1...maximumSameSecondRuns {
+            let candidate = attempt == 1 ? base : base + "-\(attempt)"
+            if mkdir(candidate, 0o755) == 0 { return candidate }
+            guard errno == EEXIST else { throw FileSystemError("create directory", candidate, reason: String(cString: strerror(errno))) }
+        }
+        throw ExperimentFailure.usage("\(base): \(maximumSameSecondRuns) runs of '\(name)' already started in this second; "
+            + "give --out DIR")
+    }
+
+    /// How many runs of one experiment may start in one second under default directories.
+    public static let maximumSameSecondRuns = 1000
+
     /// The newest run directory of an experiment, for `--resume` without `--out`. Only
-    /// directories named by `timestamp(_:)` count: a curated run kept beside them (the
-    /// committed `reference`, which sorts after every timestamp) is never resumed into.
+    /// directories named by `timestamp(_:)` (with an optional same-second suffix `-N`)
+    /// count: a curated run kept beside them (the committed `reference`, which sorts after
+    /// every timestamp) is never resumed into.
     public static func latestRun(resultsRoot: String, name: String) -> String? {
         guard validateName(name) == nil else { return nil }
         let parent = resultsRoot + "/" + name
         let entries = (try? FileManager.default.contentsOfDirectory(atPath: parent)) ?? []
-        return entries.filter { isTimestamp($0) && FileManager.default.fileExists(atPath: parent + "/" + $0 + "/" + RunState.fileName) }
-            .sorted().last.map { parent + "/" + $0 }
+        var best: (name: String, timestamp: String, suffix: Int)?
+        for entry in entries {
+            guard let order = runOrder(entry),
+                  FileManager.default.fileExists(atPath: parent + "/" + entry + "/" + RunState.fileName) else { continue }
+            if let current = best, (current.timestamp, current.suffix) >= (order.timestamp, order.suffix) { continue }
+            best = (entry, order.timestamp, order.suffix)
+        }
+        return best.map { parent + "/" + $0.name }
     }
 
-    /// Whether `name` has the form `timestamp(_:)` gives, `yyyyMMdd'T'HHmmss'Z'`.
-    public static func isTimestamp(_ name: String) -> Bool {
-        let characters = Array(name.utf8)
-        guard characters.count == 16, characters[8] == UInt8(ascii: "T"), characters[15] == UInt8(ascii: "Z") else { return false }
-        return characters.enumerated().allSatisfy { index, c in
+    /// Whether `name` has the form `claimDefaultDirectory` gives: `yyyyMMdd'T'HHmmss'Z'`,
+    /// optionally followed by `-N` (N >= 2) for a later run in the same second.
+    public static func isTimestamp(_ name: String) -> Bool { runOrder(name) != nil }
+
+    /// The timestamp and same-second suffix (1 when none) of a default run directory name.
+    static func runOrder(_ name: String) -> (timestamp: String, suffix: Int)? {
+        let parts = name.split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false)
+        let stamp = Array(parts[0].utf8)
+        guard stamp.count == 16, stamp[8] == UInt8(ascii: "T"), stamp[15] == UInt8(ascii: "Z") else { return nil }
+        let digits = stamp.enumerated().allSatisfy { index, c in
             index == 8 || index == 15 || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(c)
         }
+        guard digits else { return nil }
+        guard parts.count == 2 else { return (String(parts[0]), 1) }
+        let suffix = parts[1]
+        guard !suffix.isEmpty, suffix.count <= 6, suffix.first != "0", suffix.allSatisfy({ ("0"..."9").contains($0) }),
+              let n = Int(suffix), n >= 2 else { return nil }
+        return (String(parts[0]), n)
     }
 
     /// `20240131T235959Z`: sorts by time, safe in paths.

@@ -17,6 +17,7 @@ struct PlanWriter {
             let catalog = backend == .sqlite ? try data.sqlite(analyzed: false).1 : try data.memoryCatalog()
             for query in experiment.queries {
                 for set in experiment.flagSets {
+                    if Interruption.requested { return }
                     let parsed = try Query.parse(query.text, catalog: catalog, file: query.origin)
                     let run = try QueryEngine(flags: set.flags).run(parsed.relations, capture: true)
                     guard let snapshots = run.snapshots else { continue }

@@ -7,33 +7,49 @@ struct ResultsWriter {
     let directory: String
     let console: Console
     let plots: Bool
+    /// Test hook called as the summary and the plots begin.
+    var finishing: ((FinishingStep) throws -> Void)?
+    /// A run (not a merge): Ctrl-C during the plots leaves the run `interrupted`.
+    var interruptible = false
+
+    init(experiment: Experiment, directory: String, console: Console, plots: Bool) {
+        self.experiment = experiment
+        self.directory = directory
+        self.console = console
+        self.plots = plots
+    }
 
     func finish(
         records: [TimingRecord], equality: EqualityCheck, cellsDone: Int, cellsTotal: Int, interrupted: Bool, shard: Shard
     ) throws -> RunOutcome {
+        var interrupted = interrupted
+        try finishing?(.summary)
         let order = experiment.cells
         let rows = Summary.rows(records, order: order, baseline: experiment.speedupBaseline)
-        try FileSystem.writeTextAtomically(Summary.text(rows), to: directory + "/" + Summary.fileName)
+        try FileSystem.writeTextAtomically(Summary.text(rows), to: FileSystem.join(directory, Summary.fileName))
         let table = SummaryTable.render(rows)
-        try FileSystem.writeTextAtomically(table, to: directory + "/summary.txt")
+        try FileSystem.writeTextAtomically(table, to: FileSystem.join(directory, "summary.txt"))
 
         let multipleBackends = experiment.backends.count > 1
         let mismatches = equality.mismatches(records, order: order) { r in
             let label = SummaryTable.label(r.cell, multipleBackends: multipleBackends)
             return label + " repetition \(r.repetition)" + (r.flags.isEmpty ? "" : " (flags \(r.flags))")
         }
-        let mismatchPath = directory + "/mismatches.txt"
+        let mismatchPath = FileSystem.join(directory, "mismatches.txt")
         if !mismatches.isEmpty {
             try FileSystem.writeTextAtomically(EqualityCheck.report(mismatches), to: mismatchPath)
         } else if FileSystem.exists(mismatchPath) {
             FileSystem.remove(mismatchPath)
         }
 
+        try finishing?(.plots)
+        if plots && !rows.isEmpty { Plotter.plot(directory: directory, console: console) }
+        if interruptible && Interruption.requested { interrupted = true }
+
+        // The state last: `complete` only once everything above is written.
         let status: RunState.Status = interrupted ? .interrupted : (cellsDone == cellsTotal ? .complete : .incomplete)
         let state = RunState(experiment: experiment.name, shard: shard, status: status, cellsDone: cellsDone, cellsTotal: cellsTotal)
-        try FileSystem.writeTextAtomically(state.text, to: directory + "/" + RunState.fileName)
-
-        if plots && !rows.isEmpty { Plotter.plot(directory: directory, console: console) }
+        try FileSystem.writeTextAtomically(state.text, to: FileSystem.join(directory, RunState.fileName))
 
         console.out("\n\(experiment.name): \(cellsDone) of \(cellsTotal) cells" + (shard.isWhole ? "" : " (shard \(shard))")
             + " in \(directory)\n\n" + table)

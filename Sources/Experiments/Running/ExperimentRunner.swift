@@ -51,19 +51,29 @@ public final class ExperimentRunner {
             guard let cellRecords = try runCell(cell, cache: cache) else { interrupted = true; break }
             records += cellRecords
             finished += 1
-            try FileSystem.writeTextAtomically(TimingsFile.text(records, order: order), to: directory + "/" + TimingsFile.name)
+            try FileSystem.writeTextAtomically(TimingsFile.text(records, order: order), to: FileSystem.join(directory, TimingsFile.name))
             progress.finished(work: work(of: cell))
         }
         progress.clear()
         let done = mine.count - pending.count + finished
-        try FileSystem.writeTextAtomically(TimingsFile.text(records, order: order), to: directory + "/" + TimingsFile.name)
+        try FileSystem.writeTextAtomically(TimingsFile.text(records, order: order), to: FileSystem.join(directory, TimingsFile.name))
 
-        if !interrupted && experiment.plans && shard.index == 1 {
-            try PlanWriter(experiment: experiment, directory: directory + "/plans", console: console).write(cache: cache)
+        if !interrupted {
+            // Until the summary and plots are written the run is not complete: a failure
+            // from here on leaves `finishing`, which `--resume` finishes.
+            try writeState(.finishing, done: done, total: mine.count)
         }
-        let outcome = try ResultsWriter(experiment: experiment, directory: directory, console: console, plots: plots)
-            .finish(records: records, equality: equality, cellsDone: done, cellsTotal: mine.count,
-                    interrupted: interrupted, shard: shard)
+        if !interrupted && experiment.plans && shard.index == 1 {
+            try hooks.finishing?(.plans)
+            try PlanWriter(experiment: experiment, directory: FileSystem.join(directory, "plans"), console: console).write(cache: cache)
+            if Interruption.requested { interrupted = true }
+        }
+        var writer = ResultsWriter(experiment: experiment, directory: directory, console: console, plots: plots)
+        writer.finishing = hooks.finishing
+        writer.interruptible = true
+        let outcome = try writer.finish(records: records, equality: equality, cellsDone: done, cellsTotal: mine.count,
+                                        interrupted: interrupted, shard: shard)
+        interrupted = outcome.interrupted
         if interrupted {
             console.err("testbed: interrupted; kept \(done) of \(mine.count) cells in \(directory)\n"
                 + "continue with: testbed run \(configPath) --resume --out \(directory)"
@@ -84,7 +94,7 @@ public final class ExperimentRunner {
     }
 
     private func work(of cell: Cell) -> Double {
-        Double(cell.rows) * Double(experiment.warmup + experiment.repetitions)
+        Double(cell.rows) * (Double(experiment.warmup) + Double(experiment.repetitions))
     }
 
     /// The repetitions of one cell after its warm-up runs; nil if interrupted meanwhile.
@@ -130,6 +140,6 @@ public final class ExperimentRunner {
 
     private func writeState(_ status: RunState.Status, done: Int, total: Int) throws {
         let state = RunState(experiment: experiment.name, shard: shard, status: status, cellsDone: done, cellsTotal: total)
-        try FileSystem.writeTextAtomically(state.text, to: directory + "/" + RunState.fileName)
+        try FileSystem.writeTextAtomically(state.text, to: FileSystem.join(directory, RunState.fileName))
     }
 }

@@ -6,13 +6,23 @@ public struct RunHooks {
     /// Asked between cells with the number of cells completed so far in this invocation;
     /// true stops the run as Ctrl-C would.
     public var shouldStop: ((Int) -> Bool)?
+    /// Called as each step after the cells begins; throwing stands for a failure there
+    /// (a full disk at the summary), and a test may raise SIGINT in it.
+    public var finishing: ((FinishingStep) throws -> Void)?
 
     public init(
-        executor: ((Cell, any CellExecutor) -> any CellExecutor)? = nil, shouldStop: ((Int) -> Bool)? = nil
+        executor: ((Cell, any CellExecutor) -> any CellExecutor)? = nil, shouldStop: ((Int) -> Bool)? = nil,
+        finishing: ((FinishingStep) throws -> Void)? = nil
     ) {
         self.executor = executor
         self.shouldStop = shouldStop
+        self.finishing = finishing
     }
+}
+
+/// The steps of a run after its cells, in order.
+public enum FinishingStep: String, Sendable {
+    case plans, summary, plots
 }
 
 /// How a run (or merge) ended.

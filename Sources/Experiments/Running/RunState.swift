@@ -5,7 +5,10 @@ import FileSupport
 public struct RunState: Equatable {
     public static let fileName = "run.txt"
 
-    public enum Status: String { case running, interrupted, complete, incomplete }
+    /// `finishing`: every cell ran, but the plans, summary or plots are not yet all written
+    /// (a run that failed or was stopped there is `finishing` or `interrupted`, and
+    /// `--resume` writes them).
+    public enum Status: String { case running, finishing, interrupted, complete, incomplete }
 
     public var experiment: String
     public var shard: Shard
@@ -32,7 +35,7 @@ public struct RunState: Equatable {
     }
 
     public static func read(directory: String) throws -> RunState {
-        let path = directory + "/" + fileName
+        let path = FileSystem.join(directory, fileName)
         var values: [String: String] = [:]
         for line in try FileSystem.readText(path).split(separator: "\n") {
             guard let colon = line.firstIndex(of: ":") else { continue }

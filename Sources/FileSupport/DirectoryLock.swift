@@ -1,0 +1,84 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Another process holds a directory's lock: which one, as its lock file says.
+public struct DirectoryLockedError: Error, Equatable, CustomStringConvertible {
+    public let directory: String
+    /// The lock file's text, e.g. `pid 4242 on host build-1`, or empty if unreadable.
+    public let holder: String
+
+    public var description: String {
+        "\(Printable.quoted(directory)) is in use by another testbed process ("
+            + (holder.isEmpty ? "holder unknown" : Printable.escaped(holder))
+            + "); wait for it to finish or stop it, then try again"
+    }
+}
+
+/// An exclusive `flock` on `DIRECTORY/run.lock`, held while the owner lives (or until
+/// `release()`), so two processes cannot run or resume into one directory. The file names
+/// the holder (pid and host). It stays in the directory when released: deleting a lock
+/// file lets a third process lock a fresh inode while a second still waits on the old one.
+public final class DirectoryLock {
+    public static let fileName = "run.lock"
+    public let path: String
+    private var descriptor: Int32
+
+    private init(path: String, descriptor: Int32) {
+        self.path = path
+        self.descriptor = descriptor
+    }
+
+    deinit { release() }
+
+    /// Takes the lock of `directory` without waiting. `create: false` only locks an existing
+    /// lock file (returning nil when there is none), so checking a directory changes nothing.
+    public static func acquire(_ directory: String, create: Bool = true) throws -> DirectoryLock? {
+        let path = FileSystem.join(directory, fileName)
+        let fd = open(path, O_RDWR | O_CLOEXEC | (create ? O_CREAT : 0), 0o644)
+        if fd < 0 {
+            if !create && errno == ENOENT { return nil }
+            throw FileSystemError.current("open lock file", path)
+        }
+        guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
+            let code = errno
+            let holder = readHolder(fd)
+            close(fd)
+            if code == EWOULDBLOCK { throw DirectoryLockedError(directory: directory, holder: holder) }
+            throw FileSystemError("lock", path, reason: FileSystemError.reason(code))
+        }
+        let lock = DirectoryLock(path: path, descriptor: fd)
+        if create { lock.writeHolder() }
+        return lock
+    }
+
+    /// Gives the lock up (also done when the lock is freed).
+    public func release() {
+        guard descriptor >= 0 else { return }
+        close(descriptor)
+        descriptor = -1
+    }
+
+    /// `pid N on host H`, written over the file's previous text.
+    private func writeHolder() {
+        var host = [CChar](repeating: 0, count: 256)
+        let name = gethostname(&host, host.count - 1) == 0
+            ? String(decoding: host.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self) : "unknown"
+        let text = Array("pid \(getpid()) on host \(name)\n".utf8)
+        _ = ftruncate(descriptor, 0)
+        _ = text.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, 0) }
+    }
+
+    private static func readHolder(_ fd: Int32) -> String {
+        var buffer = [UInt8](repeating: 0, count: 512)
+        let count = buffer.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, 0) }
+        guard count > 0 else { return "" }
+        var text = String(decoding: buffer[0..<count], as: UTF8.self)
+        while text.last == "\n" { text.removeLast() }
+        return text
+    }
+}
