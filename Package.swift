@@ -50,6 +50,8 @@ let package = Package(
         .testTarget(name: "ExperimentsTests", dependencies: [
             "Relational", "SQLiteStore", "QueryEngine", "Workloads", "Experiments", "FileSupport",
         ]),
+        // The malformed-input battery: runs the built `testbed` executable (no module imports).
+        .testTarget(name: "CommandLineTests", exclude: ["Fixtures"]),
         .testTarget(name: "WorkloadsTests", dependencies: ["Relational", "QueryEngine", "Workloads", "SQLiteStore", "FileSupport"]),
     ],
     swiftLanguageModes: [.v6]
