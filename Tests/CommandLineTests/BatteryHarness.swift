@@ -73,6 +73,9 @@ enum Battery {
         Set((try? FileManager.default.contentsOfDirectory(atPath: "/")) ?? [])
     }
 
+    /// Seconds a case may run; every refusal takes well under one second.
+    static let timeout: Double = 15
+
     static func run(_ arguments: [String], files: [String: Data], environment: [String: String] = [:],
                     body: (URL, BatteryOutcome, [String: String]) -> Void) throws {
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("battery-" + UUID().uuidString)
@@ -105,11 +108,17 @@ enum Battery {
             errBox.data = err.fileHandleForReading.readDataToEndOfFile()
             group.leave()
         }
+        // A case that runs instead of being refused (e.g. 10^12 repetitions before the fix)
+        // is stopped after `timeout` seconds and reported as exit 124.
+        let deadline = DispatchTime.now() + timeout
+        let watchdog = DispatchWorkItem { if process.isRunning { process.terminate() } }
+        DispatchQueue.global().asyncAfter(deadline: deadline, execute: watchdog)
         let outData = out.fileHandleForReading.readDataToEndOfFile()
         group.wait()
         process.waitUntilExit()
+        watchdog.cancel()
         var status = process.terminationStatus
-        if process.terminationReason == .uncaughtSignal { status = 128 + status }
+        if process.terminationReason == .uncaughtSignal { status = status == SIGTERM ? 124 : 128 + status }
         body(scratch, BatteryOutcome(status: status, out: String(decoding: outData, as: UTF8.self),
                                      err: String(decoding: errBox.data, as: UTF8.self)), before)
     }
