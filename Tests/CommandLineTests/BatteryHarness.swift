@@ -69,7 +69,8 @@ enum Battery {
         return result
     }
 
-    /// What `run`/`merge` write into their output directory (removed from `/` if a case put them there).
+    /// What `run`/`merge` write into their output directory (removed from `/` if a case put them there),
+    /// besides the plan files `plan` writes for the battery's query `q`.
     static let runOutputNames: Set<String> = ["config.yaml", "environment.txt", "run.txt", "summary.csv", "summary.txt",
                                                "timings.csv", "plans", "plots", "run.lock", "lock"]
 
@@ -150,7 +151,8 @@ enum Battery {
                 if !gained.isEmpty {
                     problems.append("'/' gained \(gained.sorted())")
                     // Undo what the unfixed binary wrote there: only names a run or merge writes.
-                    for name in gained where runOutputNames.contains(name) {
+                    for name in gained where runOutputNames.contains(name)
+                        || (name.hasPrefix("q-") && (name.hasSuffix(".dot") || name.hasSuffix(".svg"))) {
                         try? FileManager.default.removeItem(atPath: "/" + name)
                     }
                 }

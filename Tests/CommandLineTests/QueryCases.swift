@@ -3,10 +3,10 @@ import Foundation
 /// Malformed `.rq` query files, each run through `query`, `plan`, `queries --directory` and
 /// `verify --directory` (a catalog of one file), plus each command's own options.
 enum QueryCases {
-    /// (tag, file text, expected line of the error in bad.rq)
+    /// (tag, file text, expected line of the error in bad.rq; end-of-input errors are on the line after the last newline)
     static let files: [(String, String, Int)] = [
-        ("syntax-dangling-join", "# shape: documents\noutput documents join\n", 2),
-        ("syntax-unclosed-paren", "# shape: documents\noutput (documents select (id == 1)\n", 2),
+        ("syntax-dangling-join", "# shape: documents\noutput documents join\n", 3),
+        ("syntax-unclosed-paren", "# shape: documents\noutput (documents select (id == 1)\n", 3),
         ("syntax-bad-token", "# shape: documents\noutput documents $ documents\n", 2),
         ("unknown-relation", "# shape: documents\noutput widgets\n", 2),
         ("unknown-attribute", "# shape: documents\noutput documents select (colour == 1)\n", 2),
@@ -15,7 +15,7 @@ enum QueryCases {
         ("unknown-shape", "# shape: widgets\noutput documents\n", 1),
         ("empty-shape", "# shape:\noutput documents\n", 1),
         ("two-shapes", "# shape: documents\n# shape: pets\noutput documents\n", 2),
-        ("no-output", "# shape: documents\nlet x = documents\n", 2),
+        ("no-output", "# shape: documents\nlet x = documents\n", 3),
         ("let-rebound", "# shape: documents\nlet x = documents\nlet x = documents\noutput x\n", 3),
         ("ctrl-char", "# shape: documents\noutput docu\u{1b}[31mments\n", 2),
         ("invalid-utf8", "# shape: documents\noutput documents \u{FFFD}\n", 2),
@@ -23,7 +23,7 @@ enum QueryCases {
         ("huge-integer", "# shape: documents\noutput documents select (id == 99999999999999999999999)\n", 2),
         ("unterminated-string", "# shape: documents\noutput documents select (name == \"abc)\n", 2),
         ("bad-escape", "# shape: documents\noutput documents select (name == \"a\\qb\")\n", 2),
-        ("crlf-syntax-error", "# shape: documents\r\noutput documents join\r\n", 2),
+        ("crlf-syntax-error", "# shape: documents\r\noutput documents join\r\n", 3),
         ("bom-unknown-relation", "\u{FEFF}# shape: documents\noutput widgets\n", 2),
     ]
 
