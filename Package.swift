@@ -40,6 +40,12 @@ let package = Package(
         .executableTarget(name: "testbed-bench", dependencies: [
             "Relational", "SQLiteStore", "QueryEngine", "Workloads",
         ], path: "Sources/Benchmarks"),
+        // Fuzz entry points (scripts/fuzz.sh builds them with -sanitize=fuzzer -D FUZZING into
+        // .build-fuzz); a normal build makes them reproducers that run files given as arguments.
+        .executableTarget(name: "FuzzQueryParser", dependencies: ["Workloads", "FileSupport"],
+                          path: "Fuzz/FuzzQueryParser"),
+        .executableTarget(name: "FuzzConfigLoader", dependencies: ["Experiments", "FileSupport"],
+                          path: "Fuzz/FuzzConfigLoader"),
         .testTarget(name: "FileSupportTests", dependencies: ["FileSupport"]),
         .testTarget(name: "RelationalTests", dependencies: ["Relational"]),
         .testTarget(name: "SQLiteStoreTests", dependencies: ["Relational", "SQLiteStore"]),
@@ -50,6 +56,8 @@ let package = Package(
         .testTarget(name: "ExperimentsTests", dependencies: [
             "Relational", "SQLiteStore", "QueryEngine", "Workloads", "Experiments", "FileSupport",
         ]),
+        // The malformed-input battery: runs the built `testbed` executable (no module imports).
+        .testTarget(name: "CommandLineTests", exclude: ["Fixtures"]),
         .testTarget(name: "WorkloadsTests", dependencies: ["Relational", "QueryEngine", "Workloads", "SQLiteStore", "FileSupport"]),
     ],
     swiftLanguageModes: [.v6]

@@ -8,4 +8,7 @@ swift build
 # swift test prints each suite's "Executed N tests, with M failures" summary and exits
 # non-zero when any test fails. Every test is XCTest; without --disable-swift-testing the
 # run would close on Swift Testing's "Test run with 0 tests" line, which reads as no tests.
+# The fixed-iteration fuzz of the query and config parsers runs first (its own build dir,
+# .build-fuzz, reused between runs), so that `swift test`'s summary stays the last output.
+bash scripts/fuzz.sh --runs "${FUZZ_RUNS:-20000}"
 swift test --disable-swift-testing

@@ -1,0 +1,32 @@
+import XCTest
+
+/// The malformed-input battery: every case runs the built `testbed` in a fresh directory and
+/// expects exit 2, a `testbed:` message naming where, and nothing created or changed on disk.
+/// Tables live in RunCases, MergeCompareCases, QueryCases and OtherCases; add rows there.
+final class BatteryTests: XCTestCase {
+    func testRunConfigs() throws { try assertBattery(RunCases.cases) }
+    func testMerge() throws { try assertBattery(MergeCompareCases.cases.filter { $0.name.hasPrefix("merge/") }) }
+    func testCompare() throws { try assertBattery(MergeCompareCases.cases.filter { $0.name.hasPrefix("compare/") }) }
+    func testQueryFilesAndOptions() throws { try assertBattery(QueryCases.cases.filter { $0.name.hasPrefix("query/") }) }
+    func testPlan() throws { try assertBattery(QueryCases.cases.filter { $0.name.hasPrefix("plan/") }) }
+    func testQueries() throws { try assertBattery(QueryCases.cases.filter { $0.name.hasPrefix("queries/") }) }
+    func testVerifyCatalog() throws { try assertBattery(QueryCases.cases.filter { $0.name.hasPrefix("verify/") }) }
+    func testVerifyOptionsAndRepro() throws { try assertBattery(OtherCases.verify) }
+    func testGenerate() throws { try assertBattery(OtherCases.generate) }
+    func testFlagsDemoAndTopLevel() throws { try assertBattery(OtherCases.flagsAndDemo) }
+
+    func testBatteryHasAtLeast220Cases() {
+        let all = RunCases.cases + MergeCompareCases.cases + QueryCases.cases + OtherCases.generate + OtherCases.verify
+            + OtherCases.flagsAndDemo
+        XCTAssertGreaterThanOrEqual(all.count, 220)
+        XCTAssertEqual(Set(all.map(\.name)).count, all.count, "case names are unique")
+    }
+
+    /// CRLF and BOM `.rq` files are accepted by every command that reads query files.
+    func testCRLFAndBOMQueryFilesAreAccepted() throws {
+        let failures = try Battery.checkAccepted(AcceptedQueryCases.cases)
+        if !failures.isEmpty {
+            XCTFail("\(failures.count) of \(AcceptedQueryCases.cases.count) cases failed:\n" + failures.joined(separator: "\n"))
+        }
+    }
+}

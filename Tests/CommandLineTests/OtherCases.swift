@@ -1,0 +1,112 @@
+import Foundation
+
+/// `generate`, `verify` (options and `--repro`), `flags`, `demo` and the top level.
+enum OtherCases {
+    static var generate: [BatteryCase] {
+        var out: [BatteryCase] = []
+        func gen(_ tag: String, _ arguments: [String], _ expect: String, files: [String: String] = [:]) {
+            out.append(BatteryCase("generate/\(tag)", ["generate"] + arguments, files: files, expect: [expect]))
+        }
+        gen("no-shape", ["--rows", "20"], "--shape")
+        gen("shape-unknown", ["--shape", "widgets", "--rows", "20"], "--shape")
+        gen("rows-zero", ["--shape", "documents", "--rows", "0"], "--rows")
+        gen("rows-neg", ["--shape", "documents", "--rows", "-20"], "--rows")
+        gen("rows-too-big", ["--shape", "documents", "--rows", "100000001"], "--rows")
+        gen("rows-max", ["--shape", "pets", "--rows", "9223372036854775807"], "--rows")
+        gen("rows-overflow", ["--shape", "pets", "--rows", "99999999999999999999"], "--rows")
+        gen("rows-text", ["--shape", "pets", "--rows", "many"], "--rows")
+        gen("seed-neg", ["--shape", "pets", "--rows", "20", "--seed", "-2"], "--seed")
+        gen("param-unknown", ["--shape", "pets", "--rows", "20", "--param", "colour=red"], "--param")
+        gen("param-bad", ["--shape", "documents", "--rows", "20", "--param", "roots=-1"], "--param")
+        gen("param-no-value", ["--shape", "documents", "--rows", "20", "--param", "roots="], "--param")
+        gen("param-overflow", ["--shape", "pets", "--rows", "20", "--param", "added=99999999999999999999"], "--param")
+        gen("pets-added-huge", ["--shape", "pets", "--rows", "20", "--param", "added=100000000000"], "added")
+        gen("csv-empty", ["--shape", "pets", "--rows", "20", "--csv", ""], "--csv")
+        gen("csv-blank", ["--shape", "pets", "--rows", "20", "--csv", " "], "--csv")
+        gen("csv-root", ["--shape", "pets", "--rows", "20", "--csv", "/"], "--csv")
+        gen("csv-is-file", ["--shape", "pets", "--rows", "20", "--csv", "f"], "--csv", files: ["f": "x"])
+        gen("csv-nonempty-dir", ["--shape", "pets", "--rows", "20", "--csv", "d"], "--csv", files: ["d/x": "x"])
+        gen("csv-missing-parent", ["--shape", "pets", "--rows", "20", "--csv", "a/b/c"], "--csv")
+        gen("sqlite-empty", ["--shape", "pets", "--rows", "20", "--sqlite", ""], "--sqlite")
+        gen("sqlite-root", ["--shape", "pets", "--rows", "20", "--sqlite", "/"], "--sqlite")
+        gen("sqlite-directory", ["--shape", "pets", "--rows", "20", "--sqlite", "d"], "--sqlite", files: ["d/x": "x"])
+        gen("sqlite-exists", ["--shape", "pets", "--rows", "20", "--sqlite", "f.sqlite"], "--sqlite", files: ["f.sqlite": "old"])
+        gen("sqlite-missing-parent", ["--shape", "pets", "--rows", "20", "--sqlite", "no/dir/x.sqlite"], "--sqlite")
+        gen("sqlite-ctrl", ["--shape", "pets", "--rows", "20", "--sqlite", "x\u{1b}.sqlite"], "--sqlite")
+        gen("unknown-flag", ["--shape", "pets", "--rows", "20", "--zip"], "--zip")
+        return out
+    }
+
+    static let flags = "initiator-ordering=smallest-estimate,join-filter-threshold=100,select-pushdown=on,"
+        + "subtree-copy-limit=100,subtree-copying=on,union-flattening=on"
+    static let goodManifest = "flags: \(flags)\nbackend: memory\nkind: reference\nbatch-size: 2\npartition: 0 1 2\n"
+        + "table: t0 indexed [a] rows 1\ntable: t1 indexed [] rows 1\n"
+
+    static func repro(_ tag: String, manifest: String, extra: [String: String] = [:], expect: [String]) -> BatteryCase {
+        var files = ["r/manifest.txt": manifest, "r/query.rq": "output t0 join t1\n", "r/t0.csv": "a,d\n3,0\n",
+                     "r/t1.csv": "a,c\n3.0,-1\n"]
+        for (key, value) in extra { files[key] = value }
+        return BatteryCase("verify/repro-\(tag)", ["verify", "--repro", "r"], files: files, expect: expect)
+    }
+
+    static var verify: [BatteryCase] {
+        var out: [BatteryCase] = []
+        func line(_ n: Int, _ replacement: String) -> String {
+            var lines = goodManifest.components(separatedBy: "\n"); lines[n - 1] = replacement; return lines.joined(separator: "\n")
+        }
+        out.append(repro("unknown-kind", manifest: line(3, "kind: referense"), expect: ["manifest.txt:3"]))
+        out.append(repro("unknown-key", manifest: goodManifest + "colour: blue\n", expect: ["manifest.txt:8"]))
+        out.append(repro("not-key-value", manifest: goodManifest + "garbage line\n", expect: ["manifest.txt:8"]))
+        out.append(repro("kind-twice", manifest: goodManifest + "kind: sqlite\n", expect: ["manifest.txt:8"]))
+        out.append(repro("batch-zero", manifest: line(4, "batch-size: 0"), expect: ["manifest.txt:4"]))
+        out.append(repro("batch-overflow", manifest: line(4, "batch-size: 99999999999999999999"), expect: ["manifest.txt:4"]))
+        out.append(repro("partition-short", manifest: line(5, "partition: 0 1"), expect: ["manifest.txt:5"]))
+        out.append(repro("backend-unknown", manifest: line(2, "backend: postgres"), expect: ["manifest.txt:2"]))
+        out.append(repro("flags-unknown", manifest: line(1, "flags: warp=on"), expect: ["manifest.txt:1"]))
+        out.append(repro("csv-outside", manifest: line(7, "table: ../secret indexed [] rows 1"),
+                         extra: ["secret.csv": "a,c\n1,2\n"], expect: ["manifest.txt:7"]))
+        out.append(repro("csv-absolute", manifest: line(7, "table: /etc/passwd indexed [] rows 1"), expect: ["manifest.txt:7"]))
+        out.append(repro("table-missing-csv", manifest: line(7, "table: t9 indexed [] rows 1"), expect: ["t9"]))
+        out.append(repro("rows-mismatch", manifest: line(7, "table: t1 indexed [] rows 5"), expect: ["manifest.txt:7"]))
+        out.append(repro("index-unknown", manifest: line(6, "table: t0 indexed [zz] rows 1"), expect: ["manifest.txt:6"]))
+        out.append(repro("query-syntax", manifest: goodManifest, extra: ["r/query.rq": "output t0 join\n"], expect: ["query.rq:1"]))
+        out.append(repro("query-unknown-relation", manifest: goodManifest, extra: ["r/query.rq": "output t7\n"], expect: ["query.rq:1"]))
+        out.append(repro("csv-truncated", manifest: goodManifest, extra: ["r/t0.csv": "a,d\n3\n"], expect: ["t0.csv:2"]))
+        out.append(repro("no-manifest", manifest: goodManifest, extra: ["r/manifest.txt": ""], expect: ["manifest"]))
+        out.append(BatteryCase("verify/repro-missing-dir", ["verify", "--repro", "nothere"], expect: ["nothere"]))
+        func opt(_ tag: String, _ arguments: [String], _ expect: String) {
+            out.append(BatteryCase("verify/\(tag)", ["verify"] + arguments, expect: [expect]))
+        }
+        opt("directory-missing", ["--directory", "/nonexistent-battery"], "/nonexistent-battery")
+        opt("sizes-too-big", ["--sizes", "100000001"], "--sizes")
+        opt("sizes-max", ["--sizes", "9223372036854775807"], "--sizes")
+        opt("sizes-zero", ["--sizes", "0"], "--sizes")
+        opt("sizes-text", ["--sizes", "a,b"], "--sizes")
+        opt("sizes-empty", ["--sizes", ""], "--sizes")
+        opt("seeds-neg", ["--seeds", "-1"], "--seeds")
+        opt("random-zero", ["--random", "0"], "--random")
+        opt("random-neg", ["--random", "-5"], "--random")
+        opt("random-overflow", ["--random", "99999999999999999999"], "--random")
+        opt("runs-per-case-zero", ["--runs-per-case", "0"], "--runs-per-case")
+        opt("max-reductions-neg", ["--max-reductions", "-1"], "--max-reductions")
+        opt("repro-directory-empty", ["--random", "1", "--repro-directory", ""], "--repro-directory")
+        opt("repro-directory-root", ["--random", "1", "--repro-directory", "/"], "--repro-directory")
+        opt("random-with-directory", ["--random", "3", "--directory", "x"], "--directory")
+        opt("unknown-flag", ["--explode"], "--explode")
+        return out
+    }
+
+    static var flagsAndDemo: [BatteryCase] {
+        [
+            BatteryCase("flags/unknown-flag", ["flags", "--verbose"], expect: ["--verbose"]),
+            BatteryCase("flags/extra-argument", ["flags", "extra"], expect: ["extra"]),
+            BatteryCase("demo/unknown-example", ["demo", "--example", "nope"], expect: ["nope"]),
+            BatteryCase("demo/empty-example", ["demo", "--example", ""], expect: ["--example"]),
+            BatteryCase("demo/ctrl-example", ["demo", "--example", "x\u{1b}[2J"], expect: ["--example"]),
+            BatteryCase("demo/unknown-flag", ["demo", "--fast"], expect: ["--fast"]),
+            BatteryCase("demo/extra-argument", ["demo", "extra"], expect: ["extra"]),
+            BatteryCase("top/unknown-subcommand", ["frobnicate"], expect: ["frobnicate"]),
+            BatteryCase("top/unknown-flag", ["--frobnicate"], expect: ["--frobnicate"]),
+        ]
+    }
+}

@@ -1,0 +1,115 @@
+import Foundation
+
+/// Malformed `.rq` query files, each run through `query`, `plan`, `queries --directory` and
+/// `verify --directory` (a catalog of one file), plus each command's own options.
+enum QueryCases {
+    /// (tag, file text, expected line of the error in bad.rq; end-of-input errors are on the line after the last newline)
+    static let files: [(String, String, Int)] = [
+        ("syntax-dangling-join", "# shape: documents\noutput documents join\n", 3),
+        ("syntax-unclosed-paren", "# shape: documents\noutput (documents select (id == 1)\n", 3),
+        ("syntax-bad-token", "# shape: documents\noutput documents $ documents\n", 2),
+        ("unknown-relation", "# shape: documents\noutput widgets\n", 2),
+        ("unknown-attribute", "# shape: documents\noutput documents select (colour == 1)\n", 2),
+        ("unknown-project-attribute", "# shape: documents\noutput documents project [nope]\n", 2),
+        ("rename-unknown", "# shape: documents\noutput documents rename [nope -> x]\n", 2),
+        ("unknown-shape", "# shape: widgets\noutput documents\n", 1),
+        ("empty-shape", "# shape:\noutput documents\n", 1),
+        ("two-shapes", "# shape: documents\n# shape: pets\noutput documents\n", 2),
+        ("no-output", "# shape: documents\nlet x = documents\n", 3),
+        ("let-rebound", "# shape: documents\nlet x = documents\nlet x = documents\noutput x\n", 3),
+        ("ctrl-char", "# shape: documents\noutput docu\u{1b}[31mments\n", 2),
+        ("invalid-utf8", "# shape: documents\noutput documents \u{FFFD}\n", 2),
+        ("union-mismatch", "# shape: documents\noutput documents union selected_documents\n", 2),
+        ("huge-integer", "# shape: documents\noutput documents select (id == 99999999999999999999999)\n", 2),
+        ("unterminated-string", "# shape: documents\noutput documents select (name == \"abc)\n", 2),
+        ("bad-escape", "# shape: documents\noutput documents select (name == \"a\\qb\")\n", 2),
+        ("crlf-syntax-error", "# shape: documents\r\noutput documents join\r\n", 3),
+        ("bom-unknown-relation", "\u{FEFF}# shape: documents\noutput widgets\n", 2),
+    ]
+
+    static var cases: [BatteryCase] {
+        var out: [BatteryCase] = []
+        for (tag, text, line) in files {
+            let where_ = "bad.rq:\(line)"
+            out.append(BatteryCase("query/\(tag)", ["query", "bad.rq", "--rows", "20"], files: ["bad.rq": text], expect: [where_]))
+            out.append(BatteryCase("plan/\(tag)", ["plan", "bad.rq", "--rows", "20", "--out", "p"], files: ["bad.rq": text], expect: [where_]))
+            out.append(BatteryCase("queries/\(tag)", ["queries", "--directory", "cat"], files: ["cat/bad.rq": text], expect: [where_]))
+            out.append(BatteryCase("verify/\(tag)", ["verify", "--directory", "cat", "--sizes", "20", "--no-reduce"],
+                                   files: ["cat/bad.rq": text], expect: [where_]))
+        }
+        let good = ["q.rq": "# shape: documents\noutput documents select (id == 1)\n"]
+        // query / plan options.
+        for command in ["query", "plan"] {
+            let extra = command == "plan" ? ["--out", "p"] : []
+            func option(_ tag: String, _ arguments: [String], _ expect: String) {
+                out.append(BatteryCase("\(command)/\(tag)", [command, "q.rq"] + arguments + extra, files: good, expect: [expect]))
+            }
+            option("rows-zero", ["--rows", "0"], "--rows")
+            option("rows-neg", ["--rows", "-1"], "--rows")
+            option("rows-too-big", ["--rows", "100000001"], "--rows")
+            option("rows-max", ["--rows", "9223372036854775807"], "--rows")
+            option("rows-overflow", ["--rows", "9223372036854775808"], "--rows")
+            option("rows-text", ["--rows", "ten"], "--rows")
+            option("seed-neg", ["--rows", "20", "--seed", "-1"], "--seed")
+            option("seed-overflow", ["--rows", "20", "--seed", "18446744073709551616"], "--seed")
+            option("shape-unknown", ["--rows", "20", "--shape", "widgets"], "--shape")
+            option("shape-mismatch", ["--rows", "20", "--shape", "pets"], "q.rq")
+            option("param-unknown", ["--rows", "20", "--param", "colour=blue"], "--param")
+            option("param-no-equals", ["--rows", "20", "--param", "roots"], "--param")
+            option("param-bad-value", ["--rows", "20", "--param", "roots=7"], "--param")
+            option("param-empty", ["--rows", "20", "--param", ""], "--param")
+            option("param-twice", ["--rows", "20", "--param", "roots=0.1", "--param", "roots=0.2"], "--param")
+            option("backend-unknown", ["--rows", "20", "--backend", "postgres"], "--backend")
+            option("preset-unknown", ["--rows", "20", "--preset", "most-on"], "--preset")
+            option("enable-unknown", ["--rows", "20", "--enable", "teleport"], "--enable")
+            option("disable-unknown", ["--rows", "20", "--disable", "teleport"], "--disable")
+            option("enable-and-disable", ["--rows", "20", "--enable", "subtree-copying", "--disable", "subtree-copying"], "subtree-copying")
+            option("set-twice", ["--rows", "20", "--set", "subtree-copy-limit=5", "--set", "subtree-copy-limit=6"], "--set")
+            option("set-no-equals", ["--rows", "20", "--set", "subtree-copy-limit"], "--set")
+            option("set-out-of-range", ["--rows", "20", "--set", "subtree-copy-limit=-4"], "--set")
+            option("set-overflow", ["--rows", "20", "--set", "join-filter-threshold=99999999999999999999"], "--set")
+            option("set-unknown", ["--rows", "20", "--set", "warp=9"], "--set")
+            option("unknown-flag", ["--rows", "20", "--turbo"], "--turbo")
+            option("memory-too-big", ["--rows", "100000000", "--param", "order=shuffled"], "memory")
+        }
+        out.append(BatteryCase("query/missing-file", ["query", "nothere.rq", "--rows", "20"], expect: ["nothere"]))
+        out.append(BatteryCase("query/directory-as-file", ["query", "d", "--rows", "20"], files: ["d/x.rq": "x"], expect: ["d"]))
+        out.append(BatteryCase("query/empty-file", ["query", "e.rq", "--rows", "20"], files: ["e.rq": ""], expect: ["e.rq"]))
+        out.append(BatteryCase("query/no-argument", ["query"], expect: ["query"]))
+        out.append(BatteryCase("plan/out-empty", ["plan", "q.rq", "--rows", "20", "--out", ""], files: good, expect: ["--out"]))
+        out.append(BatteryCase("plan/out-blank", ["plan", "q.rq", "--rows", "20", "--out", "   "], files: good, expect: ["--out"]))
+        out.append(BatteryCase("plan/out-root", ["plan", "q.rq", "--rows", "20", "--out", "/"], files: good, expect: ["--out"]))
+        out.append(BatteryCase("plan/out-is-file", ["plan", "q.rq", "--rows", "20", "--out", "q.rq"], files: good, expect: ["--out"]))
+        out.append(BatteryCase("plan/out-ctrl", ["plan", "q.rq", "--rows", "20", "--out", "p\u{7}"], files: good, expect: ["--out"]))
+        // queries.
+        out.append(BatteryCase("queries/missing-directory", ["queries", "--directory", "/nonexistent-battery"], expect: ["/nonexistent-battery"]))
+        out.append(BatteryCase("queries/empty-directory", ["queries", "--directory", "cat"], files: ["cat/readme.txt": "no queries"],
+                               expect: ["cat"]))
+        out.append(BatteryCase("queries/file-as-directory", ["queries", "--directory", "q.rq"], files: good, expect: ["q.rq"]))
+        out.append(BatteryCase("queries/unknown-flag", ["queries", "--colour"], expect: ["--colour"]))
+        return out
+    }
+}
+
+/// CRLF line endings and a UTF-8 byte-order mark in `.rq` files must be accepted (exit 0).
+enum AcceptedQueryCases {
+    static let body = "# shape: documents\nlet d = documents select (id < 5)\noutput d\n"
+    static let variants: [(String, Data)] = [
+        ("crlf", Data(body.replacingOccurrences(of: "\n", with: "\r\n").utf8)),
+        ("bom", Data([0xef, 0xbb, 0xbf]) + Data(body.utf8)),
+        ("bom-crlf", Data([0xef, 0xbb, 0xbf]) + Data(body.replacingOccurrences(of: "\n", with: "\r\n").utf8)),
+        ("crlf-no-final-newline", Data(body.replacingOccurrences(of: "\n", with: "\r\n").dropLast(2).utf8)),
+    ]
+
+    static var cases: [AcceptedCase] {
+        var out: [AcceptedCase] = []
+        for (tag, data) in variants {
+            out.append(AcceptedCase(name: "query/\(tag)", arguments: ["query", "q.rq", "--rows", "20", "--verify"], files: ["q.rq": data]))
+            out.append(AcceptedCase(name: "plan/\(tag)", arguments: ["plan", "q.rq", "--rows", "20", "--out", "p"], files: ["q.rq": data]))
+            out.append(AcceptedCase(name: "queries/\(tag)", arguments: ["queries", "--directory", "cat"], files: ["cat/q.rq": data]))
+            out.append(AcceptedCase(name: "verify/\(tag)", arguments: ["verify", "--directory", "cat", "--sizes", "20", "--no-reduce"],
+                                    files: ["cat/q.rq": data]))
+        }
+        return out
+    }
+}

@@ -1,0 +1,183 @@
+import Foundation
+
+/// `testbed run CONFIG`: malformed experiment configs. The base config is valid and tiny;
+/// each case replaces, inserts or removes lines, so the expected line number is known.
+enum RunCases {
+    static let base = [
+        "name: bat",                      // 1
+        "dataset:",                       // 2
+        "  shape: documents",             // 3
+        "  rows: [20]",                   // 4
+        "  seed: 1",                      // 5
+        "backend: [memory]",              // 6
+        "queries:",                       // 7
+        "  - name: q",                    // 8
+        "    text: \"output documents\"",  // 9
+        "flagsets:",                      // 10
+        "  on: {preset: all-on}",         // 11
+        "repetitions: 1",                 // 12
+        "warmup: 0",                      // 13
+        "plans: false",                   // 14
+    ]
+
+    static func text(_ edits: [Int: String?] = [:], append: [String] = []) -> String {
+        var lines: [String] = []
+        for (index, line) in base.enumerated() {
+            if let edit = edits[index + 1] { if let replacement = edit { lines.append(replacement) } } else { lines.append(line) }
+        }
+        return (lines + append).joined(separator: "\n") + "\n"
+    }
+
+    /// A case running `run exp.yaml` with line `n` replaced by `line`.
+    static func line(_ name: String, _ n: Int, _ line: String?, expect: [String]) -> BatteryCase {
+        BatteryCase("run/" + name, ["run", "exp.yaml"], files: ["exp.yaml": text([n: line])], expect: expect)
+    }
+
+    static func config(_ name: String, _ text: String, expect: [String], extra: [String] = []) -> BatteryCase {
+        BatteryCase("run/" + name, ["run", "exp.yaml"] + extra, files: ["exp.yaml": text], expect: expect)
+    }
+
+    static func raw(_ name: String, _ data: Data, expect: [String]) -> BatteryCase {
+        BatteryCase("run/" + name, ["run", "exp.yaml"], raw: ["exp.yaml": data], expect: expect)
+    }
+
+    static var cases: [BatteryCase] {
+        var out: [BatteryCase] = []
+        // Numbers: repetitions and warmup.
+        for (tag, value) in [("rep-max", "9223372036854775807"), ("rep-1e12", "1000000000000"),
+                             ("rep-zero", "0"), ("rep-neg", "-1"), ("rep-overflow", "9223372036854775808"),
+                             ("rep-float", "1.5"), ("rep-string", "many"), ("rep-list", "[1]"),
+                             ("rep-hex-huge", "0xffffffffffffffffff"), ("rep-null", "null")] {
+            out.append(line(tag, 12, "repetitions: \(value)", expect: ["exp.yaml:12", "repetitions"]))
+        }
+        for (tag, value) in [("warmup-max", "9223372036854775807"), ("warmup-1e12", "1000000000000"),
+                             ("warmup-neg", "-3"), ("warmup-string", "yes please"), ("warmup-float", "0.5")] {
+            out.append(line(tag, 13, "warmup: \(value)", expect: ["exp.yaml:13", "warmup"]))
+        }
+        out.append(config("rep-and-warmup-max", text([12: "repetitions: 9223372036854775807", 13: "warmup: 9223372036854775807"]),
+                          expect: ["exp.yaml:12", "repetitions"]))
+        out.append(config("rep-max-resume", text([12: "repetitions: 9223372036854775807", 13: "warmup: 1"]),
+                          expect: ["exp.yaml:12", "repetitions"], extra: ["--resume", "--out", "runs"]))
+        // Dataset rows, seed, shape, params.
+        for (tag, value) in [("rows-zero", "[0]"), ("rows-neg", "[-5]"), ("rows-max", "[9223372036854775807]"),
+                             ("rows-overflow", "[99999999999999999999]"), ("rows-empty", "[]"), ("rows-string", "[a]"),
+                             ("rows-float", "[2.5]"), ("rows-too-big", "[100000001]")] {
+            out.append(line(tag, 4, "  rows: \(value)", expect: ["exp.yaml:4", "dataset.rows"]))
+        }
+        for (tag, value) in [("seed-neg", "-1"), ("seed-overflow", "18446744073709551616"), ("seed-string", "abc"),
+                             ("seed-float", "1.25")] {
+            out.append(line(tag, 5, "  seed: \(value)", expect: ["exp.yaml:5", "dataset.seed"]))
+        }
+        for (tag, value) in [("shape-unknown", "widgets"), ("shape-empty", "''"), ("shape-list", "[documents]"),
+                             ("shape-number", "7"), ("shape-ctrl", "\"doc\\u001b[31m\"")] {
+            out.append(line(tag, 3, "  shape: \(value)", expect: ["exp.yaml:3", "dataset.shape"]))
+        }
+        out.append(config("params-unknown", text(append: []).replacingOccurrences(of: "  seed: 1\n", with: "  seed: 1\n  params: {bogus: 1}\n"),
+                          expect: ["exp.yaml:6", "dataset.params"]))
+        out.append(config("params-roots-bad", text().replacingOccurrences(of: "  seed: 1\n", with: "  seed: 1\n  params: {roots: 7}\n"),
+                          expect: ["exp.yaml:6", "dataset.params.roots"]))
+        out.append(config("params-roots-nan", text().replacingOccurrences(of: "  seed: 1\n", with: "  seed: 1\n  params: {roots: .nan}\n"),
+                          expect: ["exp.yaml:6", "dataset.params.roots"]))
+        out.append(config("params-list", text().replacingOccurrences(of: "  seed: 1\n", with: "  seed: 1\n  params: [roots]\n"),
+                          expect: ["exp.yaml:6", "dataset.params"]))
+        out.append(config("params-huge-memory", text([4: "  rows: [100000000]"]).replacingOccurrences(of: "  seed: 1\n", with: "  seed: 1\n  params: {order: shuffled}\n"),
+                          expect: ["exp.yaml:4", "dataset.rows"]))
+        // Backends and baselines.
+        for (tag, value) in [("backend-empty", "[]"), ("backend-unknown", "[postgres]"), ("backend-number", "3"),
+                             ("backend-dup", "[memory, memory]"), ("backend-map", "{a: b}"), ("backend-null", "null")] {
+            out.append(line(tag, 6, "backend: \(value)", expect: ["exp.yaml:6", "backend"]))
+        }
+        for (tag, value) in [("baselines-unknown", "[mysql]"), ("baselines-number", "[1]"), ("baselines-map", "{x: 1}")] {
+            out.append(config(tag, text(append: ["baselines: \(value)"]), expect: ["exp.yaml:15", "baselines"]))
+        }
+        out.append(config("baseline-unknown", text(append: ["baseline: nope"]), expect: ["exp.yaml:15", "baseline"]))
+        out.append(config("baseline-list", text(append: ["baseline: [on]"]), expect: ["exp.yaml:15", "baseline"]))
+        // Flag sets.
+        for (tag, value, key) in [
+            ("flagset-unknown-preset", "  on: {preset: most-on}", "flagsets.on"),
+            ("flagset-unknown-heuristic", "  on: {preset: all-on, disable: [teleport]}", "flagsets.on"),
+            ("flagset-enable-disable", "  on: {preset: all-off, enable: [subtree-copying], disable: [subtree-copying]}", "flagsets.on"),
+            ("flagset-bad-set", "  on: {preset: all-on, set: {join-filter-threshold: -7}}", "flagsets.on"),
+            ("flagset-set-overflow", "  on: {preset: all-on, set: {join-filter-threshold: 99999999999999999999999}}", "flagsets.on"),
+            ("flagset-unknown-key", "  on: {preset: all-on, switch: [x]}", "flagsets.on"),
+            ("flagset-not-map", "  on: all-on", "flagsets.on"),
+            ("flagset-name-slash", "  a/b: {preset: all-on}", "flagsets"),
+            ("flagset-name-baseline", "  sqlite: {preset: all-on}", "flagsets"),
+            ("flagset-name-ctrl", "  \"o\\tn\": {preset: all-on}", "flagsets"),
+        ] {
+            out.append(line(tag, 11, value, expect: ["exp.yaml:11", key]))
+        }
+        out.append(line("flagsets-empty", 11, nil, expect: ["exp.yaml:10", "flagsets"]))
+        // Queries.
+        for (tag, value, key) in [
+            ("query-syntax", "    text: \"output documents join\"", "queries[0].text"),
+            ("query-unknown-relation", "    text: \"output widgets\"", "queries[0].text"),
+            ("query-unknown-attribute", "    text: \"output documents select (colour == 1)\"", "queries[0].text"),
+            ("query-empty", "    text: \"\"", "queries[0]"),
+            ("query-number", "    text: 12", "queries[0]"),
+            ("query-ctrl", "    text: \"output \\u001b[2Jdocuments\"", "queries[0].text"),
+            ("query-no-output", "    text: \"let x = documents\"", "queries[0].text"),
+            ("query-huge-literal", "    text: \"output documents select (id == 99999999999999999999999)\"", "queries[0].text"),
+        ] {
+            out.append(line(tag, 9, value, expect: ["exp.yaml:9", key]))
+        }
+        out.append(line("query-unknown-catalog", 8, "  - nosuchquery", expect: ["exp.yaml:8", "queries[0]"]))
+        out.append(config("query-wrong-shape", text([8: "  - current-cats", 9: nil]), expect: ["exp.yaml:8", "queries[0]"]))
+        out.append(config("query-missing-file", text([9: "    file: nothere.rq"]), expect: ["exp.yaml:9", "queries[0]"]))
+        out.append(config("query-dup-name", text(append: []).replacingOccurrences(of: "    text: \"output documents\"\n",
+                                                                                  with: "    text: \"output documents\"\n  - name: q\n    text: \"output documents\"\n"),
+                          expect: ["exp.yaml:10", "queries[1]"]))
+        out.append(config("queries-empty", text([7: "queries: []", 8: nil, 9: nil]), expect: ["exp.yaml:7", "queries"]))
+        out.append(config("query-unknown-key", text([9: "    txt: \"output documents\""]), expect: ["exp.yaml:9", "queries[0]"]))
+        out.append(config("query-name-slash", text([8: "  - name: a/b"]), expect: ["exp.yaml:8", "queries[0]"]))
+        // Top level.
+        out.append(config("unknown-top-key", text(append: ["colour: blue"]), expect: ["exp.yaml:15", "colour"]))
+        out.append(config("duplicate-key", text(append: ["repetitions: 2"]), expect: ["exp.yaml:15", "repetitions"]))
+        out.append(config("duplicate-dataset-key", text().replacingOccurrences(of: "  seed: 1\n", with: "  seed: 1\n  seed: 2\n"),
+                          expect: ["exp.yaml:6", "seed"]))
+        out.append(line("name-missing", 1, nil, expect: ["exp.yaml", "name"]))
+        out.append(line("name-slash", 1, "name: ../escape", expect: ["exp.yaml:1", "name"]))
+        out.append(line("name-empty", 1, "name: ''", expect: ["exp.yaml:1", "name"]))
+        out.append(line("name-ctrl", 1, "name: \"a\\u0007b\"", expect: ["exp.yaml:1", "name"]))
+        out.append(line("name-list", 1, "name: [a]", expect: ["exp.yaml:1", "name"]))
+        out.append(line("plans-string", 14, "plans: maybe", expect: ["exp.yaml:14", "plans"]))
+        out.append(line("dataset-scalar", 2, "dataset: documents", expect: ["exp.yaml:2", "dataset"]))
+        out.append(config("dataset-missing", text([2: nil, 3: nil, 4: nil, 5: nil]), expect: ["exp.yaml", "dataset"]))
+        // YAML syntax and encodings.
+        out.append(line("yaml-unclosed-bracket", 4, "  rows: [20", expect: ["exp.yaml:"]))
+        out.append(line("yaml-bad-indent", 5, "     seed: 1", expect: ["exp.yaml:5"]))
+        out.append(line("yaml-tab-indent", 5, "\tseed: 1", expect: ["exp.yaml:5"]))
+        out.append(line("yaml-unclosed-quote", 9, "    text: \"output documents", expect: ["exp.yaml:"]))
+        out.append(line("yaml-ctrl-char", 1, "name: ba\u{1}t", expect: ["exp.yaml:1"]))
+        out.append(config("yaml-top-list", "- a\n- b\n", expect: ["exp.yaml"]))
+        out.append(config("yaml-scalar", "just text\n", expect: ["exp.yaml"]))
+        out.append(config("yaml-empty", "", expect: ["exp.yaml"]))
+        out.append(config("yaml-anchor-bomb", "a: &a [x, x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a]\n"
+                          + "c: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b]\nd: &d [*c, *c, *c, *c, *c, *c, *c, *c, *c]\n"
+                          + "e: [*d, *d, *d, *d, *d, *d, *d, *d, *d]\n", expect: ["exp.yaml"]))
+        out.append(config("yaml-deep-nesting", String(repeating: "[", count: 5000) + String(repeating: "]", count: 5000) + "\n",
+                          expect: ["exp.yaml"]))
+        out.append(raw("binary", Data((0..<512).map { UInt8(($0 * 37 + 11) & 0xff) }), expect: ["exp.yaml"]))
+        out.append(raw("utf16le", Data([0xff, 0xfe]) + text().data(using: .utf16LittleEndian)!, expect: ["exp.yaml"]))
+        out.append(raw("utf16be-nobom", text().data(using: .utf16BigEndian)!, expect: ["exp.yaml"]))
+        out.append(raw("invalid-utf8", Data(text().utf8) + Data([0xc3, 0x28, 0x0a]), expect: ["exp.yaml"]))
+        out.append(raw("nul-bytes", Data("name: b\0at\n".utf8) + Data(text([1: nil]).utf8), expect: ["exp.yaml"]))
+        // Files and options.
+        out.append(BatteryCase("run/missing-file", ["run", "nothere.yaml"], expect: ["nothere.yaml"]))
+        out.append(BatteryCase("run/directory-as-config", ["run", "sub"], files: ["sub/x": "x"], expect: ["sub"]))
+        out.append(BatteryCase("run/out-empty", ["run", "exp.yaml", "--out", ""], files: ["exp.yaml": text()], expect: ["--out"]))
+        out.append(BatteryCase("run/out-blank", ["run", "exp.yaml", "--out", "  "], files: ["exp.yaml": text()], expect: ["--out"]))
+        out.append(BatteryCase("run/out-root", ["run", "exp.yaml", "--out", "/"], files: ["exp.yaml": text()], expect: ["--out"]))
+        out.append(BatteryCase("run/out-file", ["run", "exp.yaml", "--out", "exp.yaml"], files: ["exp.yaml": text()], expect: ["--out"]))
+        out.append(BatteryCase("run/out-ctrl", ["run", "exp.yaml", "--out", "r\u{1b}un"], files: ["exp.yaml": text()], expect: ["--out"]))
+        for (tag, value) in [("shard-zero", "0/2"), ("shard-beyond", "3/2"), ("shard-text", "x"), ("shard-neg", "-1/2"),
+                             ("shard-overflow", "1/99999999999999999999"), ("shard-empty", ""), ("shard-zero-total", "1/0")] {
+            out.append(BatteryCase("run/" + tag, ["run", "exp.yaml", "--shard", value], files: ["exp.yaml": text()], expect: ["--shard"]))
+        }
+        out.append(BatteryCase("run/resume-missing-dir", ["run", "exp.yaml", "--resume", "--out", "nothere"], files: ["exp.yaml": text()],
+                               expect: ["nothere"]))
+        out.append(BatteryCase("run/unknown-flag", ["run", "exp.yaml", "--turbo"], files: ["exp.yaml": text()], expect: ["--turbo"]))
+        out.append(BatteryCase("run/no-config", ["run"], expect: ["config"]))
+        return out
+    }
+}
