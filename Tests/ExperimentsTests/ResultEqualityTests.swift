@@ -50,7 +50,7 @@ final class ResultEqualityTests: XCTestCase {
             .replacingOccurrences(of: "backend: memory", with: "backend: [memory, sqlite]")
         let console = CapturedConsole()
         XCTAssertEqual(try runConfig(config, in: scratch, out: scratch.path + "/run", console: console), 0, console.err)
-        let records = try TimingsFile.read(scratch.path + "/run/timings.csv")
+        let records = try readTimings(scratch.path + "/run/timings.csv")
         XCTAssertEqual(Set(records.map(\.engine)), ["testbed", "sqlite", "sqlite-analyzed"])
         XCTAssertEqual(Set(records.map(\.backend)), ["memory", "sqlite"])
     }

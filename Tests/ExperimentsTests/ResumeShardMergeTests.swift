@@ -19,7 +19,7 @@ final class ResumeShardMergeTests: XCTestCase {
         let state = try RunState.read(directory: partial)
         XCTAssertEqual(state.status, .interrupted)
         XCTAssertEqual(state.cellsDone, 5)
-        XCTAssertEqual(try TimingsFile.read(partial + "/timings.csv").count, 10, "5 cells × 2 repetitions kept")
+        XCTAssertEqual(try readTimings(partial + "/timings.csv").count, 10, "5 cells × 2 repetitions kept")
 
         var ranAgain: [Cell] = []
         let hooks = RunHooks(executor: { cell, executor in ranAgain.append(cell); return executor })
@@ -55,7 +55,7 @@ final class ResumeShardMergeTests: XCTestCase {
         XCTAssertEqual(try runConfig(tinyConfig(), in: scratch, out: whole), 0)
         XCTAssertEqual(try runConfig(tinyConfig(), in: scratch, out: one, shard: "1/2"), 0)
         XCTAssertEqual(try runConfig(tinyConfig(), in: scratch, out: two, shard: "2/2"), 0)
-        let first = try TimingsFile.read(one + "/timings.csv"), second = try TimingsFile.read(two + "/timings.csv")
+        let first = try readTimings(one + "/timings.csv"), second = try readTimings(two + "/timings.csv")
         XCTAssertEqual(first.count + second.count, 24)
         XCTAssertTrue(Set(first.map(\.cell)).isDisjoint(with: Set(second.map(\.cell))))
 

@@ -120,7 +120,7 @@ final class RunDirectoryTests: XCTestCase {
             XCTAssertEqual(try state(out).status, .complete, "\(step)")
             XCTAssertTrue(FileSystem.exists(out + "/" + Summary.fileName), "\(step)")
             XCTAssertTrue(FileSystem.isDirectory(out + "/plans"), "\(step)")
-            XCTAssertEqual(try TimingsFile.read(out + "/" + TimingsFile.name).count, 24, "\(step): no cell ran twice")
+            XCTAssertEqual(try readTimings(out + "/" + TimingsFile.name).count, 24, "\(step): no cell ran twice")
         }
     }
 

@@ -86,3 +86,10 @@ func deterministicColumns(_ path: String) throws -> [[String]] {
     }.map(\.offset)
     return ([table.header] + table.rows).map { row in keep.map { row[$0] } }
 }
+
+/// A run's `timings.csv`, read as resume and merge read it: checked against the run's config.yaml.
+func readTimings(_ path: String) throws -> [TimingRecord] {
+    let config = FileSystem.parentDirectory(of: path) + "/config.yaml"
+    let experiment = try ExperimentResolver.resolve(text: try FileSystem.readText(config), file: config)
+    return try TimingsFile.read(path, experiment: experiment)
+}

@@ -9,6 +9,7 @@ import Relational
 public struct Comparison {
     public var results: String
     public var baseline: String?
+    public var catalogDirectory: String?
 
     public init(results: String, baseline: String? = nil) {
         self.results = results
@@ -25,12 +26,12 @@ public struct Comparison {
     }
 
     public func render() throws -> String {
-        let path = FileSystem.isDirectory(results) ? results + "/" + Summary.fileName : results
+        let path = FileSystem.isDirectory(results) ? FileSystem.join(results, Summary.fileName) : results
         guard FileSystem.exists(path) else {
-            throw ExperimentFailure.usage("'\(results)' has no \(Summary.fileName); give a run's output directory")
+            throw ExperimentFailure.usage("\(Printable.quoted(results)) has no \(Summary.fileName); give a run's output directory")
         }
-        let rows = try Summary.read(path)
-        guard !rows.isEmpty else { throw ExperimentFailure.usage("\(path) has no cells") }
+        let rows = try Summary.read(path, experiment: try experiment(beside: path))
+        guard !rows.isEmpty else { throw ExperimentFailure.usage("\(Printable.escaped(path)) has no cells") }
         let multipleBackends = Set(rows.filter(\.cell.isTestbed).map(\.cell.backend)).count > 1
         func label(_ r: SummaryRow) -> String { SummaryTable.label(r.cell, multipleBackends: multipleBackends) }
 
@@ -63,8 +64,11 @@ public struct Comparison {
                 guard let r = byLabel[l] else { line.append("-"); continue }
                 var text = SummaryTable.milliseconds(r.total.median) + " ms"
                 if l != base, let reference {
-                    let ratio = reference.total.median > 0 ? r.total.median / reference.total.median : .infinity
-                    text += String(format: " %.3gx", ratio) + (r.total.separated(from: reference.total) ? " *" : "  ")
+                    // A zero baseline median (a sub-0.1 µs cell) has no ratio.
+                    text += reference.total.median > 0
+                        ? String(format: " %.3gx", r.total.median / reference.total.median)
+                            + (r.total.separated(from: reference.total) ? " *" : "  ")
+                        : " -   "
                 }
                 line.append(text)
             }
@@ -73,6 +77,14 @@ public struct Comparison {
         return SummaryTable.align(table, rightAligned: [1])
             + "ratio = median total time / the baseline's median (below 1 is faster); "
             + "* = the min–max ranges do not overlap\n"
+    }
+
+    /// The experiment of the run `summary` belongs to (its `config.yaml`), so every row can be
+    /// checked against its matrix; nil for a `summary.csv` given on its own.
+    private func experiment(beside summary: String) throws -> Experiment? {
+        let config = FileSystem.join(FileSystem.parentDirectory(of: summary), "config.yaml")
+        guard FileSystem.exists(config) else { return nil }
+        return try ExperimentResolver.resolve(text: try FileSystem.readText(config), file: config, catalogDirectory: catalogDirectory)
     }
 
     /// The first testbed cell run under the flags `text` names (`NAME=VALUE,...`, canonical

@@ -20,7 +20,7 @@ public struct MergeInvocation: ExperimentInvocation {
         let out = try self.out.map { try FileSystem.checkedOutputPath($0, option: "--out", directory: true) }
         let configText = try FileSystem.readText(FileSystem.join(first, "config.yaml"))
         for directory in directories.dropFirst() where try FileSystem.readText(FileSystem.join(directory, "config.yaml")) != configText {
-            throw ExperimentFailure.usage("merge: '\(directory)' was run with another config than '\(first)' (config.yaml differs)")
+            throw ExperimentFailure.usage("merge: \(Printable.quoted(directory)) was run with another config than \(Printable.quoted(first)) (config.yaml differs)")
         }
         let experiment = try ExperimentResolver.resolve(text: configText, file: FileSystem.join(first, "config.yaml"), catalogDirectory: catalogDirectory)
 
@@ -30,17 +30,21 @@ public struct MergeInvocation: ExperimentInvocation {
         for directory in directories {
             let state = try RunState.read(directory: directory)
             if shards.contains(state.shard) {
-                throw ExperimentFailure.usage("merge: shard \(state.shard) is given twice ('\(directory)')")
+                throw ExperimentFailure.usage("merge: shard \(state.shard) is given twice (\(Printable.quoted(directory)))")
             }
             shards.append(state.shard)
             if state.status != .complete {
-                console.err("testbed: warning: '\(directory)' (shard \(state.shard)) is \(state.status.rawValue): \(state.cellsDone)/\(state.cellsTotal) cells\n")
+                console.err("testbed: warning: \(Printable.quoted(directory)) (shard \(state.shard)) is \(state.status.rawValue): \(state.cellsDone)/\(state.cellsTotal) cells\n")
             }
             let path = FileSystem.join(directory, TimingsFile.name)
-            let found = FileSystem.exists(path) ? try TimingsFile.read(path) : []
+            guard FileSystem.exists(path) || state.cellsDone == 0 else {
+                throw ExperimentFailure.usage("merge: \(Printable.quoted(directory)) has no \(TimingsFile.name), "
+                    + "though its \(RunState.fileName) says \(state.cellsDone) cells are done")
+            }
+            let found = FileSystem.exists(path) ? try TimingsFile.read(path, experiment: experiment) : []
             for cell in Set(found.map(\.cell)) {
                 if let other = owner[cell] {
-                    throw ExperimentFailure.usage("merge: cell \(cell) is in both '\(other)' and '\(directory)'")
+                    throw ExperimentFailure.usage("merge: cell \(cell) is in both \(Printable.quoted(other)) and \(Printable.quoted(directory))")
                 }
                 owner[cell] = directory
             }
@@ -55,11 +59,16 @@ public struct MergeInvocation: ExperimentInvocation {
                 + "run the missing shards (with --resume for interrupted ones) and merge again\n")
         }
 
-        let directory = try out ?? OutputLocation.defaultDirectory(resultsRoot: resultsRoot, name: experiment.name) + "-merged"
-        if FileSystem.exists(directory) && !FileSystem.isEmptyDirectory(directory) {
-            throw ExperimentFailure.usage("output directory '\(directory)' already exists and is not empty; choose another --out")
+        let directory: String
+        let lock: DirectoryLock?
+        if let out {
+            directory = out
+            lock = try OutputLocation.claim(out, hint: "choose another --out")
+        } else {
+            directory = try OutputLocation.claimDefaultDirectory(resultsRoot: resultsRoot, name: experiment.name, suffix: "-merged")
+            lock = try DirectoryLock.acquire(directory)
         }
-        try FileSystem.makeDirectories(directory)
+        defer { lock?.release() }
         try FileSystem.writeTextAtomically(configText, to: FileSystem.join(directory, "config.yaml"))
         try FileSystem.writeTextAtomically(Environment.text(configPath: FileSystem.join(first, "config.yaml"))
             + "merged from: \(directories.joined(separator: " "))\n", to: FileSystem.join(directory, "environment.txt"))

@@ -50,15 +50,8 @@ public struct RunInvocation: ExperimentInvocation {
             if state.status == .complete { return alreadyComplete(directory, state, console: console) }
             lock = try DirectoryLock.acquire(directory)
         } else if let out {
-            // A directory another process is running into is named as such, not just as "not empty".
-            if FileSystem.isDirectory(out) { _ = try DirectoryLock.acquire(out, create: false) }
-            if FileSystem.exists(out) && !FileSystem.isEmptyDirectory(out) {
-                throw ExperimentFailure.usage("output directory \(Printable.quoted(out)) already exists and is not empty; "
-                    + "pass --resume to continue it or choose another --out")
-            }
             directory = out
-            try FileSystem.makeDirectories(directory)
-            lock = try DirectoryLock.acquire(directory)
+            lock = try OutputLocation.claim(out, hint: "pass --resume to continue it or choose another --out")
         } else {
             directory = try OutputLocation.claimDefaultDirectory(resultsRoot: resultsRoot, name: experiment.name, date: now())
             lock = try DirectoryLock.acquire(directory)
@@ -115,6 +108,6 @@ enum ResumeCheck {
             throw ExperimentFailure.usage("--resume: '\(directory)' holds shard \(state.shard), not \(shard)")
         }
         let timings = FileSystem.join(directory, TimingsFile.name)
-        return (state, FileSystem.exists(timings) ? try TimingsFile.read(timings) : [])
+        return (state, FileSystem.exists(timings) ? try TimingsFile.read(timings, experiment: experiment) : [])
     }
 }

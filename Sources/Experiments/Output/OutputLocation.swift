@@ -34,8 +34,9 @@ public enum OutputLocation {
     /// Creates and returns a fresh `<results>/<name>/<timestamp>` directory, exclusively:
     /// when a run started in the same second already holds that name, the next free of
     /// `<timestamp>-2`, `<timestamp>-3`, ... So two runs never share a directory.
-    public static func claimDefaultDirectory(resultsRoot: String, name: String, date: Date = Date()) throws -> String {
-        let base = try defaultDirectory(resultsRoot: resultsRoot, name: name, date: date)
+    public static func claimDefaultDirectory(resultsRoot: String, name: String, suffix: String = "",
+                                             date: Date = Date()) throws -> String {
+        let base = try defaultDirectory(resultsRoot: resultsRoot, name: name, date: date) + suffix
         try FileSystem.makeDirectories(resultsRoot + "/" + name)
         for attempt in 1...maximumSameSecondRuns {
             let candidate = attempt == 1 ? base : base + "-\(attempt)"
@@ -44,6 +45,22 @@ public enum OutputLocation {
         }
         throw ExperimentFailure.usage("\(base): \(maximumSameSecondRuns) runs of '\(name)' already started in this second; "
             + "give --out DIR")
+    }
+
+    /// Takes `out` as a fresh output directory: created if missing, locked, and refused when
+    /// another process holds it (named as such) or when it already holds anything.
+    public static func claim(_ out: String, hint: String) throws -> DirectoryLock? {
+        if FileSystem.isDirectory(out) { _ = try DirectoryLock.acquire(out, create: false) }
+        if FileSystem.exists(out) && !FileSystem.isEmptyDirectory(out) {
+            throw ExperimentFailure.usage("output directory \(Printable.quoted(out)) already exists and is not empty; \(hint)")
+        }
+        try FileSystem.makeDirectories(out)
+        let lock = try DirectoryLock.acquire(out)
+        // Another process may have claimed it between the check and the lock.
+        if (FileSystem.entries(of: out) ?? []).contains(where: { $0 != DirectoryLock.fileName }) {
+            throw ExperimentFailure.usage("output directory \(Printable.quoted(out)) was filled by another process; \(hint)")
+        }
+        return lock
     }
 
     /// How many runs of one experiment may start in one second under default directories.

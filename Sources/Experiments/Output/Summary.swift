@@ -41,32 +41,32 @@ public struct SummaryRow: Equatable, Sendable {
                     speedup.map { String(format: "%.2f", $0) } ?? ""]
     }
 
-    /// Reads a row of `summary.csv` back (for `compare`).
-    init(_ r: [String: String], file: String) throws {
+    /// Reads a row of `summary.csv` back (for `compare`), range-checking every value.
+    init(_ r: CSVRecord) throws {
         func spread(_ phase: String) throws -> Spread {
-            guard let m = Double(r["\(phase)_median"] ?? ""), let lo = Double(r["\(phase)_min"] ?? ""),
-                  let hi = Double(r["\(phase)_max"] ?? "") else {
-                throw ExperimentFailure.output("\(file): missing or malformed \(phase) columns")
+            let m = try r.microseconds("\(phase)_median"), lo = try r.microseconds("\(phase)_min")
+            let hi = try r.microseconds("\(phase)_max")
+            guard lo <= m, m <= hi else {
+                throw r.failure("\(phase)_median", "expected \(phase)_min <= \(phase)_median <= \(phase)_max")
             }
             return Spread(median: m, minimum: lo, maximum: hi)
         }
-        guard let rows = Int(r["rows"] ?? "") else { throw ExperimentFailure.output("\(file): malformed rows column") }
-        cell = Cell(query: r["query"] ?? "", rows: rows, backend: r["backend"] ?? "", engine: r["engine"] ?? "",
-                    flagset: r["flagset"] ?? "")
-        experiment = r["experiment"] ?? ""
-        shape = r["shape"] ?? ""
-        seed = UInt64(r["seed"] ?? "") ?? 0
-        flags = r["flags"] ?? ""
-        repetitions = Int(r["repetitions"] ?? "") ?? 0
+        cell = Cell(query: r.text("query"), rows: try r.integer("rows", in: 1...Int.max), backend: r.text("backend"),
+                    engine: r.text("engine"), flagset: r.text("flagset"))
+        experiment = r.text("experiment")
+        shape = r.text("shape")
+        seed = try r.unsigned("seed")
+        flags = r.text("flags")
+        repetitions = try r.integer("repetitions", in: 1...ExperimentLimits.repetitions.upperBound)
         plan = try spread("plan_us")
         optimize = try spread("optimize_us")
         run = try spread("run_us")
         total = try spread("total_us")
-        resultRows = Int(r["result_rows"] ?? "") ?? 0
-        resultHash = r["result_hash"] ?? ""
-        sourceRowsRead = Int(r["source_rows_read"] ?? "")
-        baseline = r["baseline"] ?? ""
-        speedup = Double(r["speedup"] ?? "")
+        resultRows = try r.integer("result_rows", in: 0...Int.max)
+        resultHash = r.text("result_hash")
+        sourceRowsRead = try r.optionalCount("source_rows_read")
+        baseline = r.text("baseline")
+        speedup = try r.optionalRatio("speedup")
     }
 
     init(records: [TimingRecord], baseline: String, baselineTotal: Double?) {
@@ -115,8 +115,26 @@ public enum Summary {
         CSVTable(header: SummaryRow.header, rows: rows.map(\.fields)).text
     }
 
-    public static func read(_ path: String) throws -> [SummaryRow] {
+    /// The rows of `path`, every value range-checked; with the experiment that wrote them,
+    /// each row must also be one of its cells, with no more repetitions than it runs.
+    public static func read(_ path: String, experiment: Experiment?) throws -> [SummaryRow] {
         let table = try CSVTable(parsing: try FileSystem.readText(path), file: path)
-        return try table.records.map { try SummaryRow($0, file: path) }
+        try table.requireHeader(SummaryRow.header, file: path)
+        let matrix = experiment.map(ResultMatrix.init)
+        var seen: [Cell: Int] = [:]
+        return try table.located(file: path).map { located in
+            let row = try SummaryRow(located)
+            if let matrix {
+                try matrix.check(row.cell, experiment: row.experiment, shape: row.shape, seed: row.seed, flags: row.flags, at: located)
+                if row.repetitions > matrix.experiment.repetitions {
+                    throw located.failure("repetitions", "the config runs \(matrix.experiment.repetitions) per cell")
+                }
+            } else {
+                try ResultMatrix.checkNames(row.cell, flags: row.flags, at: located)
+            }
+            if let first = seen[row.cell] { throw ExperimentFailure.usage("\(located.place): \(row.cell) is already on line \(first)") }
+            seen[row.cell] = located.line
+            return row
+        }
     }
 }

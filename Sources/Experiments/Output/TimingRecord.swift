@@ -70,26 +70,21 @@ public struct TimingRecord: Equatable, Sendable {
         self.counters = counters
     }
 
-    /// Reads a record from a `timings.csv` row.
-    init(_ record: [String: String], file: String, line: Int) throws {
-        func text(_ key: String) throws -> String {
-            guard let value = record[key] else { throw ExperimentFailure.output("\(file): no column '\(key)'") }
-            return value
-        }
-        func number<T: LosslessStringConvertible>(_ key: String, _ type: T.Type) throws -> T {
-            guard let value = T(try text(key)) else {
-                throw ExperimentFailure.output("\(file): line \(line): column \(key) holds '\(record[key] ?? "")', expected a number")
-            }
-            return value
-        }
+    /// Reads a record from a `timings.csv` row, range-checking every value.
+    init(_ record: CSVRecord) throws {
         self.init(
-            experiment: try text("experiment"), query: try text("query"), shape: try text("shape"),
-            rows: try number("rows", Int.self), seed: try number("seed", UInt64.self), backend: try text("backend"),
-            engine: try text("engine"), flags: try text("flags"), flagset: try text("flagset"),
-            repetition: try number("repetition", Int.self), planMicroseconds: try number("plan_us", Double.self),
-            optimizeMicroseconds: try number("optimize_us", Double.self), runMicroseconds: try number("run_us", Double.self),
-            resultRows: try number("result_rows", Int.self), resultHash: try text("result_hash"),
-            counters: RunCounters.columnNames.map { record[$0].flatMap { Int($0) } })
+            experiment: record.text("experiment"), query: record.text("query"), shape: record.text("shape"),
+            rows: try record.integer("rows", in: 1...Int.max), seed: try record.unsigned("seed"),
+            backend: record.text("backend"), engine: record.text("engine"), flags: record.text("flags"),
+            flagset: record.text("flagset"), repetition: try record.integer("repetition", in: 1...Int.max),
+            planMicroseconds: try record.microseconds("plan_us"), optimizeMicroseconds: try record.microseconds("optimize_us"),
+            runMicroseconds: try record.microseconds("run_us"), resultRows: try record.integer("result_rows", in: 0...Int.max),
+            resultHash: record.text("result_hash"),
+            counters: try RunCounters.columnNames.map { try record.optionalCount($0) })
+        // Each phase is rounded to 0.1 µs before the total is, so they may differ by that much.
+        if abs(try record.microseconds("total_us") - totalMicroseconds) > 0.15 {
+            throw record.failure("total_us", "expected plan_us + optimize_us + run_us = \(Self.format(totalMicroseconds))")
+        }
     }
 }
 
@@ -106,8 +101,27 @@ public enum TimingsFile {
         return CSVTable(header: TimingRecord.header, rows: sorted.map(\.fields)).text
     }
 
-    public static func read(_ path: String) throws -> [TimingRecord] {
+    /// The records of `path`, each checked against the experiment that wrote it: a value out
+    /// of range, a cell not in its matrix or a repetition given twice is refused at its line.
+    public static func read(_ path: String, experiment: Experiment) throws -> [TimingRecord] {
         let table = try CSVTable(parsing: try FileSystem.readText(path), file: path)
-        return try table.records.enumerated().map { try TimingRecord($0.element, file: path, line: $0.offset + 2) }
+        try table.requireHeader(TimingRecord.header, file: path)
+        let matrix = ResultMatrix(experiment)
+        var seen: [String: Int] = [:]
+        return try table.located(file: path).map { located in
+            let record = try TimingRecord(located)
+            try matrix.check(record.cell, experiment: record.experiment, shape: record.shape, seed: record.seed,
+                             flags: record.flags, at: located)
+            guard record.repetition <= experiment.repetitions else {
+                throw located.failure("repetition", "the config runs \(experiment.repetitions) repetitions per cell")
+            }
+            let key = "\(record.cell)\u{0}\(record.repetition)"
+            if let first = seen[key] {
+                throw ExperimentFailure.usage("\(located.place): repetition \(record.repetition) of \(record.cell) "
+                    + "is already on line \(first)")
+            }
+            seen[key] = located.line
+            return record
+        }
     }
 }

@@ -1,0 +1,56 @@
+import FileSupport
+
+/// One row of a result CSV read back, with its place (`file:line`), so that every value
+/// read from it is range-checked in one place and a bad one is reported where it is.
+public struct CSVRecord {
+    public let fields: [String: String]
+    public let file: String
+    public let line: Int
+
+    /// The largest time a result file may hold, in microseconds (about 115 days).
+    public static let maximumMicroseconds = 1e13
+
+    public var place: String { "\(Printable.escaped(file)):\(line)" }
+
+    public func failure(_ column: String, _ problem: String) -> ExperimentFailure {
+        .usage("\(place): column \(column) holds \(Printable.quoted(fields[column] ?? "")); \(problem)")
+    }
+
+    public func text(_ column: String) -> String { fields[column] ?? "" }
+
+    /// A non-negative integer in `range`.
+    public func integer(_ column: String, in range: ClosedRange<Int>) throws -> Int {
+        guard let value = Int(text(column)), range.contains(value) else {
+            throw failure(column, "expected an integer from \(range.lowerBound) to \(range.upperBound)")
+        }
+        return value
+    }
+
+    /// An empty field (nil) or an integer >= 0.
+    public func optionalCount(_ column: String) throws -> Int? {
+        if text(column).isEmpty { return nil }
+        return try integer(column, in: 0...Int.max)
+    }
+
+    public func unsigned(_ column: String) throws -> UInt64 {
+        guard let value = UInt64(text(column)) else { throw failure(column, "expected an integer >= 0") }
+        return value
+    }
+
+    /// A measured time: a finite number of microseconds from 0 to `maximumMicroseconds`.
+    public func microseconds(_ column: String) throws -> Double {
+        guard let value = Double(text(column)), value.isFinite, value >= 0, value <= Self.maximumMicroseconds else {
+            throw failure(column, "expected a time in microseconds from 0 to 1e13")
+        }
+        return value
+    }
+
+    /// An empty field (nil) or a finite ratio >= 0.
+    public func optionalRatio(_ column: String) throws -> Double? {
+        if text(column).isEmpty { return nil }
+        guard let value = Double(text(column)), value.isFinite, value >= 0 else {
+            throw failure(column, "expected a finite number >= 0 or nothing")
+        }
+        return value
+    }
+}
