@@ -193,7 +193,11 @@ extension XCTestCase {
         XCTAssertFalse(cases.isEmpty, "empty table", file: file, line: line)
         let names = cases.map(\.name)
         XCTAssertEqual(Set(names).count, names.count, "duplicate case names", file: file, line: line)
-        let failures = try Battery.check(cases)
+        let all = try Battery.check(cases)
+        let failing = Set(all.compactMap { $0.split(separator: "]").first.map { String($0.dropFirst()) } })
+        let failures = all.filter { line in !KnownOpen.cases.contains(where: { line.hasPrefix("[\($0)]") }) }
+        let fixed = names.filter { KnownOpen.cases.contains($0) && !failing.contains($0) }
+        XCTAssertTrue(fixed.isEmpty, "known-open cases now pass; remove them from KnownOpen: \(fixed)", file: file, line: line)
         if !failures.isEmpty {
             XCTFail("\(failures.count) of \(cases.count) cases failed:\n" + failures.joined(separator: "\n"),
                     file: file, line: line)
