@@ -98,7 +98,7 @@ enum AcceptedQueryCases {
         ("crlf", Data(body.replacingOccurrences(of: "\n", with: "\r\n").utf8)),
         ("bom", Data([0xef, 0xbb, 0xbf]) + Data(body.utf8)),
         ("bom-crlf", Data([0xef, 0xbb, 0xbf]) + Data(body.replacingOccurrences(of: "\n", with: "\r\n").utf8)),
-        ("crlf-no-final-newline", Data(body.replacingOccurrences(of: "\n", with: "\r\n").dropLast(2).utf8)),
+        ("crlf-no-final-newline", Data(body.replacingOccurrences(of: "\n", with: "\r\n").dropLast(1).utf8)),  // "\r\n" is one Character
     ]
 
     static var cases: [AcceptedCase] {
