@@ -75,7 +75,8 @@ public struct ExperimentResolver {
                 throw fail(["backend"] + (config.backends.count > 1 ? ["[\(i)]"] : []),
                     "unknown backend '\(name)'" + hint(name, Backend.allCases.map(\.rawValue)) + "; expected memory or sqlite")
             }
-            if !backends.contains(backend) { backends.append(backend) }
+            if backends.contains(backend) { throw fail(["backend", "[\(i)]"], "'\(name)' is listed twice") }
+            backends.append(backend)
         }
 
         var baselines: [BaselineEngine] = []

@@ -9,7 +9,7 @@ struct AnyKey: CodingKey {
 }
 
 /// Rejects keys a config section does not know, with a did-you-mean suggestion, so a
-/// misspelt key is an error instead of a silently ignored setting.
+/// misspelt key is an error instead of a silently ignored setting; and keys given as null.
 enum StrictKeys {
     static func check(_ decoder: any Decoder, allowed: [String], section: String) throws {
         let container = try decoder.container(keyedBy: AnyKey.self)
@@ -18,6 +18,11 @@ enum StrictKeys {
             throw ConfigIssue(
                 codingPath: decoder.codingPath + [key],
                 "unknown key '\(key.stringValue)' in \(section)\(suggestion) (expected one of: \(allowed.joined(separator: ", ")))")
+        }
+        // `repetitions: null` would otherwise read as "absent" and quietly take the default.
+        for key in container.allKeys where (try? container.decodeNil(forKey: key)) == true {
+            throw ConfigIssue(codingPath: decoder.codingPath + [key],
+                              "has no value (null); give a value, or remove the key to use its default")
         }
     }
 }
