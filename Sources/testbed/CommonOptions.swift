@@ -66,11 +66,16 @@ struct DatasetOptions: ParsableArguments {
             guard let backend = Backend(rawValue: backend) else {
                 throw WorkloadError.badParameter(name: "--backend", value: backend, expected: "memory | sqlite")
             }
+            guard Shape.rowRange.contains(rows) else {
+                throw usageFailure("--rows: '\(rows)' is not a dataset size; expected an integer from \(rowRangeText)")
+            }
+            let chosen = try naming("--shape") { try shape.map(Shape.named) }
+            let parameters = try naming("--param") { try ShapeParameters(assignments: self.parameters) }
             let catalogQuery = try QueryCatalog.find(name)
-            guard let shape = try shape.map(Shape.named) ?? catalogQuery.shape else {
+            guard let shape = chosen ?? catalogQuery.shape else {
                 throw WorkloadError.output("\(catalogQuery.path) has no `# shape:` line; give --shape")
             }
-            let dataset = try shape.generate(rows: rows, seed: seed, parameters: ShapeParameters(assignments: parameters))
+            let dataset = try shape.generate(rows: rows, seed: seed, parameters: parameters)
             return (catalogQuery, try LoadedDataset(dataset, backend: backend, analyze: analyze))
         } catch let error as WorkloadError {
             throw usageFailure("\(error)")
@@ -78,6 +83,11 @@ struct DatasetOptions: ParsableArguments {
             throw usageFailure("\(error)")
         }
     }
+}
+
+/// `body`'s workload error, prefixed with the option the bad value came from.
+private func naming<T>(_ option: String, _ body: () throws -> T) throws -> T {
+    do { return try body() } catch let error as WorkloadError { throw usageFailure("\(option): \(error)") }
 }
 
 /// The row counts every shape accepts, as help text states them.
