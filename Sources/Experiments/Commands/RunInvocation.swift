@@ -71,11 +71,17 @@ public struct RunInvocation: ExperimentInvocation {
             try FileSystem.writeTextAtomically(started + Environment.resumedLine(), to: environment)
         } else {
             try FileSystem.writeTextAtomically(experiment.configText, to: FileSystem.join(directory, "config.yaml"))
-            try FileSystem.writeTextAtomically(Environment.text(configPath: configPath), to: FileSystem.join(directory, Environment.fileName))
+            // The load is read before the calibration adds its own.
+            let environment = Environment.text(configPath: configPath)
+            try FileSystem.writeTextAtomically(environment + Environment.calibrationLine(try Calibration.measure()),
+                                               to: FileSystem.join(directory, Environment.fileName))
         }
         console.err("testbed: running \(experiment.name) (\(shard.select(experiment.cells).count) cells"
             + (shard.isWhole ? "" : ", shard \(shard)") + ") into \(directory)\n")
-        return try runner.run(existing: existing)
+        let outcome = try runner.run(existing: existing)
+        let environment = FileSystem.join(directory, Environment.fileName)
+        try FileSystem.writeTextAtomically(try FileSystem.readText(environment) + Environment.finishedLines(), to: environment)
+        return outcome
     }
 }
 
