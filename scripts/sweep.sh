@@ -126,13 +126,13 @@ if [ "$scheduler" = parallel ]; then
     fi
 else
     say "submitting an array of $shards shards of $config to Slurm (--cpus-per-task=$cpus)"
-    job=$(sbatch --parsable --array="1-$shards" --cpus-per-task="$cpus" --chdir="$shard_root" \
+    job=$(sbatch --parsable --array="1-$shards" --cpus-per-task="$cpus" --chdir="$repo" \
         --output="$shard_root/slurm-%A_%a.out" "${sbatch_options[@]}" \
         "$repo/scripts/slurm/sweep.sbatch" "$config" "$shards" "$shard_root" "$testbed")
     job=${job%%;*}
     echo "$job" > "$shard_root/slurm-job-id.txt"
     say "job $job submitted; waiting for it"
-    while [ -n "$(squeue --noheader --jobs="$job" --format=%i 2>/dev/null)" ]; do sleep 1; done
+    while [ -n "$(squeue --noheader --jobs="$job" --format=%i 2>/dev/null)" ]; do sleep 0.5; done
     failed=$(failed_shards | tr '\n' ' ')
     if [ -n "$failed" ]; then
         if grep -qs '^testbed: ' "$shard_root"/slurm-*.out && ! grep -qs 'status: complete' "$shard_root"/shard-*/run.txt; then

@@ -21,6 +21,16 @@ dir=$2
 
 pid_files() { echo "$dir/slurmd.pid $dir/slurmctld.pid $dir/munge/munged.pid"; }
 
+# Runs a daemon with only stdin, stdout and stderr: a descriptor it inherited (a pipe or a
+# socket its caller waits on to see this script end) would otherwise stay open as long as the
+# daemon lives, and the caller would wait for it.
+daemon() (
+    for fd in $(ls /proc/$BASHPID/fd); do
+        if ((fd > 2)); then eval "exec $fd>&-" 2>/dev/null || true; fi
+    done
+    exec "$@" </dev/null >/dev/null 2>&1
+)
+
 stop() {
     local file pid waited
     for file in $(pid_files); do
@@ -63,7 +73,7 @@ case "$action" in
         head -c 1024 /dev/urandom > "$dir/munge/munge.key"
         chmod 400 "$dir/munge/munge.key"
         # --force: the key and socket live under /tmp-like directories munged would otherwise refuse.
-        munged --force --key-file="$dir/munge/munge.key" --socket="$dir/munge/munge.socket" \
+        daemon munged --force --key-file="$dir/munge/munge.key" --socket="$dir/munge/munge.socket" \
             --pid-file="$dir/munge/munged.pid" --log-file="$dir/log/munged.log" --seed-file="$dir/munge/munged.seed"
 
         host=$(hostname -s)
@@ -101,8 +111,8 @@ NodeName=$host NodeAddr=127.0.0.1 CPUs=$cpus State=UNKNOWN
 PartitionName=local Nodes=$host Default=YES MaxTime=INFINITE State=UP
 CONF
         export SLURM_CONF="$dir/slurm.conf"
-        slurmctld -f "$SLURM_CONF"
-        slurmd -f "$SLURM_CONF" -N "$host"
+        daemon slurmctld -f "$SLURM_CONF"
+        daemon slurmd -f "$SLURM_CONF" -N "$host"
         # Ready when the node is idle (slurmd registered with slurmctld).
         for _ in $(seq 1 300); do
             state=$(sinfo --noheader --nodes="$host" --format=%t 2>/dev/null || true)

@@ -16,6 +16,7 @@ public enum Environment {
             "machine: \(machine()), \(info.activeProcessorCount) cores, \(info.physicalMemory / 1_048_576) MiB",
             "cpu model: \(cpuModel())",
             "cores: \(info.activeProcessorCount)",
+            "cpus allowed: \(cpusAllowed())",
             "load at start: \(loadLine())",
             "os: \(info.operatingSystemVersionString)",
             "swift: \(firstLine(of: ["swift", "--version"]) ?? "unknown")",
@@ -58,6 +59,19 @@ public enum Environment {
         var averages = [Double](repeating: 0, count: 3)
         guard getloadavg(&averages, 3) == 3 else { return "unknown" }
         return averages.map { String(format: "%.2f", $0) }.joined(separator: " ")
+    }
+
+    /// The cores this process may run on (`taskset`, Slurm's binding), e.g. `0-1` or `3`; `all`
+    /// where the system does not say.
+    static func cpusAllowed() -> String {
+        #if os(Linux)
+        if let text = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) {
+            for line in text.split(separator: "\n") where line.hasPrefix("Cpus_allowed_list:") {
+                return line.dropFirst("Cpus_allowed_list:".count).trimmingCharacters(in: .whitespaces)
+            }
+        }
+        #endif
+        return "all"
     }
 
     /// The processor's model name (`/proc/cpuinfo` on Linux, `sysctl` on macOS), or `unknown`.

@@ -9,6 +9,7 @@ public struct ShardEnvironment {
     public var host: String?
     public var cpuModel: String?
     public var cores: Int?
+    public var cpusAllowed: String?
     public var commit: String?
     /// The 1-minute load average at the start and at the end of the run.
     public var loadAtStart: Double?
@@ -30,6 +31,7 @@ public struct ShardEnvironment {
         host = values["host"]
         cpuModel = values["cpu model"]
         cores = values["cores"].flatMap { Int($0) }
+        cpusAllowed = values["cpus allowed"]
         commit = values["git commit"]
         loadAtStart = values["load at start"].flatMap(Self.firstLoad)
         loadAtEnd = values["load at end"].flatMap(Self.firstLoad)
@@ -53,7 +55,7 @@ public struct ShardEnvironment {
     public var summaryLine: String {
         func text(_ value: Double?) -> String { value.map { String(format: "%.2f", $0) } ?? "unknown" }
         return "shard \(shard): \(directory); host \(host ?? "unknown"); cpu \(cpuModel ?? "unknown"); "
-            + "\(cores.map(String.init) ?? "unknown") cores; load \(text(loadAtStart)) at start, \(text(loadAtEnd)) at end; "
+            + "\(cores.map(String.init) ?? "unknown") cores (allowed: \(cpusAllowed ?? "unknown")); load \(text(loadAtStart)) at start, \(text(loadAtEnd)) at end; "
             + "calibration_us \(calibrationMicroseconds.map(TimingRecord.format) ?? "unknown")"
     }
 }
