@@ -30,6 +30,12 @@ positional=()
 scheduler=parallel out="" cpus=1 jobs="" normalise=0
 sshlogins=() sbatch_options=()
 while [ $# -gt 0 ]; do
+    # --option=value is --option value.
+    if [[ "$1" == --*=* ]]; then
+        first=${1%%=*} rest=${1#*=}
+        shift
+        set -- "$first" "$rest" "$@"
+    fi
     case "$1" in
         --scheduler) [ $# -ge 2 ] || die "--scheduler needs parallel or slurm"; scheduler=$2; shift 2 ;;
         --out) [ $# -ge 2 ] || die "--out needs a directory"; out=$2; shift 2 ;;
@@ -85,7 +91,7 @@ out=${out%/}
 [ ! -e "$out" ] || [ -z "$(ls -A "$out" 2>/dev/null)" ] || die "--out: '$out' is not empty; choose another --out"
 shard_root=$out-shards
 [ ! -e "$shard_root" ] || die "--out: '$shard_root' (where the shards go) already exists; choose another --out"
-mkdir -p "$shard_root" "$(dirname "$out")"
+mkdir -p "$shard_root"
 shard_root=$(cd "$shard_root" && pwd)
 shard_dirs=()
 for ((k = 1; k <= shards; k++)); do shard_dirs+=("$shard_root/shard-$k"); done
@@ -97,12 +103,24 @@ failed_shards() {
     done
 }
 
+# A config or option every shard refused (exit 2 before writing anything) leaves nothing
+# behind: the shards' directory goes when no shard wrote a run directory.
+refused_everywhere() {
+    if ! compgen -G "$shard_root/shard-*/run.txt" >/dev/null; then
+        rm -rf "$shard_root"
+        return 0
+    fi
+    return 1
+}
+
 cores=$(nproc --all)
 started=$(date +%s)
 if [ "$scheduler" = parallel ]; then
     if [ ${#sshlogins[@]} -eq 0 ]; then
         per_host=${jobs:-$((cores / cpus > 0 ? cores / cpus : 1))}
-        if ((per_host * cpus > cores)); then
+        if ((cpus > cores)); then
+            say "warning: --cpus-per-shard $cpus is more than the $cores cores of $(hostname); each shard gets all of them"
+        elif ((per_host * cpus > cores)); then
             say "warning: $per_host shards at once × $cpus cores each > $cores cores on $(hostname); shards will share cores and their times are not comparable"
         fi
         job_option=(--jobs "$per_host")
@@ -121,7 +139,10 @@ if [ "$scheduler" = parallel ]; then
     if ((status != 0)); then
         # joblog.txt: Seq Host Starttime JobRuntime Send Receive Exitval Signal Command; a
         # config error fails every shard with 2, a mismatch with 1.
-        if awk 'NR > 1 && $7 == 2 { found = 1 } END { exit !found }' "$shard_root/joblog.txt"; then exit 2; fi
+        if awk 'NR > 1 && $7 == 2 { found = 1 } END { exit !found }' "$shard_root/joblog.txt"; then
+            refused_everywhere && exit 2
+            die "shards $(failed_shards | tr '\n' ' ')were refused (exit 2, above; joblog in $shard_root/joblog.txt)"
+        fi
         die "shards $(failed_shards | tr '\n' ' ')failed (see $shard_root/joblog.txt); rerun one with: $testbed run $config --shard K/$shards --resume --out $shard_root/shard-K, then merge" 1
     fi
 else
@@ -135,15 +156,16 @@ else
     while [ -n "$(squeue --noheader --jobs="$job" --format=%i 2>/dev/null)" ]; do sleep 0.5; done
     failed=$(failed_shards | tr '\n' ' ')
     if [ -n "$failed" ]; then
-        if grep -qs '^testbed: ' "$shard_root"/slurm-*.out && ! grep -qs 'status: complete' "$shard_root"/shard-*/run.txt; then
-            cat "$shard_root"/slurm-*_1.out >&2 || true
-            exit 2
+        if grep -qs '^testbed: ' "$shard_root"/slurm-*.out; then
+            grep -h '^testbed: ' "$shard_root"/slurm-*_1.out >&2 || true
+            refused_everywhere && exit 2
         fi
         die "shards ${failed}did not complete (see $shard_root/slurm-${job}_K.out); rerun one with: $testbed run $config --shard K/$shards --resume --out $shard_root/shard-K, then merge" 1
     fi
 fi
 say "$shards shards done in $(( $(date +%s) - started )) s; merging into $out"
 
+mkdir -p "$(dirname "$out")"
 merge_options=()
 ((normalise)) && merge_options+=(--normalise)
 "$testbed" merge "${shard_dirs[@]}" --out "$out" "${merge_options[@]}"
