@@ -201,3 +201,24 @@ final class ShardMergeChecksTests: XCTestCase {
         XCTAssertEqual(loaded, ["shard 1/3 ('s1') ran under load: load average 3.50 at its start on 2 cores"])
     }
 }
+
+final class ShardEnvironmentTests: XCTestCase {
+    func testAResumedRunEndsAtItsLastFinish() throws {
+        let environment = ShardEnvironment(directory: "d", shard: .whole, text: """
+            date (UTC): 2026-01-01T00:00:00.000Z
+            host: a
+            finished (UTC): 2026-01-01T00:00:05.000Z
+            load at end: 0.50 0.00 0.00
+            resumed: 2026-01-01T00:01:00Z, debug, abc
+            host: b
+            finished (UTC): 2026-01-01T00:01:09.250Z
+            load at end: 1.50 0.00 0.00
+            """)
+        XCTAssertEqual(environment.host, "a", "the run's own values are the first")
+        let finished = try XCTUnwrap(environment.finished), started = try XCTUnwrap(environment.started)
+        XCTAssertEqual(finished.timeIntervalSince(started), 69.25, accuracy: 0.001)
+        XCTAssertEqual(environment.loadAtEnd, 1.5)
+        XCTAssertNil(environment.calibrationMicroseconds)
+        XCTAssertNil(environment.cores)
+    }
+}

@@ -25,8 +25,11 @@ public struct ShardEnvironment {
         for line in text.split(separator: "\n") {
             guard let colon = line.firstIndex(of: ":") else { continue }
             let key = String(line[..<colon])
-            // The first value wins: `resumed:` lines come later and do not replace the start.
-            if values[key] == nil { values[key] = String(line[line.index(after: colon)...]).trimmingEvery(" ") }
+            // The first value of a key wins, but for the end of the run the last does: a
+            // resumed run appends its own finish after the interrupted one's.
+            if values[key] == nil || key == "finished (UTC)" || key == "load at end" {
+                values[key] = String(line[line.index(after: colon)...]).trimmingEvery(" ")
+            }
         }
         host = values["host"]
         cpuModel = values["cpu model"]
