@@ -108,7 +108,7 @@ final class SchedulerSweepTests: XCTestCase {
         let whole = try Sweep.unsharded(in: scratch)
         let merged = scratch + "/merged"
         let sweep = try Sweep.run(["bash", Sweep.script("scripts/sweep.sh"), Sweep.config, "3", "--scheduler", "slurm",
-                                   "--out", merged], in: scratch,
+                                   "--cpus-per-shard", "1", "--out", merged], in: scratch,
                                   environment: ["TESTBED": try Sweep.executable(), "SLURM_CONF": cluster + "/slurm.conf"])
         XCTAssertEqual(sweep.status, 0, sweep.err)
         try Sweep.assertEqualResults(merged, whole)
@@ -119,7 +119,11 @@ final class SchedulerSweepTests: XCTestCase {
             XCTAssertTrue(log.contains("testbed-sweep: shard \(k)/3 of \(Sweep.config)"), log)
             XCTAssertTrue(try String(contentsOfFile: merged + "-shards/shard-\(k)/run.txt", encoding: .utf8)
                 .contains("shard: \(k)/3"))
+            // --cpus-per-task=1, bound by the cluster's task/affinity: one core per shard.
+            let allowed = try Sweep.environment(merged + "-shards/shard-\(k)")["cpus allowed"] ?? "?"
+            XCTAssertNotNil(Int(allowed), "shard \(k) bound to one core, got '\(allowed)'")
         }
+        XCTAssertFalse(sweep.err.contains("ran at once on host"), "Slurm never ran more shards than cores: \(sweep.err)")
 
         down = try Sweep.run(["bash", Sweep.script("scripts/slurm/local-cluster.sh"), "down", cluster], in: scratch)
         XCTAssertEqual(down?.status, 0, down?.err ?? "")
