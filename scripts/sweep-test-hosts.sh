@@ -8,7 +8,8 @@
 #   bash scripts/sweep-test-hosts.sh down DIR         stop their sshd and delete their namespaces
 #
 # After `up`, DIR/sshlogins holds one GNU parallel --sshlogin per line ("ssh -F DIR/ssh_config
-# sweep-hK"); host K is named sweep-hK and has address 10.250.K.2 (this side 10.250.K.1).
+# sweep-hK"); host K is named sweep-hK and has address 10.(240+K).P.2 (this side .1), with
+# P = this script's pid mod 250, so concurrent test runs do not collide.
 # Needs root, iproute2 (`ip netns`), unshare and openssh-server; nothing outside DIR is
 # written apart from the namespaces, the veth pairs and /run/sshd (sshd's privilege-separation
 # directory).
@@ -66,7 +67,8 @@ case "$action" in
         : > "$dir/sshlogins"
         : > "$dir/known_hosts"
         for ((k = 1; k <= count; k++)); do
-            name=sweep-h$k ns=sweep-h$k-$$ here=10.250.$k.1 there=10.250.$k.2
+            # Per-invocation addresses, so two test runs on one machine do not collide.
+            name=sweep-h$k ns=sweep-h$k-$$ here=10.$((240 + k)).$(($$ % 250)).1 there=10.$((240 + k)).$(($$ % 250)).2
             ip netns add "$ns"
             echo "$ns" > "$dir/$name.netns"
             ip link add "sw$k-$$" type veth peer name "sw$k-$$-in" netns "$ns" 2>/dev/null \

@@ -129,9 +129,12 @@ final class ShardMergeChecksTests: XCTestCase {
         }
         XCTAssertGreaterThan(scaled, 0, "shard 2's times changed")
         let recorded = try FileSystem.readText(normalised + "/" + Environment.fileName)
-        XCTAssertTrue(recorded.contains("times normalised: yes, to the calibration of shard 1/2 (shard 1/2 x1.000000, shard 2/2 x0.400000)"),
-                      recorded)
-        XCTAssertTrue(try FileSystem.readText(plain + "/" + Environment.fileName).contains("times normalised: no"))
+        let ratios = "calibration ratios (to shard 1/2): shard 1/2 x1.000000, shard 2/2 x0.400000"
+        XCTAssertTrue(recorded.contains(ratios), recorded)
+        XCTAssertTrue(recorded.contains("times normalised: yes, by the calibration ratios"), recorded)
+        let asMeasured = try FileSystem.readText(plain + "/" + Environment.fileName)
+        XCTAssertTrue(asMeasured.contains(ratios), "recorded without --normalise too: \(asMeasured)")
+        XCTAssertTrue(asMeasured.contains("times normalised: no"), asMeasured)
         XCTAssertTrue(recorded.contains("shard 2/2: \(dirs[1]);"), recorded)
         XCTAssertTrue(recorded.contains("calibration_us 2500.0"), recorded)
     }

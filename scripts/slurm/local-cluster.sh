@@ -7,7 +7,7 @@
 #
 # Clients (sbatch, squeue, sinfo) find it with `export SLURM_CONF=DIR/slurm.conf`. Needs root
 # (slurmd starts jobs as their user) and the packages of `bash scripts/setup.sh --sweep`.
-# Ports: SLURMCTLD_PORT (default 16817) and SLURMD_PORT (default 16818). Logs: DIR/log/.
+# Ports: SLURMCTLD_PORT and SLURMD_PORT (default: the first free pair from 16817). Logs: DIR/log/.
 # Nothing is installed as a service and nothing outside DIR is written; `down` leaves DIR
 # (with its logs) for the caller to remove.
 set -euo pipefail
@@ -76,14 +76,22 @@ case "$action" in
         daemon munged --force --key-file="$dir/munge/munge.key" --socket="$dir/munge/munge.socket" \
             --pid-file="$dir/munge/munged.pid" --log-file="$dir/log/munged.log" --seed-file="$dir/munge/munged.seed"
 
+        # Ports: as given, else the first free pair from 16817 (another cluster may be up).
+        if [ -z "${SLURMCTLD_PORT:-}" ] || [ -z "${SLURMD_PORT:-}" ]; then
+            listening=$(ss -Hltn 2>/dev/null | awk '{ n = split($4, a, ":"); print a[n] }' || true)
+            port=16817
+            while grep -qx "$port" <<<"$listening" || grep -qx "$((port + 1))" <<<"$listening"; do port=$((port + 2)); done
+            SLURMCTLD_PORT=${SLURMCTLD_PORT:-$port}
+            SLURMD_PORT=${SLURMD_PORT:-$((port + 1))}
+        fi
         host=$(hostname -s)
         cpus=$(nproc)
         cat > "$dir/slurm.conf" <<CONF
 # Written by scripts/slurm/local-cluster.sh: a one-node cluster living in $dir.
 ClusterName=testbed-local
 SlurmctldHost=$host(127.0.0.1)
-SlurmctldPort=${SLURMCTLD_PORT:-16817}
-SlurmdPort=${SLURMD_PORT:-16818}
+SlurmctldPort=$SLURMCTLD_PORT
+SlurmdPort=$SLURMD_PORT
 SlurmUser=root
 SlurmdUser=root
 AuthType=auth/munge

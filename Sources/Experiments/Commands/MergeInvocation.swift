@@ -124,13 +124,14 @@ extension MergeInvocation {
     /// load and calibration, the comparability warnings, and whether times were normalised.
     func environmentLines(_ shards: [ShardEnvironment], warnings: [String]) -> String {
         var lines = shards.map(\.summaryLine)
-        if normalise, let reference = shards.first {
-            lines.append("times normalised: yes, to the calibration of shard \(reference.shard) ("
-                + shards.map { "shard \($0.shard) x\(String(format: "%.6f", normaliseRatio($0, reference: reference) ?? 1))" }
-                    .joined(separator: ", ") + ")")
-        } else {
-            lines.append("times normalised: no (as measured)")
+        if let reference = shards.first, let base = reference.calibrationMicroseconds {
+            // The factor --normalise applies (or would apply) to each shard's times.
+            let ratios = shards.map { shard in
+                "shard \(shard.shard) " + (shard.calibrationMicroseconds.map { "x" + String(format: "%.6f", base / $0) } ?? "unknown")
+            }
+            lines.append("calibration ratios (to shard \(reference.shard)): " + ratios.joined(separator: ", "))
         }
+        lines.append(normalise ? "times normalised: yes, by the calibration ratios" : "times normalised: no (as measured)")
         lines += warnings.map { "warning: \($0)" }
         return lines.map { $0 + "\n" }.joined()
     }
