@@ -96,6 +96,23 @@ public enum QueryCatalog {
         }.sorted { $0.name < $1.name }
     }
 
+    /// Parses every query against its shape's tables, so that a catalog is checked whole
+    /// before it is listed or run; the first error names file:line:column. A query without
+    /// a `# shape:` line is refused at line 1, since its dataset could not be generated. A
+    /// one-row dataset of a shape has every table and column, which is all parsing needs.
+    public static func check(_ queries: [CatalogQuery]) throws {
+        var probes: [Shape: RelationCatalog] = [:]
+        for query in queries {
+            guard let shape = query.shape else {
+                throw QueryError(file: query.path, position: SourcePosition(line: 1, column: 1),
+                                 message: "no `# shape:` line; a catalog query needs one to generate its dataset")
+            }
+            let relations = try probes[shape] ?? shape.generate(rows: 1, seed: 0).memoryRelations()
+            probes[shape] = relations
+            _ = try query.parse(catalog: relations)
+        }
+    }
+
     /// A catalog query by name, or a query file by path (anything with `/` or ending `.rq`).
     public static func find(_ nameOrFile: String, directory: String? = nil) throws -> CatalogQuery {
         if nameOrFile.contains("/") || nameOrFile.hasSuffix(".\(fileExtension)") || FileSystem.kind(of: nameOrFile) == .file {
