@@ -65,7 +65,8 @@ struct DatasetOptions: ParsableArguments {
 
     /// Finds the query and loads the dataset it needs, or exits 2 naming what was wrong.
     /// Options are checked before the query is looked up, the parameters against the shape
-    /// once it is known, and the dataset's memory before anything is generated.
+    /// once it is known, then the query text and the dataset's memory before anything is
+    /// generated.
     func load(query name: String) throws -> (CatalogQuery, LoadedDataset) {
         let backend = try naming("--backend") { () throws -> Backend in
             guard let chosen = Backend(rawValue: self.backend) else {
@@ -82,6 +83,8 @@ struct DatasetOptions: ParsableArguments {
                 throw WorkloadError.output("\(catalogQuery.path) has no `# shape:` line; give --shape")
             }
             try naming("--param") { try shape.validate(rows: rows, parameters: parameters) }
+            // Query text is checked before the dataset, which can take minutes, is generated.
+            _ = try catalogQuery.parse(catalog: shape.parsingProbe())
             let loaded = try LoadedDataset.generate(
                 shape, rows: rows, seed: seed, parameters: parameters, backend: backend, analyze: analyze)
             return (catalogQuery, loaded)

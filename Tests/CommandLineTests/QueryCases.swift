@@ -78,6 +78,12 @@ enum QueryCases {
             option("memory-too-big-sqlite", ["--rows", "100000000", "--backend", "sqlite"], "sqlite backend needs about")
             option("backend-then-enable", ["--rows", "20", "--enable", "teleport", "--backend", "postgres"], "--enable")
         }
+        // Query text is checked before a dataset is sized or generated.
+        let dangling = ["bad.rq": "# shape: documents\noutput documents join\n"]
+        out.append(BatteryCase("query/syntax-before-memory", ["query", "bad.rq", "--rows", "100000000"], files: dangling,
+                               expect: ["bad.rq:3"]))
+        out.append(BatteryCase("plan/syntax-before-memory", ["plan", "bad.rq", "--rows", "100000000", "--out", "p"],
+                               files: dangling, expect: ["bad.rq:3"]))
         out.append(BatteryCase("query/missing-file", ["query", "nothere.rq", "--rows", "20"], expect: ["nothere"]))
         out.append(BatteryCase("query/directory-as-file", ["query", "d", "--rows", "20"], files: ["d/x.rq": "x"], expect: ["d"]))
         out.append(BatteryCase("query/empty-file", ["query", "e.rq", "--rows", "20"], files: ["e.rq": ""], expect: ["e.rq"]))

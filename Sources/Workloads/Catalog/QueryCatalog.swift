@@ -98,8 +98,7 @@ public enum QueryCatalog {
 
     /// Parses every query against its shape's tables, so that a catalog is checked whole
     /// before it is listed or run; the first error names file:line:column. A query without
-    /// a `# shape:` line is refused at line 1, since its dataset could not be generated. A
-    /// one-row dataset of a shape has every table and column, which is all parsing needs.
+    /// a `# shape:` line is refused at line 1, since its dataset could not be generated.
     public static func check(_ queries: [CatalogQuery]) throws {
         var probes: [Shape: RelationCatalog] = [:]
         for query in queries {
@@ -107,7 +106,7 @@ public enum QueryCatalog {
                 throw QueryError(file: query.path, position: SourcePosition(line: 1, column: 1),
                                  message: "no `# shape:` line; a catalog query needs one to generate its dataset")
             }
-            let relations = try probes[shape] ?? shape.generate(rows: 1, seed: 0).memoryRelations()
+            let relations = try probes[shape] ?? shape.parsingProbe()
             probes[shape] = relations
             _ = try query.parse(catalog: relations)
         }
@@ -127,6 +126,14 @@ public enum QueryCatalog {
         if let query = all.first(where: { $0.name == nameOrFile }) { return query }
         let suggestion = closestMatch(to: nameOrFile, among: all.map(\.name)).map { "; did you mean '\($0)'?" } ?? ""
         throw WorkloadError.output("no catalog query named \(Printable.quoted(nameOrFile))\(suggestion) (`testbed queries` lists them)")
+    }
+}
+
+extension Shape {
+    /// The relations of a one-row dataset of this shape: every table and column, which is
+    /// all parsing needs, so query text is checked before a real dataset is generated.
+    public func parsingProbe() throws -> RelationCatalog {
+        try generate(rows: 1, seed: 0).memoryRelations()
     }
 }
 
