@@ -78,7 +78,7 @@ public enum ConfigLoader {
         case let .scanner(_, problem, mark, _), let .parser(_, problem, mark, _), let .composer(_, problem, mark, _):
             return ConfigError(file: file, keyPath: "", line: mark.line, column: mark.column, message: "not valid YAML: \(problem)")
         case let .reader(problem, offset, value, _):
-            let at = offset.flatMap { YAMLErrorLocation.position(ofByte: $0, in: text) }
+            let at = offset.flatMap { YAMLErrorLocation.position(ofCharacter: $0, in: text) }
             let hex = String(value, radix: 16, uppercase: true)
             let character = value >= 0 ? " (U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex + ")" : ""
             return ConfigError(file: file, keyPath: "", line: at?.line, column: at?.column, message: "not valid YAML: \(problem)\(character)")

@@ -197,14 +197,14 @@ public struct ExperimentResolver {
     static func datasetPath(of error: any Error, size: Int, parameters: [String: String]) -> [String] {
         let sizePath = ["dataset", "rows", "[\(size)]"]
         guard let error = error as? WorkloadError else { return sizePath }
-        switch error {
-        case let .badParameter(name, _, _), let .outOfRange(name, _, _, _), let .unknownParameter(name, _, _, _):
-            return parameters[name] != nil ? ["dataset", "params", name] : sizePath
-        case .impossible:
-            return parameters.isEmpty ? sizePath : ["dataset", "params"]
-        case .unknownShape, .output, .insufficientMemory:
-            return sizePath
-        }
+        // Matched case by case (not one exhaustive switch): any other kind of error is the size's.
+        var named: String?
+        if case let .badParameter(name, _, _) = error { named = name }
+        if case let .outOfRange(name, _, _, _) = error { named = name }
+        if case let .unknownParameter(name, _, _, _) = error { named = name }
+        if let named, parameters[named] != nil { return ["dataset", "params", named] }
+        if case .impossible = error, !parameters.isEmpty { return ["dataset", "params"] }
+        return sizePath
     }
 
     private func hint(_ name: String, _ options: [String]) -> String {

@@ -80,12 +80,11 @@ enum YAMLErrorLocation {
         }
     }
 
-    /// Line and column (1-based, in characters) of a byte offset into `text`.
-    static func position(ofByte offset: Int, in text: String) -> (line: Int, column: Int)? {
-        let bytes = Array(text.utf8)
-        guard offset >= 0, offset <= bytes.count else { return nil }
-        let prefix = String(decoding: bytes[..<offset], as: UTF8.self)
-        let lines = prefix.split(separator: "\n", omittingEmptySubsequences: false)
-        return (lines.count, (lines.last?.unicodeScalars.count ?? 0) + 1)
+    /// Line and column (1-based; the column in Unicode scalars, as the YAML reader's marks
+    /// count) of the reader error's offset, which Yams gives in Characters of `text`.
+    static func position(ofCharacter offset: Int, in text: String) -> (line: Int, column: Int)? {
+        guard offset >= 0, let index = text.index(text.startIndex, offsetBy: offset, limitedBy: text.endIndex) else { return nil }
+        let lines = text[..<index].unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false)
+        return (lines.count, (lines.last?.count ?? 0) + 1)
     }
 }
