@@ -1,61 +1,7 @@
-/// Battery cases still failing when issue 9 was left open (2026-11-23): their fixes are
-/// not written yet (option-named errors, `queries --directory` parsing, the memory check
-/// in query/plan/verify/run, config locations, repro-manifest lines). The battery still
-/// runs them; a known-open case that starts passing fails the test until it is removed
-/// here, so this list can only shrink.
+/// Battery cases still failing, by name. Empty since issue 9's last fixes (config
+/// locations, run's memory check, repro-manifest lines). The battery still checks the list:
+/// a known-open case that passes fails the test until it is removed here, so a case added
+/// here for a newly found defect must come out when the defect is fixed.
 enum KnownOpen {
-    static let cases: Set<String> = [
-        "demo/ctrl-example",
-        "demo/empty-example",
-        "generate/param-bad",
-        "generate/param-no-value",
-        "generate/param-overflow",
-        "generate/param-unknown",
-        "generate/rows-max",
-        "generate/rows-neg",
-        "generate/rows-too-big",
-        "generate/rows-zero",
-        "generate/shape-unknown",
-        "plan/disable-unknown",
-        "plan/enable-unknown",
-        "plan/memory-too-big",
-        "plan/param-bad-value",
-        "plan/param-twice",
-        "plan/param-unknown",
-        "plan/preset-unknown",
-        "plan/set-no-equals",
-        "plan/set-out-of-range",
-        "plan/set-overflow",
-        "plan/set-twice",
-        "plan/set-unknown",
-        "queries/bad-escape",
-        "queries/bom-unknown-relation",
-        "queries/crlf-syntax-error",
-        "queries/ctrl-char",
-        "queries/huge-integer",
-        "queries/invalid-utf8",
-        "queries/let-rebound",
-        "queries/no-output",
-        "queries/rename-unknown",
-        "queries/syntax-bad-token",
-        "queries/syntax-dangling-join",
-        "queries/syntax-unclosed-paren",
-        "queries/union-mismatch",
-        "queries/unknown-attribute",
-        "queries/unknown-project-attribute",
-        "queries/unknown-relation",
-        "queries/unterminated-string",
-        "query/disable-unknown",
-        "query/enable-unknown",
-        "query/memory-too-big",
-        "query/param-bad-value",
-        "query/param-twice",
-        "query/param-unknown",
-        "query/preset-unknown",
-        "query/set-no-equals",
-        "query/set-out-of-range",
-        "query/set-overflow",
-        "query/set-twice",
-        "query/set-unknown",
-    ]
+    static let cases: Set<String> = []
 }

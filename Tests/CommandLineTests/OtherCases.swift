@@ -20,7 +20,18 @@ enum OtherCases {
         gen("param-bad", ["--shape", "documents", "--rows", "20", "--param", "roots=-1"], "--param")
         gen("param-no-value", ["--shape", "documents", "--rows", "20", "--param", "roots="], "--param")
         gen("param-overflow", ["--shape", "pets", "--rows", "20", "--param", "added=99999999999999999999"], "--param")
-        gen("pets-added-huge", ["--shape", "pets", "--rows", "20", "--param", "added=100000000000"], "added")
+        gen("pets-added-huge", ["--shape", "pets", "--rows", "20", "--param", "added=100000000000"], "--param added")
+        gen("param-twice", ["--shape", "pets", "--rows", "20", "--param", "added=1", "--param", "added=2"], "--param added")
+        gen("param-no-equals", ["--shape", "pets", "--rows", "20", "--param", "added"], "--param")
+        gen("param-empty", ["--shape", "pets", "--rows", "20", "--param", ""], "--param")
+        gen("param-over-rows", ["--shape", "documents", "--rows", "20", "--param", "roots=21"], "--param roots")
+        gen("param-choice", ["--shape", "documents", "--rows", "20", "--param", "order=random"], "--param order")
+        gen("param-impossible", ["--shape", "documents", "--rows", "20", "--param", "max-depth=0"], "--param")
+        gen("todo-tags-over-rows", ["--shape", "todo", "--rows", "20", "--param", "tags=201"], "--param tags")
+        gen("employees-equipment-big", ["--shape", "employees", "--rows", "20", "--param", "max-equipment=1001"],
+            "--param max-equipment")
+        gen("memory-too-big", ["--shape", "employees", "--rows", "100000000", "--param", "max-equipment=1000", "--csv", "out"],
+            "memory")
         gen("csv-empty", ["--shape", "pets", "--rows", "20", "--csv", ""], "--csv")
         gen("csv-blank", ["--shape", "pets", "--rows", "20", "--csv", " "], "--csv")
         gen("csv-root", ["--shape", "pets", "--rows", "20", "--csv", "/"], "--csv")
@@ -110,7 +121,8 @@ enum OtherCases {
             BatteryCase("flags/extra-argument", ["flags", "extra"], expect: ["extra"]),
             BatteryCase("demo/unknown-example", ["demo", "--example", "nope"], expect: ["nope"]),
             BatteryCase("demo/empty-example", ["demo", "--example", ""], expect: ["--example"]),
-            BatteryCase("demo/ctrl-example", ["demo", "--example", "x\u{1b}[2J"], expect: ["--example"]),
+            BatteryCase("demo/ctrl-example", ["demo", "--example", "x\u{1b}[2J"], expect: ["--example", "\\u{1b}"]),
+            BatteryCase("demo/second-example-unknown", ["demo", "--example", "pets", "--example", "dogs"], expect: ["--example", "dogs"]),
             BatteryCase("demo/unknown-flag", ["demo", "--fast"], expect: ["--fast"]),
             BatteryCase("demo/extra-argument", ["demo", "extra"], expect: ["extra"]),
             BatteryCase("top/unknown-subcommand", ["frobnicate"], expect: ["frobnicate"]),

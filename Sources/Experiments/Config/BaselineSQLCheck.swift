@@ -5,7 +5,7 @@ import Workloads
 /// some statements only when it prepares them: too many table references once shared
 /// subexpressions are expanded, more than 32,766 bound parameters, an expression tree over
 /// 1,000 levels. Those would surface mid-run, after other cells ran; a config is checked
-/// here instead, by translating each output exactly as the baseline does (over empty tables
+/// here instead, by translating each output exactly as the baseline does (over one-row tables
 /// of the same schemes) and having SQLite prepare it with `EXPLAIN`, which runs nothing.
 enum BaselineSQLCheck {
     /// nil if SQLite accepts every output of `query`, else why not.

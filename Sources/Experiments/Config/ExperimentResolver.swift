@@ -64,10 +64,10 @@ public struct ExperimentResolver {
                 throw fail(Self.datasetPath(of: error, size: i, parameters: assignments), "\(error)")
             }
         }
-        // Queries are parsed against empty tables of the shape's schemes: checking query
-        // text needs no data, and generating the smallest size could take gigabytes.
+        // Queries are parsed against a one-row dataset of the shape: checking query text
+        // needs only the schemes, and generating the smallest size could take gigabytes.
         let relations: RelationCatalog
-        do { relations = try shape.emptyRelations() } catch { throw fail(["dataset"], "\(error)") }
+        do { relations = try shape.parsingProbe() } catch { throw fail(["dataset"], "\(error)") }
 
         guard !config.backends.isEmpty else { throw fail(["backend"], "expected at least one backend (memory or sqlite)") }
         var backends: [Backend] = []
