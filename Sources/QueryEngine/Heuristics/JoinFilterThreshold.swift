@@ -1,8 +1,9 @@
 import Relational
 
 /// `join-filter-threshold=N`: when a join has every row of one operand and there are at
-/// most N of them, their join keys become a filter (an OR of per-key equalities) on the
-/// other operand, which can then fetch only matching rows. 0 switches it off.
+/// most N of them, their join keys become a filter on the other operand (an IN-set: one
+/// hash lookup per row, not an OR of N equalities), which can then fetch only matching
+/// rows. 0 switches it off.
 public final class JoinFilterThreshold: Heuristic {
     /// The seed's threshold: 100 rows.
     static let defaultThreshold = 100
@@ -33,9 +34,7 @@ public final class JoinFilterThreshold: Heuristic {
         let (keys, rows) = run.joinKeys(of: edge.parent, operand: edge.operand)
         guard rows <= limit, !pairs.isEmpty || rows == 0 else { return }
         let attributes = pairs.map { otherEdge.operand == 0 ? $0.left : $0.right }
-        let filter = Predicate.any(keys.sorted().map { key in
-            Predicate.all(zip(attributes, key.values).map { .comparison(.attribute($0), .equal, .value($1)) })
-        })
+        let filter: Predicate = keys.isEmpty ? .false : .inSet(attributes: attributes, keys: Set(keys))
         run.counters.joinFiltersBuilt += 1
         run.provideFilter(filter, along: otherEdge)
     }
