@@ -20,7 +20,6 @@ extension Runner {
         let runtime = runtimes[id]
         guard !runtime.filterActive, let filter = runtime.filter else { return }
         runtime.filterActive = true
-        runtime.cachedEstimate = nil
         counters.filtersActivated += 1
         for operand in graph[id].children.indices {
             let edge = Edge(parent: id, operand: operand)

@@ -10,16 +10,11 @@ final class NodeRuntime {
     var providedToOperand: [Bool]
     /// The disjuncts of `filter`, each once (IN-sets over the same attributes merged).
     private var disjuncts = FilterDisjuncts()
-    /// A source's estimate under its current filter state, once asked (cleared when the
-    /// filter or its activation changes), so choosing among n initiators does not ask every
-    /// source again at every choice.
-    var cachedEstimate: Int??
 
     /// ORs `filter` into the parental filter (see `FilterDisjuncts`).
     func orIntoFilter(_ filter: Predicate) {
         let added = disjuncts.add(filter)
         if added || self.filter == nil { self.filter = disjuncts.predicate }
-        cachedEstimate = nil
     }
 
     // Progress.

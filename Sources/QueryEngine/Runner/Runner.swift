@@ -11,6 +11,8 @@ final class Runner: RunnerContext {
     var runtimes: [NodeRuntime] = []
     var outputs: [[Row]]
     var growthBudget: GrowthBudget
+    /// Source estimates, per (source, filter), for the whole run.
+    var estimates = EstimateCache()
     /// Source nodes not yet drained, in declaration order (copies, numbered later, come last).
     var undrainedSources: [NodeID] = []
 
@@ -127,11 +129,10 @@ final class Runner: RunnerContext {
     func hasProvided(along edge: Edge) -> Bool { runtimes[edge.parent].providedToOperand[edge.operand] }
 
     func estimate(_ node: NodeID) -> Int? {
-        let runtime = runtimes[node]
-        if let cached = runtime.cachedEstimate { return cached }
         guard case let .source(source) = graph.nodes[node].operation else { return nil }
-        let estimate = source.estimatedCount(filter: runtime.filterActive ? runtime.filter : nil)
-        runtime.cachedEstimate = .some(estimate)
+        let runtime = runtimes[node]
+        let estimate = estimates.estimate(source, filter: runtime.filterActive ? runtime.filter : nil)
+        counters.estimatesAsked = estimates.asked
         return estimate
     }
 
