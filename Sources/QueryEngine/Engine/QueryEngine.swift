@@ -13,6 +13,9 @@ public struct QueryEngine {
     public var disabledPasses: Set<String> = []
     /// Rows pulled from an initiator per step.
     public var batchSize = 1024
+    /// Checked mode (see `EngineChecks`): validate the graph before and after every pass and
+    /// after every runtime edit, and fail the run on a broken engine invariant.
+    public var checked = EngineChecks.enabledByDefault
 
     public init(flags: FlagSet, catalog: HeuristicCatalog = .standard) {
         self.flags = flags
@@ -36,7 +39,8 @@ public struct QueryEngine {
         counters.nodesPlanned = graph.liveNodeIDs.count
         let planned = capture ? graph : nil
 
-        let pipeline = OptimizerPipeline(passes: heuristics.flatMap(\.optimizerPasses), disabledPasses: disabledPasses)
+        let pipeline = OptimizerPipeline(
+            passes: heuristics.flatMap(\.optimizerPasses), disabledPasses: disabledPasses, validate: checked)
         let optimizeStart = clock.now
         let reports = try pipeline.run(&graph)
         timings.optimizeMicroseconds = (clock.now - optimizeStart).microseconds
@@ -44,7 +48,8 @@ public struct QueryEngine {
         let optimized = capture ? graph : nil
 
         let runStart = clock.now
-        let runner = try Runner(graph: graph, heuristics: heuristics, counters: counters, batchSize: batchSize)
+        let runner = try Runner(
+            graph: graph, heuristics: heuristics, counters: counters, batchSize: batchSize, checked: checked)
         let results = try runner.run()
         timings.runMicroseconds = (clock.now - runStart).microseconds
 

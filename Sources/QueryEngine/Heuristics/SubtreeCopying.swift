@@ -4,7 +4,8 @@ import Relational
 /// still waits on other parents, give this parent its own copy of the node's subtree so the
 /// filter takes effect at once. Seed 000's criteria: (1) the subtree has at most `limit`
 /// nodes, (2) another parent has not yet provided a filter, (3) some source in the subtree
-/// could fetch selectively with the filter. Nothing in the subtree may have started.
+/// could fetch selectively with the filter. Nothing in the subtree may have started or
+/// completed (the runner's `copySubtree` refuses such a copy anyway).
 public final class SubtreeCopying: Heuristic {
     public static let copying = FlagKey<Bool>("subtree-copying")
     public static let copyLimit = FlagKey<Int>("subtree-copy-limit")
@@ -38,7 +39,7 @@ public final class SubtreeCopying: Heuristic {
         // Criterion 1: a subtree over the limit is not walked in full (the walk stops there).
         // The run's global growth budget is the runner's to enforce: it refuses the copy.
         guard let subtree = run.graph.subtree(of: child, upTo: limit),
-            !subtree.contains(where: run.hasStarted)
+            !subtree.contains(where: { run.hasStarted($0) || run.isComplete($0) })
         else { return }
         guard reachesSelectiveSource(child, filter, run) else { return }
         run.copySubtree(along: edge)

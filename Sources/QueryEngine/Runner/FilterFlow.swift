@@ -10,6 +10,10 @@ extension Runner {
         runtimes[edge.parent].providedToOperand[edge.operand] = true
         let child = graph.child(at: edge)
         let runtime = runtimes[child]
+        guard runtime.remainingParents > 0 else {
+            violated("node \(child) was given a filter along \(edge) with no parent left waiting")
+            return
+        }
         runtime.orIntoFilter(filter)
         runtime.remainingParents -= 1
         counters.filtersProvided += 1

@@ -13,11 +13,16 @@ final class Runner: RunnerContext {
     var growthBudget: GrowthBudget
     /// Source estimates, per (source, filter), for the whole run.
     var estimates = EstimateCache()
+    /// Checked mode's tracking (nil when unchecked); see `EngineChecks`.
+    let checks: InvariantChecks?
+    /// Broken invariants recorded so far; the run fails with the first.
+    var violations: [String] = []
     /// Source nodes not yet drained, in declaration order (copies, numbered later, come last).
     var undrainedSources: [NodeID] = []
 
-    init(graph: PlanGraph, heuristics: [any Heuristic], counters: RunCounters, batchSize: Int) throws {
+    init(graph: PlanGraph, heuristics: [any Heuristic], counters: RunCounters, batchSize: Int, checked: Bool = false) throws {
         self.graph = graph
+        self.checks = checked ? InvariantChecks() : nil
         self.heuristics = heuristics
         self.counters = counters
         self.batchSize = max(1, batchSize)
@@ -33,8 +38,10 @@ final class Runner: RunnerContext {
     func run() throws -> [[Row]] {
         let order = graph.topologicalOrder()
         for heuristic in heuristics { heuristic.nodesAdded(order, run: self) }
+        try throwIfViolated()
         while let initiator = nextInitiator() {
             try drain(initiator)
+            try throwIfViolated()
         }
         for (output, node) in graph.outputNodes.enumerated() where !runtimes[node].complete {
             throw RelationError.unsupported("internal error: output \(output) never completed")
@@ -94,6 +101,7 @@ final class Runner: RunnerContext {
 
     /// Delivers a node's new rows to its outputs and parents.
     func emit(_ id: NodeID, _ rows: [Row]) {
+        checkEmission(id, rows)
         runtimes[id].rowsOut += rows.count
         let node = graph[id]
         for output in node.outputs { outputs[output].append(contentsOf: rows) }
