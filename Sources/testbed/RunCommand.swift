@@ -30,8 +30,13 @@ struct RunCommand: ParsableCommand {
     @Option(help: "Run only shard K of N (K/N, 1-based) of the cell matrix.")
     var shard: String?
 
+    @OptionGroup var engine: EngineOptions
+
     func run() throws {
-        let code = RunInvocation(configPath: config, out: out, resume: resume, shard: shard).execute(console: .standard)
+        var invocation = RunInvocation(configPath: config, out: out, resume: resume, shard: shard)
+        invocation.disabledPasses = engine.disabledPasses
+        invocation.validate = engine.validate
+        let code = invocation.execute(console: .standard)
         if code != 0 { throw ExitCode(code) }
     }
 }

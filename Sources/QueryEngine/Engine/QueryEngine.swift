@@ -9,7 +9,8 @@ import Relational
 public struct QueryEngine {
     public let catalog: HeuristicCatalog
     public let flags: FlagSet
-    /// Optimizer passes to skip by name, on top of what the flags switch off.
+    /// Optimizer passes to skip by name, on top of what the flags switch off (as DuckDB's
+    /// `disabled_optimizers`); a name no heuristic contributes is an `UnknownPassError`.
     public var disabledPasses: Set<String> = []
     /// Rows pulled from an initiator per step.
     public var batchSize = 1024
@@ -29,6 +30,7 @@ public struct QueryEngine {
     /// Runs a query with one output per relation. With `capture`, the result keeps the
     /// graph at each stage for plan rendering.
     public func run(_ outputs: [Relation], capture: Bool = false) throws -> QueryRun {
+        if !disabledPasses.isEmpty { try catalog.checkPassNames(disabledPasses.sorted()) }
         let clock = ContinuousClock()
         var timings = PhaseTimings()
         var counters = RunCounters()
@@ -61,7 +63,7 @@ public struct QueryEngine {
         }
         return QueryRun(
             results: results, counters: runner.counters, timings: timings, passReports: reports,
-            snapshots: snapshots)
+            hookReports: runner.hookTimer.reports, snapshots: snapshots)
     }
 }
 
@@ -71,7 +73,10 @@ public struct QueryRun {
     public let results: [[Row]]
     public let counters: RunCounters
     public let timings: PhaseTimings
+    /// Each optimizer pass that ran: changes made and time taken.
     public let passReports: [PassReport]
+    /// Each heuristic hook that was called: calls and time inside it (see `HookReport`).
+    public let hookReports: [HookReport]
     public let snapshots: PlanSnapshots?
 }
 

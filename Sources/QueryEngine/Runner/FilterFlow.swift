@@ -6,7 +6,7 @@ import Relational
 extension Runner {
     func provideFilter(_ filter: Predicate, along edge: Edge) {
         guard !hasProvided(along: edge) else { return }
-        for heuristic in heuristics { heuristic.willProvideFilter(filter, along: edge, run: self) }
+        forEachHeuristic(.willProvideFilter) { $0.willProvideFilter(filter, along: edge, run: self) }
         runtimes[edge.parent].providedToOperand[edge.operand] = true
         let child = graph.child(at: edge)
         let runtime = runtimes[child]

@@ -17,12 +17,15 @@ final class Runner: RunnerContext {
     let checks: InvariantChecks?
     /// Broken invariants recorded so far; the run fails with the first.
     var violations: [String] = []
+    /// Time inside each heuristic's hooks.
+    let hookTimer: HookTimer
     /// Source nodes not yet drained, in declaration order (copies, numbered later, come last).
     var undrainedSources: [NodeID] = []
 
     init(graph: PlanGraph, heuristics: [any Heuristic], counters: RunCounters, batchSize: Int, checked: Bool = false) throws {
         self.graph = graph
         self.checks = checked ? InvariantChecks() : nil
+        self.hookTimer = HookTimer(heuristics: heuristics)
         self.heuristics = heuristics
         self.counters = counters
         self.batchSize = max(1, batchSize)
@@ -37,7 +40,7 @@ final class Runner: RunnerContext {
     /// Runs the query to completion and returns each output's rows.
     func run() throws -> [[Row]] {
         let order = graph.topologicalOrder()
-        for heuristic in heuristics { heuristic.nodesAdded(order, run: self) }
+        forEachHeuristic(.nodesAdded) { $0.nodesAdded(order, run: self) }
         try throwIfViolated()
         while let initiator = nextInitiator() {
             try drain(initiator)
@@ -76,8 +79,9 @@ final class Runner: RunnerContext {
         undrainedSources.removeAll { runtimes[$0].complete }
         let candidates = undrainedSources
         guard let first = candidates.first else { return nil }
-        for heuristic in heuristics {
-            if let choice = heuristic.chooseInitiator(from: candidates, run: self) { return choice }
+        for (i, heuristic) in heuristics.enumerated() {
+            let choice = hookTimer.time(i, .chooseInitiator) { heuristic.chooseInitiator(from: candidates, run: self) }
+            if let choice { return choice }
         }
         return first
     }
@@ -116,11 +120,16 @@ final class Runner: RunnerContext {
     private func operandCompleted(_ edge: Edge) {
         let runtime = runtimes[edge.parent]
         runtime.operandComplete[edge.operand] = true
-        for heuristic in heuristics { heuristic.operandCompleted(edge, run: self) }
+        forEachHeuristic(.operandCompleted) { $0.operandCompleted(edge, run: self) }
         flushOnOperandComplete(edge)
         if !runtime.complete && runtime.operandComplete.allSatisfy({ $0 }) {
             markComplete(edge.parent)
         }
+    }
+
+    /// Calls one hook of every heuristic, in catalog order, timing each call.
+    func forEachHeuristic(_ hook: HookTimer.Hook, _ call: (any Heuristic) -> Void) {
+        for (i, heuristic) in heuristics.enumerated() { hookTimer.time(i, hook) { call(heuristic) } }
     }
 
     // MARK: RunnerContext

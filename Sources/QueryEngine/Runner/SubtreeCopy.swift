@@ -61,7 +61,7 @@ extension Runner {
         validateAfterEdit("copy of the subtree at \(edge)")
 
         let added = graph.topologicalOrder(of: Array(copyOf.values))
-        for heuristic in heuristics { heuristic.nodesAdded(added, run: self) }
+        forEachHeuristic(.nodesAdded) { $0.nodesAdded(added, run: self) }
         return newRoot
     }
 }
