@@ -56,4 +56,32 @@ final class PassesFileTests: XCTestCase {
         XCTAssertTrue(cli.err.contains("--disable-pass: unknown optimizer pass 'nested-union-foldng'; did you mean 'nested-union-folding'?"), cli.err)
         XCTAssertFalse(FileSystem.exists(scratch.path + "/cli"))
     }
+
+    /// Every column but the time.
+    private func passRows(_ path: String) throws -> [[String]] {
+        let table = try CSVTable(parsing: try FileSystem.readText(path), file: path)
+        let us = try XCTUnwrap(table.column("us"))
+        return table.rows.map { row in row.enumerated().filter { $0.offset != us }.map(\.element) }
+    }
+
+    func testResumedAndMergedRunsHaveTheSamePassRowsAsAWholeRun() throws {
+        let scratch = try Scratch()
+        let whole = scratch.path + "/whole", partial = scratch.path + "/partial"
+        XCTAssertEqual(try runConfig(tinyConfig(), in: scratch, out: whole), 0)
+        let expected = try passRows(whole + "/passes.csv")
+        XCTAssertFalse(expected.isEmpty)
+
+        XCTAssertEqual(try runConfig(tinyConfig(), in: scratch, out: partial, hooks: RunHooks(shouldStop: { $0 >= 5 })), 130)
+        XCTAssertEqual(try runConfig(tinyConfig(), in: scratch, out: partial, resume: true), 0)
+        XCTAssertEqual(try passRows(partial + "/passes.csv"), expected)
+
+        let one = scratch.path + "/one", two = scratch.path + "/two", merged = scratch.path + "/merged"
+        XCTAssertEqual(try runConfig(tinyConfig(), in: scratch, out: one, shard: "1/2"), 0)
+        XCTAssertEqual(try runConfig(tinyConfig(), in: scratch, out: two, shard: "2/2"), 0)
+        var merge = MergeInvocation(directories: [two, one], out: merged)
+        merge.plots = false
+        let console = CapturedConsole()
+        XCTAssertEqual(merge.execute(console: console.console), 0, console.err)
+        XCTAssertEqual(try passRows(merged + "/passes.csv"), expected)
+    }
 }

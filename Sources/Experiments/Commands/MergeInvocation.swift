@@ -25,6 +25,7 @@ public struct MergeInvocation: ExperimentInvocation {
         let experiment = try ExperimentResolver.resolve(text: configText, file: FileSystem.join(first, "config.yaml"), catalogDirectory: catalogDirectory)
 
         var records: [TimingRecord] = []
+        var passes: [PassRecord] = []
         var owner: [Cell: String] = [:]
         var shards: [Shard] = []
         for directory in directories {
@@ -49,6 +50,8 @@ public struct MergeInvocation: ExperimentInvocation {
                 owner[cell] = directory
             }
             records += found
+            passes += try PassesFile.read(FileSystem.join(directory, PassesFile.name), experiment: experiment,
+                                          keep: Set(found.map(\.cell)))
         }
 
         let all = experiment.cells
@@ -73,6 +76,7 @@ public struct MergeInvocation: ExperimentInvocation {
         try FileSystem.writeTextAtomically(Environment.text(configPath: FileSystem.join(first, "config.yaml"))
             + "merged from: \(directories.joined(separator: " "))\n", to: FileSystem.join(directory, "environment.txt"))
         try FileSystem.writeTextAtomically(TimingsFile.text(records, order: all), to: FileSystem.join(directory, TimingsFile.name))
+        try FileSystem.writeTextAtomically(PassesFile.text(passes, order: all), to: FileSystem.join(directory, PassesFile.name))
         if let plans = directories.map({ $0 + "/plans" }).first(where: FileSystem.isDirectory) {
             try FileSystem.copyDirectory(plans, to: FileSystem.join(directory, "plans"))
         }

@@ -47,8 +47,14 @@ public struct PassRecord: Equatable, Sendable {
 public enum PassesFile {
     public static let name = "passes.csv"
 
-    public static func text(_ records: [PassRecord]) -> String {
-        CSVTable(header: PassRecord.header, rows: records.map(\.fields)).text
+    /// The rows in the matrix's cell order (as `timings.csv`), each cell's in run order.
+    public static func text(_ records: [PassRecord], order: [Cell]) -> String {
+        let position = Dictionary(order.enumerated().map { ($0.element, $0.offset) }, uniquingKeysWith: { a, _ in a })
+        let sorted = records.enumerated().sorted {
+            let a = position[$0.element.cell] ?? Int.max, b = position[$1.element.cell] ?? Int.max
+            return a != b ? a < b : $0.offset < $1.offset
+        }
+        return CSVTable(header: PassRecord.header, rows: sorted.map(\.element.fields)).text
     }
 
     /// The rows of an earlier run's `passes.csv` whose cells are in `keep` (nothing when the

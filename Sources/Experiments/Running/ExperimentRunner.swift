@@ -59,7 +59,7 @@ public final class ExperimentRunner {
             records += cellRecords
             passRecords += cellPasses
             finished += 1
-            try FileSystem.writeTextAtomically(PassesFile.text(passRecords), to: FileSystem.join(directory, PassesFile.name))
+            try FileSystem.writeTextAtomically(PassesFile.text(passRecords, order: order), to: FileSystem.join(directory, PassesFile.name))
             try FileSystem.writeTextAtomically(TimingsFile.text(records, order: order), to: FileSystem.join(directory, TimingsFile.name))
             progress.finished(work: work(of: cell))
         }
