@@ -24,11 +24,15 @@ final class HookTimer {
     private let clock = ContinuousClock()
     /// Set by a protocol default implementation during the current call.
     private var calledDefault = false
+    /// Hooks seen to be the protocol's empty default: called untimed from then on (the
+    /// implementation is fixed per type), so unimplemented hooks cost no clock reads.
+    private var isDefault: [[Bool]]
 
     init(heuristics: [any Heuristic]) {
         names = heuristics.map { HookTimer.name(of: $0) }
         calls = Array(repeating: Array(repeating: 0, count: Hook.allCases.count), count: heuristics.count)
         elapsed = Array(repeating: Array(repeating: .zero, count: Hook.allCases.count), count: heuristics.count)
+        isDefault = Array(repeating: Array(repeating: false, count: Hook.allCases.count), count: heuristics.count)
     }
 
     /// A heuristic's name in reports: its first flag's name (`subtree-copying`, …).
@@ -40,6 +44,12 @@ final class HookTimer {
     func noteDefault() { calledDefault = true }
 
     func time<T>(_ heuristic: Int, _ hook: Hook, _ body: () -> T) -> T {
+        // Every exit leaves `calledDefault` false, so a nested default cannot mark its caller.
+        if isDefault[heuristic][hook.rawValue] {
+            let result = body()
+            calledDefault = false
+            return result
+        }
         let start = clock.now
         nested.append(.zero)
         calledDefault = false
@@ -48,6 +58,8 @@ final class HookTimer {
         let inner = nested.removeLast()
         if calledDefault {
             calledDefault = false
+            isDefault[heuristic][hook.rawValue] = true
+            if !nested.isEmpty { nested[nested.count - 1] += total }
             return result
         }
         calls[heuristic][hook.rawValue] += 1
