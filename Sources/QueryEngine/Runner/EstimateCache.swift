@@ -12,11 +12,23 @@ struct EstimateCache {
     }
 
     private var entries: [Key: Int?] = [:]
+    /// Per node, the last answer and whether its filter was active: a node's active filter
+    /// never changes (it activates once no parent is left to provide), so this saves
+    /// hashing the filter, which for an IN-set means hashing every key, on every choice.
+    private var byNode: [Int: (active: Bool, estimate: Int?)] = [:]
     /// Keeps every source asked alive, so an identifier cannot be reused by another object.
     private var sources: [ObjectIdentifier: any SourceRelation] = [:]
 
     /// Distinct (source, filter) estimates asked of sources so far.
     var asked: Int { entries.count }
+
+    mutating func estimate(node: Int, _ source: any SourceRelation, activeFilter: Predicate?) -> Int? {
+        let active = activeFilter != nil
+        if let memo = byNode[node], memo.active == active { return memo.estimate }
+        let estimate = estimate(source, filter: activeFilter)
+        byNode[node] = (active, estimate)
+        return estimate
+    }
 
     mutating func estimate(_ source: any SourceRelation, filter: Predicate?) -> Int? {
         let key = Key(source: ObjectIdentifier(source), filter: filter)

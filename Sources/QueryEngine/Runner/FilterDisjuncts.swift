@@ -15,18 +15,18 @@ struct FilterDisjuncts {
         var pieces = [filter]
         if case let .or(inner) = filter { pieces = inner }
         var changed = false
-        for piece in pieces where !known.contains(piece) {
-            if case let .inSet(attributes, keys) = piece, let i = inSetAt[attributes],
-                case let .inSet(_, held) = parts[i]
-            {
-                guard !keys.isSubset(of: held) else { continue }
-                let merged = Predicate.inSet(attributes: attributes, keys: held.union(keys))
-                known.remove(parts[i])
-                known.insert(merged)
-                parts[i] = merged
+        for piece in pieces {
+            // IN-sets are found by their attributes (hashing a set would hash every key).
+            if case let .inSet(attributes, keys) = piece {
+                if let i = inSetAt[attributes], case let .inSet(_, held) = parts[i] {
+                    guard !keys.isSubset(of: held) else { continue }
+                    parts[i] = .inSet(attributes: attributes, keys: held.union(keys))
+                } else {
+                    inSetAt[attributes] = parts.count
+                    parts.append(piece)
+                }
             } else {
-                if case let .inSet(attributes, _) = piece { inSetAt[attributes] = parts.count }
-                known.insert(piece)
+                guard known.insert(piece).inserted else { continue }
                 parts.append(piece)
             }
             changed = true

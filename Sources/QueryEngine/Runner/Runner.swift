@@ -148,7 +148,7 @@ final class Runner: RunnerContext {
     func estimate(_ node: NodeID) -> Int? {
         guard case let .source(source) = graph.nodes[node].operation else { return nil }
         let runtime = runtimes[node]
-        let estimate = estimates.estimate(source, filter: runtime.filterActive ? runtime.filter : nil)
+        let estimate = estimates.estimate(node: node, source, activeFilter: runtime.filterActive ? runtime.filter : nil)
         counters.estimatesAsked = estimates.asked
         return estimate
     }
