@@ -73,3 +73,15 @@ private struct Seeded: RandomNumberGenerator {
         return z ^ (z >> 31)
     }
 }
+
+/// The oracle evaluates an IN-set select as its OR of equalities.
+final class InSetReferenceTests: XCTestCase {
+    func testTheReferenceEvaluatorAgreesWithTheOrForm() throws {
+        let table = try MemoryTable(name: "t", columns: ["a", "b"], rows: [[1, "x"], [1.0, "y"], [.null, "x"], [2, .null]])
+        let keys: Set<Row> = [Row([1, "x"]), Row([.null, "x"]), Row([2, .null])]
+        let set = try Relation(source: table).select(.inSet(attributes: ["a", "b"], keys: keys))
+        let or = try Relation(source: table).select(Predicate.inSet(attributes: ["a", "b"], keys: keys).expandingInSets)
+        XCTAssertEqual(Set(try ReferenceEvaluator.evaluate(set)), Set(try ReferenceEvaluator.evaluate(or)))
+        XCTAssertEqual(Set(try ReferenceEvaluator.evaluate(set)), [Row([1, "x"]), Row([.null, "x"]), Row([2, .null])])
+    }
+}
