@@ -7,7 +7,7 @@ struct RunCommand: ParsableCommand {
         abstract: "Run an experiment config: sizes × backends × queries × flag sets × repetitions, plus SQLite baselines.",
         discussion: """
             Writes into --out DIR or Results/<name>/<UTC timestamp>/: timings.csv (one row per \
-            repetition), summary.csv and summary.txt (median, min, max per cell; speedup against \
+            repetition), passes.csv (time of each optimizer pass and heuristic hook per repetition), summary.csv and summary.txt (median, min, max per cell; speedup against \
             the baseline flag set), plans/ (DOT and SVG at the smallest and largest size, when the \
             config says `plans: true`), plots/ (matplotlib), config.yaml as run, environment.txt, run.txt.
 
