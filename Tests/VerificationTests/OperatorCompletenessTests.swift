@@ -72,9 +72,6 @@ final class OperatorCompletenessTests: XCTestCase {
     /// The reference evaluator, the engine (under every preset, invariants checked) and
     /// SQLite agree on every operator, each result a set, and none is empty.
     func testEvaluatorKernelsAndSQLAgreeOnEveryOperator() throws {
-        let wasChecked = EngineChecks.enabled
-        EngineChecks.enabled = true
-        defer { EngineChecks.enabled = wasChecked }
         let db = try SQLiteDatabase.inMemory()
         for kind in Operator.Kind.allCases {
             let relation = try Self.build(kind, try Fixture())
@@ -82,7 +79,9 @@ final class OperatorCompletenessTests: XCTestCase {
             XCTAssertFalse(reference.isEmpty, "\(kind): the sample should produce rows")
             XCTAssertEqual(Set(reference).count, reference.count, "\(kind): reference has duplicates")
             for preset in ["all-on", "all-off"] {
-                let run = try QueryEngine(preset: preset).run([relation])
+                var engine = try QueryEngine(preset: preset)
+                engine.checked = true
+                let run = try engine.run([relation])
                 XCTAssertEqual(run.results[0].sorted(), reference.sorted(), "\(kind) under \(preset)")
             }
             let sql = try db.evaluate(relation)
