@@ -1,0 +1,69 @@
+import QueryEngine
+import Relational
+
+/// Runs random transactions on a case and checks each transaction's propagated changes:
+/// every output's RowChange is exact (disjoint, removed ⊆ before, added ∩ before = ∅) and
+/// the state before plus the change equals the reference evaluator's answer after; a
+/// refused transaction leaves every table as it was and notifies nobody.
+public enum ChangeCheck {
+    /// Problems found (empty when every transaction checks out).
+    public static func check(
+        _ graph: CaseGraph, transactions: [[RandomStatement]], flags: FlagSet,
+        mode: TransactionalDatabase.Mode = .incremental
+    ) throws -> [String] {
+        let tables = try graph.tables.map { t -> MemoryTable in
+            let table = try MemoryTable(name: t.name, scheme: t.scheme, indexedAttributes: t.indexedAttributes)
+            try table.add(contentsOf: t.rows)
+            return table
+        }
+        let sources = tables.map { Relation(source: $0) }
+        let outputs = try graph.relations(over: sources)
+        let db = TransactionalDatabase(engine: QueryEngine(flags: flags), mode: mode)
+        var notified = Array(repeating: 0, count: outputs.count)
+        for (i, o) in outputs.enumerated() { try db.observe(o) { _ in notified[i] += 1 } }
+        var states = try outputs.map { Set(try ReferenceEvaluator.evaluate($0)) }
+        var problems: [String] = []
+
+        for (number, statements) in transactions.enumerated() {
+            let tablesBefore = tables.map { Set($0.allRows) }
+            let notifiedBefore = notified
+            let report: PropagationReport
+            do {
+                report = try db.transaction {
+                    for s in statements { try apply(s, db, sources) }
+                }
+            } catch is ChangeError {
+                if tables.map({ Set($0.allRows) }) != tablesBefore {
+                    problems.append("transaction \(number): refused, but the tables changed")
+                }
+                if notified != notifiedBefore { problems.append("transaction \(number): refused, but observers were called") }
+                continue
+            }
+            for (i, output) in outputs.enumerated() {
+                let change = report.changes[i]
+                for v in change.violations(before: states[i]) {
+                    problems.append("transaction \(number), output \(i): \(v)")
+                }
+                let expected = Set(try ReferenceEvaluator.evaluate(output))
+                if change.applied(to: states[i]) != expected {
+                    problems.append("transaction \(number), output \(i): before + change has "
+                        + "\(change.applied(to: states[i]).count) rows, requery \(expected.count)")
+                }
+                if change.isEmpty == (notified[i] != notifiedBefore[i]) {
+                    problems.append("transaction \(number), output \(i): observer called \(notified[i] - notifiedBefore[i]) "
+                        + "time(s) for a change of \(change.added.count)+\(change.removed.count) rows")
+                }
+                states[i] = expected
+            }
+        }
+        return problems
+    }
+
+    static func apply(_ s: RandomStatement, _ db: TransactionalDatabase, _ sources: [Relation]) throws {
+        switch s {
+        case let .add(t, rows): try db.add(rows: rows, to: sources[t])
+        case let .delete(t, p): try db.delete(from: sources[t], where: p)
+        case let .update(t, p, set): try db.update(sources[t], where: p, set: set)
+        }
+    }
+}
