@@ -1,0 +1,47 @@
+import Foundation
+import XCTest
+
+/// `testbed observe` through the built executable: the shipped change script verifies
+/// under every preset and both modes, and bad scripts exit 2 at file:line:column.
+final class ObserveCommandLineTests: XCTestCase {
+    private var script: String {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Workloads/changes/select-and-rename.changes").path
+    }
+
+    func testTheShippedScriptVerifiesUnderEveryPresetAndMode() throws {
+        let testbed = try TestbedProcess(label: "observe-cli")
+        defer { testbed.remove() }
+        for preset in ["all-on", "all-off"] {
+            for mode in ["incremental", "requery"] {
+                let outcome = try testbed.run(["observe", "selected-document-parent", "--changes", script, "--rows", "10000",
+                                              "--preset", preset, "--mode", mode, "--verify"])
+                XCTAssertEqual(outcome.status, 0, outcome.err)
+                XCTAssertEqual(outcome.out.components(separatedBy: "verified: every change is exact").count - 1, 4)
+                XCTAssertTrue(outcome.out.contains("[id: 221, name: Renamed parent, parent_id: 32]"), outcome.out)
+            }
+        }
+    }
+
+    func testBadScriptsAndOptionsExitTwoNamingWhere() throws {
+        let testbed = try TestbedProcess(label: "observe-cli")
+        defer { testbed.remove() }
+        let cases: [(String, [String], String)] = [
+            ("update selected_documents set [idd = 3]", [], "bad.changes:1:32: update set: unknown attribute"),
+            ("begin\nupdate selected_documents set [id = 3]\n", [], "bad.changes:3:1: the transaction begun at line 1 has no 'commit'"),
+            // The update through the join on `parent`'s join attribute is refused at its line.
+            ("update selected_documents set [id = 5]\nupdate parent set [id = 9]", [],
+             "bad.changes:2:1: cannot update 'parent' through join(id = id): 'id' is a join attribute"),
+            ("delete documents", ["--mode", "fast"], "--mode: 'fast' is not a mode"),
+        ]
+        for (text, extra, message) in cases {
+            let path = try testbed.write("bad.changes", text)
+            let outcome = try testbed.run(["observe", "selected-document-parent", "--changes", path, "--rows", "100"] + extra)
+            XCTAssertEqual(outcome.status, 2, text)
+            XCTAssertTrue(outcome.err.hasPrefix("testbed: ") && outcome.err.contains(message), "\(text): \(outcome.err)")
+        }
+        let missing = try testbed.run(["observe", "selected-document-parent", "--changes", "nope.changes", "--rows", "100"])
+        XCTAssertEqual(missing.status, 2)
+        XCTAssertTrue(missing.err.hasPrefix("testbed: --changes: "), missing.err)
+    }
+}
