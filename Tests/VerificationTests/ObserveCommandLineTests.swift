@@ -44,4 +44,29 @@ final class ObserveCommandLineTests: XCTestCase {
         XCTAssertEqual(missing.status, 2)
         XCTAssertTrue(missing.err.hasPrefix("testbed: --changes: "), missing.err)
     }
+
+    /// `testbed demo` ends with the fruit example; step 6's update, applied to
+    /// selectedFruitName, reaches the fruits table.
+    func testDemoPrintsTheFruitExampleWithStepSixPropagatedBack() throws {
+        let testbed = try TestbedProcess(label: "observe-cli")
+        defer { testbed.remove() }
+        let outcome = try testbed.run(["demo", "--example", "observing-change"])
+        XCTAssertEqual(outcome.status, 0, outcome.err)
+        let parts = outcome.out.components(separatedBy: "-- Step 6: Reverse-propagating Update\n")
+        XCTAssertEqual(parts.count, 2, outcome.out)
+        XCTAssertTrue(parts.last?.hasPrefix("""
+            selectedFruitName.asyncUpdateString("Banana")
+
+            ============================
+            fruits
+            ----------------------------
+            Added
+            [id: 3, name: Banana]
+            Removed
+            [id: 3, name: Bandana]
+            """) ?? false, outcome.out)
+        XCTAssertTrue(parts[0].contains("-- Step 2: Deletion\nfruits.asyncDelete(Fruit.id *== 2)\n\n"
+            + "============================\nfruits\n----------------------------\nRemoved\n[id: 2, name: Apricot]\n"
+            + "============================\n\n-- Step 3"), outcome.out)
+    }
 }
