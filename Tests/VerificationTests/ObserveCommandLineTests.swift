@@ -69,4 +69,15 @@ final class ObserveCommandLineTests: XCTestCase {
             + "============================\nfruits\n----------------------------\nRemoved\n[id: 2, name: Apricot]\n"
             + "============================\n\n-- Step 3"), outcome.out)
     }
+
+    func testVerifyChangesRunsTheChangeFuzzerAndNeedsRandom() throws {
+        let testbed = try TestbedProcess(label: "observe-cli")
+        defer { testbed.remove() }
+        let outcome = try testbed.run(["verify", "--random", "40", "--seed", "9", "--changes"])
+        XCTAssertEqual(outcome.status, 0, outcome.err)
+        XCTAssertTrue(outcome.out.contains("verify --changes: 40 cases, 160 runs, 800 transactions checked, 0 failed"), outcome.out)
+        let refused = try testbed.run(["verify", "--changes"])
+        XCTAssertEqual(refused.status, 2)
+        XCTAssertTrue(refused.err.hasPrefix("testbed: --changes checks random cases; give --random N"), refused.err)
+    }
 }

@@ -18,6 +18,7 @@ public enum ChangeCheck {
         }
         let sources = tables.map { Relation(source: $0) }
         let outputs = try graph.relations(over: sources)
+        let sourceByName = Dictionary(zip(graph.tables.map(\.name), sources), uniquingKeysWith: { a, _ in a })
         let db = TransactionalDatabase(engine: QueryEngine(flags: flags), mode: mode)
         var notified = Array(repeating: 0, count: outputs.count)
         for (i, o) in outputs.enumerated() { try db.observe(o) { _ in notified[i] += 1 } }
@@ -30,7 +31,7 @@ public enum ChangeCheck {
             let report: PropagationReport
             do {
                 report = try db.transaction {
-                    for s in statements { try apply(s, db, sources) }
+                    for s in statements { try apply(s, db, sourceByName) }
                 }
             } catch is ChangeError {
                 if tables.map({ Set($0.allRows) }) != tablesBefore {
@@ -59,11 +60,13 @@ public enum ChangeCheck {
         return problems
     }
 
-    static func apply(_ s: RandomStatement, _ db: TransactionalDatabase, _ sources: [Relation]) throws {
+    /// Applies a statement to the source of its table's name; none there, nothing happens.
+    static func apply(_ s: RandomStatement, _ db: TransactionalDatabase, _ sources: [String: Relation]) throws {
+        guard let source = sources[s.table] else { return }
         switch s {
-        case let .add(t, rows): try db.add(rows: rows, to: sources[t])
-        case let .delete(t, p): try db.delete(from: sources[t], where: p)
-        case let .update(t, p, set): try db.update(sources[t], where: p, set: set)
+        case let .add(_, rows): try db.add(rows: rows, to: source)
+        case let .delete(_, p): try db.delete(from: source, where: p)
+        case let .update(_, p, set): try db.update(source, where: p, set: set)
         }
     }
 }

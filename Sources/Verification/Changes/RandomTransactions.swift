@@ -1,12 +1,13 @@
 import Relational
 
-/// One statement of a random transaction, on a case table by index.
+/// One statement of a random transaction, on a case table by name (so the reducer may drop
+/// and renumber tables; a statement on a table the case no longer has is skipped).
 public enum RandomStatement: Hashable, Sendable, CustomStringConvertible {
-    case add(table: Int, rows: [Row])
-    case delete(table: Int, where: Predicate)
-    case update(table: Int, where: Predicate, set: [Attribute: Value])
+    case add(table: String, rows: [Row])
+    case delete(table: String, where: Predicate)
+    case update(table: String, where: Predicate, set: [Attribute: Value])
 
-    public var table: Int {
+    public var table: String {
         switch self {
         case let .add(t, _), let .delete(t, _), let .update(t, _, _): return t
         }
@@ -14,11 +15,11 @@ public enum RandomStatement: Hashable, Sendable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case let .add(t, rows): return "add t\(t) \(rows.map(\.values))"
-        case let .delete(t, p): return "delete t\(t) where (\(p))"
+        case let .add(t, rows): return "add \(t) \(rows.map(\.values))"
+        case let .delete(t, p): return "delete \(t) where (\(p))"
         case let .update(t, p, set):
             let pairs = set.sorted { $0.key < $1.key }.map { "\($0.key) = \($0.value)" }
-            return "update t\(t) set [\(pairs.joined(separator: ", "))] where (\(p))"
+            return "update \(t) set [\(pairs.joined(separator: ", "))] where (\(p))"
         }
     }
 }
@@ -42,14 +43,14 @@ public enum RandomTransactions {
                     let rows = (0..<random.int(1...3)).map { _ in
                         Row(scheme.attributes.map { _ in RandomValues.value(for: .smallIntegers, &random) })
                     }
-                    statements.append(.add(table: t, rows: rows))
+                    statements.append(.add(table: tables[t].name, rows: rows))
                 case 1:
-                    statements.append(.delete(table: t, where: predicate))
+                    statements.append(.delete(table: tables[t].name, where: predicate))
                 default:
                     let attributes = random.subset(of: scheme.attributes, sizes: 1...max(1, scheme.count))
                     var set: [Attribute: Value] = [:]
                     for a in attributes { set[a] = RandomValues.value(for: .smallIntegers, &random) }
-                    statements.append(.update(table: t, where: predicate, set: set))
+                    statements.append(.update(table: tables[t].name, where: predicate, set: set))
                 }
             }
             if random.chance(0.2), let again = statements.last { statements.append(again) }
