@@ -35,4 +35,27 @@ final class SQLiteMutableSourceTests: XCTestCase {
         XCTAssertEqual(Set(try table.fetchAll()), [Row([1, "Apples"]), Row([2, "Pear"])])
         XCTAssertEqual(seen.count, 2)
     }
+
+    /// Seed 001's stack: a transactional database over change-logging SQLite tables.
+    /// Observers see each transaction; the SQLite table sees nothing until save.
+    func testTransactionsOverAChangeLoggingDatabase() throws {
+        let sqlite = try SQLiteDatabase.inMemory()
+        let base = try sqlite.createTable("fruit", scheme: Scheme(["id", "name"]), primaryKey: ["id"])
+        try base.add([Row([1, "Apple"])])
+        let log = ChangeLoggingDatabase(sqlite)
+        let fruits = Relation(source: try log.table(named: "fruit"))
+        let db = TransactionalDatabase(engine: try QueryEngine(preset: "all-on"))
+        try db.declareKey(["id"], of: fruits)
+        var seen: [RowChange] = []
+        try db.observe(try fruits.select(Attribute("name") *!= "Apple")) { seen.append($0) }
+        try db.transaction {
+            try db.add([["id": 2, "name": "Pear"]], to: fruits)
+            try db.update(fruits, where: Attribute("id") *== 1, set: ["name": "Apples"])
+        }
+        XCTAssertEqual(seen, [RowChange(added: [Row([1, "Apples"]), Row([2, "Pear"])])])
+        XCTAssertEqual(Set(try base.allRows()), [Row([1, "Apple"])])
+        XCTAssertThrowsError(try db.add([["id": 2, "name": "Plum"]], to: fruits))
+        try log.save()
+        XCTAssertEqual(Set(try base.allRows()), [Row([1, "Apples"]), Row([2, "Pear"])])
+    }
 }
