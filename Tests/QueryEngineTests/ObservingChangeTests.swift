@@ -115,6 +115,22 @@ final class ChangeTransactionTests: XCTestCase {
         XCTAssertEqual(try snapshot(e), before)
     }
 
+    /// A declared key compares with `==`, so two null keys clash like any equal keys; a null
+    /// key next to non-null ones is fine, and so is re-adding the very same row.
+    func testNullsInDeclaredKeys() throws {
+        let db = TransactionalDatabase(engine: try QueryEngine(preset: "all-on"))
+        let t = Relation(source: try MemoryTable(name: "t", scheme: Scheme(["k", "v"]), indexedAttributes: ["k"]))
+        try db.declareKey(["k"], of: t)
+        try db.add(rows: [Row([.null, 1]), Row([1, 1])], to: t)
+        try db.add(rows: [Row([.null, 1])], to: t)
+        XCTAssertThrowsError(try db.add(rows: [Row([.null, 2])], to: t)) {
+            XCTAssertTrue("\($0)".contains("[k: null, v: 1] and [k: null, v: 2]"), "\($0)")
+        }
+        XCTAssertThrowsError(try db.update(t, where: Attribute("k") *== 1, set: ["k": .null]))
+        try db.update(t, where: Attribute("k") *== .null, set: ["k": 2])
+        XCTAssertEqual(Set(try t.rows()), [Row([1, 1]), Row([2, 1])])
+    }
+
     func testExplicitRollbackAndCoalescedChanges() throws {
         let e = try setUpFruit()
         let db = e.database
