@@ -52,6 +52,16 @@ final class ChangePropagationTests: XCTestCase {
         }
     }
 
+    /// Declared keys: transactions that would repeat a key are refused (changing nothing),
+    /// the others propagate exactly, and no key is ever repeated.
+    func testDeclaredKeysHoldAfterEveryTransaction() throws {
+        let flags = try QueryEngine(preset: "all-on").flags
+        for (n, (graph, transactions)) in cases(150, seed: 31, transactions: 5).enumerated() {
+            XCTAssertEqual(try ChangeCheck.check(graph, transactions: transactions, flags: flags, declareKeys: true), [],
+                           "case \(n)")
+        }
+    }
+
     func testRequeryModeGivesTheSameChanges() throws {
         let flags = try QueryEngine(preset: "all-on").flags
         for (n, (graph, transactions)) in cases(60, seed: 5, transactions: 4).enumerated() {

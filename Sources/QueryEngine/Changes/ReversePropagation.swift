@@ -53,7 +53,7 @@ struct ReversePropagation {
             let operand = operands[0]
             var oldName: [Attribute: Attribute] = [:]
             for (old, new) in map { oldName[new] = old }
-            let positions = operand.scheme.attributes.map { relation.scheme.index(of: map[$0] ?? $0)! }
+            let positions = try Self.positions(operand.scheme.attributes.map { map[$0] ?? $0 }, in: relation)
             let renamedSet = set.map { s in
                 Dictionary(uniqueKeysWithValues: s.map { (oldName[$0.key] ?? $0.key, $0.value) })
             }
@@ -86,10 +86,15 @@ struct ReversePropagation {
             for operand in operands {
                 let own = set.filter { operand.scheme.contains($0.key) }
                 if own.isEmpty { continue }
-                let positions = operand.scheme.attributes.map { relation.scheme.index(of: $0)! }
+                let positions = try Self.positions(operand.scheme.attributes, in: relation)
                 out += try writes(operand, rows: Set(rows.map { $0.picking(positions) }), set: own)
             }
             return out
         }
+    }
+
+    /// Where each attribute sits in `relation`'s rows (scheme derivation guarantees all do).
+    private static func positions(_ attributes: [Attribute], in relation: Relation) throws -> [Int] {
+        try attributes.map { try relation.scheme.requireIndex(of: $0, context: "propagating a change back") }
     }
 }

@@ -7,9 +7,12 @@ import Relational
 /// refused transaction leaves every table as it was and notifies nobody.
 public enum ChangeCheck {
     /// Problems found (empty when every transaction checks out).
+    ///
+    /// With `declareKeys`, each table whose rows differ in their first attribute gets that
+    /// attribute as a declared key, and the key must still hold after every transaction.
     public static func check(
         _ graph: CaseGraph, transactions: [[RandomStatement]], flags: FlagSet,
-        mode: TransactionalDatabase.Mode = .incremental
+        mode: TransactionalDatabase.Mode = .incremental, declareKeys: Bool = false
     ) throws -> [String] {
         let tables = try graph.tables.map { t -> MemoryTable in
             let table = try MemoryTable(name: t.name, scheme: t.scheme, indexedAttributes: t.indexedAttributes)
@@ -20,6 +23,13 @@ public enum ChangeCheck {
         let outputs = try graph.relations(over: sources)
         let sourceByName = Dictionary(zip(graph.tables.map(\.name), sources), uniquingKeysWith: { a, _ in a })
         let db = TransactionalDatabase(engine: QueryEngine(flags: flags), mode: mode)
+        var keyed: [MemoryTable] = []
+        if declareKeys {
+            for (table, source) in zip(tables, sources) where isKey(0, of: table.allRows) {
+                try db.declareKey([table.scheme.attributes[0]], of: source)
+                keyed.append(table)
+            }
+        }
         var notified = Array(repeating: 0, count: outputs.count)
         for (i, o) in outputs.enumerated() { try db.observe(o) { _ in notified[i] += 1 } }
         var states = try outputs.map { Set(try ReferenceEvaluator.evaluate($0)) }
@@ -40,6 +50,9 @@ public enum ChangeCheck {
                 if notified != notifiedBefore { problems.append("transaction \(number): refused, but observers were called") }
                 continue
             }
+            for table in keyed where !isKey(0, of: table.allRows) {
+                problems.append("transaction \(number): two rows of \(table.sourceName) share their declared key")
+            }
             for (i, output) in outputs.enumerated() {
                 let change = report.changes[i]
                 for v in change.violations(before: states[i]) {
@@ -58,6 +71,10 @@ public enum ChangeCheck {
             }
         }
         return problems
+    }
+
+    private static func isKey(_ position: Int, of rows: [Row]) -> Bool {
+        Set(rows.map { $0[position] }).count == rows.count
     }
 
     /// Applies a statement to the source of its table's name; none there, nothing happens.

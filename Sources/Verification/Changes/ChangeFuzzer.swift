@@ -36,20 +36,22 @@ public struct ChangeFuzzer {
             var (graph, transactions) = makeCase(index)
             var random = VerificationRandom(seed: seed ^ 0xC4A9_6E5, case: index)
             report.cases += 1
+            // Odd cases declare keys (see `ChangeCheck`), so key refusals are exercised too.
+            let keys = index % 2 == 1
             var flagSets = [allOff]
             for _ in 0..<runsPerCase { flagSets.append(try grid.randomFlagSet(&random)) }
             for flags in flagSets {
                 report.runs += 1
                 report.transactions += transactions.count
-                let problems = Self.problems(graph, transactions, flags)
+                let problems = Self.problems(graph, transactions, flags, declareKeys: keys)
                 if problems.isEmpty { continue }
                 report.failures += 1
                 if reduce && report.reduced.count < maxReductions {
-                    (graph, transactions) = ChangeReducer().reduce(graph, transactions, flags)
+                    (graph, transactions) = ChangeReducer(declareKeys: keys).reduce(graph, transactions, flags)
                 }
                 report.reduced.append(ChangeFailure(
                     caseIndex: index, graph: graph, transactions: transactions, flags: flags,
-                    problems: Self.problems(graph, transactions, flags)))
+                    problems: Self.problems(graph, transactions, flags, declareKeys: keys)))
                 break
             }
             if let progress, (index + 1) % step == 0 || index + 1 == cases {
@@ -61,11 +63,13 @@ public struct ChangeFuzzer {
 
     /// The check's problems; an error thrown by the engine or the evaluator is one too. A
     /// graph that does not type-check (a reduction candidate can be one) has none.
-    static func problems(_ graph: CaseGraph, _ transactions: [[RandomStatement]], _ flags: FlagSet) -> [String] {
+    static func problems(
+        _ graph: CaseGraph, _ transactions: [[RandomStatement]], _ flags: FlagSet, declareKeys: Bool = false
+    ) -> [String] {
         let probe = graph.tables.map { t in Relation(source: EmptySource(scheme: t.scheme)) }
         guard (try? graph.relations(over: probe)) != nil else { return [] }
         do {
-            return try ChangeCheck.check(graph, transactions: transactions, flags: flags)
+            return try ChangeCheck.check(graph, transactions: transactions, flags: flags, declareKeys: declareKeys)
         } catch {
             return ["error: \(error)"]
         }
@@ -75,6 +79,7 @@ public struct ChangeFuzzer {
 /// Shrinks a failing change case: fewer transactions, fewer statements, fewer outputs,
 /// nodes replaced by their operands, fewer table rows; keeps each step that still fails.
 struct ChangeReducer {
+    var declareKeys = false
     var budget = 2000
 
     func reduce(_ graph: CaseGraph, _ transactions: [[RandomStatement]], _ flags: FlagSet)
@@ -85,7 +90,7 @@ struct ChangeReducer {
         var checks = 0
         func fails(_ cg: CaseGraph, _ ct: [[RandomStatement]]) -> Bool {
             checks += 1
-            return !ChangeFuzzer.problems(cg, ct, flags).isEmpty
+            return !ChangeFuzzer.problems(cg, ct, flags, declareKeys: declareKeys).isEmpty
         }
         var progress = true
         while progress && checks < budget {
