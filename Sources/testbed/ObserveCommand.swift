@@ -14,7 +14,9 @@ struct ObserveCommand: ParsableCommand {
             (statements between `begin` and `commit`, or one statement alone) the command prints \
             each output's change as seed 001's observers do (`Added` / `Removed` rows, or \
             `(no change)`), the propagation's counters and its time. `--mode incremental` (the \
-            default) runs derivative graphs of the transaction's deltas through the engine; \
+            default) runs derivative graphs of the transaction's deltas through the engine, \
+            operator by operator with each operator's changes materialized as small tables; \
+            `--mode incremental-single` runs the same rules as one graph (PLRelational's route); \
             `--mode requery` re-runs each output and diffs. Both use the heuristic flags given. \
             With --verify, after every transaction each change must be exact and the previous \
             state plus the change must equal a full requery by the reference evaluator (exit 1 \
@@ -33,7 +35,7 @@ struct ObserveCommand: ParsableCommand {
     @OptionGroup var dataset: DatasetOptions
     @OptionGroup var flags: HeuristicFlagOptions
 
-    @Option(help: "How changes are computed: incremental | requery.")
+    @Option(help: "How changes are computed: incremental | incremental-single | requery.")
     var mode: String = "incremental"
 
     @Flag(help: "Check every change against a full requery and the RowChange invariants.")
@@ -41,7 +43,7 @@ struct ObserveCommand: ParsableCommand {
 
     func run() throws {
         guard let chosenMode = TransactionalDatabase.Mode(rawValue: mode) else {
-            throw usageFailure("--mode: '\(Printable.escaped(mode))' is not a mode; expected incremental | requery")
+            throw usageFailure("--mode: '\(Printable.escaped(mode))' is not a mode; expected incremental | incremental-single | requery")
         }
         let engine = QueryEngine(flags: try flags.flagSet())
         let text: String

@@ -27,9 +27,11 @@ final class ChangePropagationTests: XCTestCase {
         var nonEmpty = 0
         for (n, (graph, transactions)) in cases(25, seed: 11, transactions: 4).enumerated() {
             for flags in flagSets {
-                let problems = try ChangeCheck.check(graph, transactions: transactions, flags: flags)
-                XCTAssertEqual(problems, [], "case \(n) under \(flags)")
-                if !problems.isEmpty { return }
+                for mode in [TransactionalDatabase.Mode.incremental, .incrementalSingle] {
+                    let problems = try ChangeCheck.check(graph, transactions: transactions, flags: flags, mode: mode)
+                    XCTAssertEqual(problems, [], "case \(n) under \(flags), \(mode)")
+                    if !problems.isEmpty { return }
+                }
             }
             refused += try countRefused(graph, transactions)
             nonEmpty += graph.tables.isEmpty ? 0 : 1

@@ -13,7 +13,7 @@ final class ObserveCommandLineTests: XCTestCase {
         let testbed = try TestbedProcess(label: "observe-cli")
         defer { testbed.remove() }
         for preset in ["all-on", "all-off"] {
-            for mode in ["incremental", "requery"] {
+            for mode in ["incremental", "incremental-single", "requery"] {
                 let outcome = try testbed.run(["observe", "selected-document-parent", "--changes", script, "--rows", "10000",
                                               "--preset", preset, "--mode", mode, "--verify"])
                 XCTAssertEqual(outcome.status, 0, outcome.err)

@@ -19,8 +19,14 @@ import Relational
 /// every observation's change, empty ones included.
 public final class TransactionalDatabase {
     public enum Mode: String, CaseIterable, Sendable {
-        /// Derivative graphs of the transaction's deltas, run by the engine.
+        /// Derivative graphs of the transaction's deltas, run by the engine operator by
+        /// operator, bottom-up: each operator's added and removed rows become small tables
+        /// before its parent's rules use them.
         case incremental
+        /// The same derivative rules as one graph per observation, all run as one query
+        /// (PLRelational's route): fewer runs, but a delta that depends on a state that
+        /// depends on the delta makes the engine read that state whole.
+        case incrementalSingle = "incremental-single"
         /// Every observed relation re-evaluated by the engine and diffed with its last contents.
         case requery
     }
@@ -227,6 +233,26 @@ public final class TransactionalDatabase {
         guard !deltas.isEmpty, !observations.isEmpty else { return report }
         switch mode {
         case .incremental:
+            // Each operator's delta graphs run as soon as they are built (bottom-up) and
+            // become small tables its parents' rules join with the big states.
+            let runs = RunLog()
+            let derivation = try ChangeDerivation(deltas: deltas, materialize: { [engine] graphs in
+                let run = try engine.run(graphs)
+                runs.add(run)
+                return try zip(graphs, run.results).map { graph, rows in
+                    try ChangeDerivation.deltaTable(name: graph.name ?? "delta", scheme: graph.scheme, rows: rows)
+                }
+            })
+            for (i, o) in observations.enumerated() {
+                func rows(_ r: Relation?) throws -> Set<Row> { Set(try r?.source?.fetchAll() ?? []) }
+                report.changes[i] = RowChange(
+                    added: try rows(try derivation.added(o.relation)),
+                    removed: try rows(try derivation.removed(o.relation)))
+            }
+            report.counters = runs.counters
+            report.timings = runs.timings
+            report.engineRuns = runs.count
+        case .incrementalSingle:
             let derivation = try ChangeDerivation(deltas: deltas)
             var outputs: [Relation] = []
             var slots: [(added: Int?, removed: Int?)] = []
@@ -275,6 +301,8 @@ public struct PropagationReport: Sendable {
     public var timings = PhaseTimings()
     /// Wall-clock time of the whole propagation: building the graphs and running them.
     public var totalMicroseconds: Double = 0
+    /// Engine runs the propagation took (incremental: one per changed operator; requery: 1).
+    public var engineRuns = 0
 
     init(mode: TransactionalDatabase.Mode, observations: Int) {
         self.mode = mode
@@ -284,5 +312,34 @@ public struct PropagationReport: Sendable {
     mutating func record(_ run: QueryRun) {
         counters = run.counters
         timings = run.timings
+        engineRuns = 1
+    }
+}
+
+/// Counters and phase times summed over a propagation's engine runs.
+final class RunLog {
+    private(set) var counters = RunCounters()
+    private(set) var timings = PhaseTimings()
+    private(set) var count = 0
+
+    func add(_ run: QueryRun) {
+        count += 1
+        let c = run.counters
+        counters.sourceRowsRead += c.sourceRowsRead
+        counters.filtersProvided += c.filtersProvided
+        counters.filtersActivated += c.filtersActivated
+        counters.filteredFetches += c.filteredFetches
+        counters.joinFiltersBuilt += c.joinFiltersBuilt
+        counters.subtreesCopied += c.subtreesCopied
+        counters.nodesCopied += c.nodesCopied
+        counters.growthBudget += c.growthBudget
+        counters.copiesRefused += c.copiesRefused
+        counters.nodesPlanned += c.nodesPlanned
+        counters.nodesAfterOptimization += c.nodesAfterOptimization
+        counters.initiatorOrder += c.initiatorOrder
+        counters.perNode += c.perNode
+        timings.planMicroseconds += run.timings.planMicroseconds
+        timings.optimizeMicroseconds += run.timings.optimizeMicroseconds
+        timings.runMicroseconds += run.timings.runMicroseconds
     }
 }

@@ -2,8 +2,9 @@ import QueryEngine
 import Relational
 
 /// `testbed verify --random N --seed S --changes`: N random cases, each with random
-/// transactions, propagated incrementally under `all-off` and a few random flag sets and
-/// checked after every transaction (`ChangeCheck`). A failure is reduced, shrinking the
+/// transactions, propagated incrementally under `all-off` and a few random flag sets (the
+/// staged and the one-graph incremental modes in turn) and checked after every transaction
+/// (`ChangeCheck`). A failure is reduced, shrinking the
 /// graph and the transaction list together. Case `i` depends only on (seed, i).
 public struct ChangeFuzzer {
     public var cases: Int
@@ -40,18 +41,19 @@ public struct ChangeFuzzer {
             let keys = index % 2 == 1
             var flagSets = [allOff]
             for _ in 0..<runsPerCase { flagSets.append(try grid.randomFlagSet(&random)) }
-            for flags in flagSets {
+            for (run, flags) in flagSets.enumerated() {
+                let mode: TransactionalDatabase.Mode = run % 2 == 0 ? .incremental : .incrementalSingle
                 report.runs += 1
                 report.transactions += transactions.count
-                let problems = Self.problems(graph, transactions, flags, declareKeys: keys)
+                let problems = Self.problems(graph, transactions, flags, mode: mode, declareKeys: keys)
                 if problems.isEmpty { continue }
                 report.failures += 1
                 if reduce && report.reduced.count < maxReductions {
-                    (graph, transactions) = ChangeReducer(declareKeys: keys).reduce(graph, transactions, flags)
+                    (graph, transactions) = ChangeReducer(mode: mode, declareKeys: keys).reduce(graph, transactions, flags)
                 }
                 report.reduced.append(ChangeFailure(
-                    caseIndex: index, graph: graph, transactions: transactions, flags: flags,
-                    problems: Self.problems(graph, transactions, flags, declareKeys: keys)))
+                    caseIndex: index, graph: graph, transactions: transactions, flags: flags, mode: mode,
+                    problems: Self.problems(graph, transactions, flags, mode: mode, declareKeys: keys)))
                 break
             }
             if let progress, (index + 1) % step == 0 || index + 1 == cases {
@@ -64,12 +66,13 @@ public struct ChangeFuzzer {
     /// The check's problems; an error thrown by the engine or the evaluator is one too. A
     /// graph that does not type-check (a reduction candidate can be one) has none.
     static func problems(
-        _ graph: CaseGraph, _ transactions: [[RandomStatement]], _ flags: FlagSet, declareKeys: Bool = false
+        _ graph: CaseGraph, _ transactions: [[RandomStatement]], _ flags: FlagSet,
+        mode: TransactionalDatabase.Mode, declareKeys: Bool
     ) -> [String] {
         let probe = graph.tables.map { t in Relation(source: EmptySource(scheme: t.scheme)) }
         guard (try? graph.relations(over: probe)) != nil else { return [] }
         do {
-            return try ChangeCheck.check(graph, transactions: transactions, flags: flags, declareKeys: declareKeys)
+            return try ChangeCheck.check(graph, transactions: transactions, flags: flags, mode: mode, declareKeys: declareKeys)
         } catch {
             return ["error: \(error)"]
         }
@@ -79,7 +82,8 @@ public struct ChangeFuzzer {
 /// Shrinks a failing change case: fewer transactions, fewer statements, fewer outputs,
 /// nodes replaced by their operands, fewer table rows; keeps each step that still fails.
 struct ChangeReducer {
-    var declareKeys = false
+    var mode: TransactionalDatabase.Mode
+    var declareKeys: Bool
     var budget = 2000
 
     func reduce(_ graph: CaseGraph, _ transactions: [[RandomStatement]], _ flags: FlagSet)
@@ -90,7 +94,7 @@ struct ChangeReducer {
         var checks = 0
         func fails(_ cg: CaseGraph, _ ct: [[RandomStatement]]) -> Bool {
             checks += 1
-            return !ChangeFuzzer.problems(cg, ct, flags, declareKeys: declareKeys).isEmpty
+            return !ChangeFuzzer.problems(cg, ct, flags, mode: mode, declareKeys: declareKeys).isEmpty
         }
         var progress = true
         while progress && checks < budget {
@@ -144,10 +148,11 @@ public struct ChangeFailure: CustomStringConvertible {
     public let graph: CaseGraph
     public let transactions: [[RandomStatement]]
     public let flags: FlagSet
+    public let mode: TransactionalDatabase.Mode
     public let problems: [String]
 
     public var description: String {
-        var out = "random change case \(caseIndex) under \(flags.canonical)\n"
+        var out = "random change case \(caseIndex), mode \(mode.rawValue), under \(flags.canonical)\n"
         for t in graph.tables {
             out += "table \(t.name) \(t.scheme): \(t.rows.map { $0.values.map(\.description).joined(separator: ", ") })\n"
         }

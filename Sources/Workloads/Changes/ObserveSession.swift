@@ -39,7 +39,8 @@ public struct ObserveSession {
                 + "filtered_fetches \(c.filteredFetches), join_filters_built \(c.joinFiltersBuilt), "
                 + "subtrees_copied \(c.subtreesCopied)\n"
             let t = report.timings
-            out += "time (µs): propagation \(Int(report.totalMicroseconds)) (\(report.mode.rawValue); plan "
+            out += "time (µs): propagation \(Int(report.totalMicroseconds)) (\(report.mode.rawValue), "
+                + "\(report.engineRuns) engine run\(report.engineRuns == 1 ? "" : "s"); plan "
                 + "\(Int(t.planMicroseconds)), optimize \(Int(t.optimizeMicroseconds)), run \(Int(t.runMicroseconds)))\n"
             if verify {
                 for (i, relation) in query.relations.enumerated() {
