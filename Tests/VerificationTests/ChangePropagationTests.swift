@@ -16,7 +16,7 @@ final class ChangePropagationTests: XCTestCase {
         return (0..<count).map { i in
             let graph = fuzzer.makeCase(i)
             var random = VerificationRandom(seed: seed &+ 1, case: i)
-            return (graph, RandomTransactions.make(for: graph.tables, count: transactions, &random))
+            return (graph, RandomTransactions.make(for: graph, count: transactions, &random))
         }
     }
 
@@ -74,17 +74,17 @@ final class ChangePropagationTests: XCTestCase {
 
     /// Transactions refused by the checks (and so rolled back) in one case.
     private func countRefused(_ graph: CaseGraph, _ transactions: [[RandomStatement]]) throws -> Int {
-        var sources: [String: Relation] = [:]
+        var targets = ChangeCheck.Targets(tables: [:], nodes: [:])
         for t in graph.tables {
             let table = try MemoryTable(name: t.name, scheme: t.scheme)
             try table.add(contentsOf: t.rows)
-            sources[t.name] = Relation(source: table)
+            targets.tables[t.name] = Relation(source: table)
         }
         let db = TransactionalDatabase(engine: try QueryEngine(preset: "all-off"))
         var refused = 0
         for statements in transactions {
             do {
-                try db.transaction { for s in statements { try ChangeCheck.apply(s, db, sources) } }
+                try db.transaction { for s in statements { try ChangeCheck.apply(s, db, targets) } }
             } catch is ChangeError { refused += 1 }
         }
         return refused

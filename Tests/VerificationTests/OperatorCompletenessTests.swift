@@ -169,7 +169,7 @@ final class OperatorCompletenessTests: XCTestCase {
         for (number, kind) in Operator.Kind.allCases.enumerated() {
             let graph = try CaseGraph(outputs: [try Self.build(kind, try Fixture())])
             var random = VerificationRandom(seed: 3, case: number)
-            let transactions = RandomTransactions.make(for: graph.tables, count: 12, &random)
+            let transactions = RandomTransactions.make(for: graph, count: 12, &random)
             for preset in ["all-on", "all-off"] {
                 let problems = try ChangeCheck.check(graph, transactions: transactions, flags: try QueryEngine(preset: preset).flags)
                 XCTAssertEqual(problems, [], "\(kind) under \(preset)")

@@ -20,8 +20,14 @@ public enum ChangeCheck {
             return table
         }
         let sources = tables.map { Relation(source: $0) }
-        let outputs = try graph.relations(over: sources)
-        let sourceByName = Dictionary(zip(graph.tables.map(\.name), sources), uniquingKeysWith: { a, _ in a })
+        // Outputs and every reachable node, built once so they share their relations.
+        let reachable = graph.reachableNodes
+        let built = try CaseGraph(tables: graph.tables, nodes: graph.nodes, outputs: graph.outputs + reachable)
+            .relations(over: sources)
+        let outputs = Array(built.prefix(graph.outputs.count))
+        var targets = Targets(
+            tables: Dictionary(zip(graph.tables.map(\.name), sources), uniquingKeysWith: { a, _ in a }), nodes: [:])
+        for (node, relation) in zip(reachable, built.dropFirst(graph.outputs.count)) { targets.nodes[node] = relation }
         let db = TransactionalDatabase(engine: QueryEngine(flags: flags), mode: mode)
         var keyed: [MemoryTable] = []
         if declareKeys {
@@ -41,7 +47,7 @@ public enum ChangeCheck {
             let report: PropagationReport
             do {
                 report = try db.transaction {
-                    for s in statements { try apply(s, db, sourceByName) }
+                    for s in statements { try apply(s, db, targets) }
                 }
             } catch is ChangeError {
                 if tables.map({ Set($0.allRows) }) != tablesBefore {
@@ -77,13 +83,29 @@ public enum ChangeCheck {
         Set(rows.map { $0[position] }).count == rows.count
     }
 
-    /// Applies a statement to the source of its table's name; none there, nothing happens.
-    static func apply(_ s: RandomStatement, _ db: TransactionalDatabase, _ sources: [String: Relation]) throws {
-        guard let source = sources[s.table] else { return }
+    /// What statements name: sources by table name, relations by case node.
+    struct Targets {
+        var tables: [String: Relation]
+        var nodes: [Int: Relation]
+    }
+
+    /// Applies a statement to its table or node; when that is gone, or lacks an attribute
+    /// the statement names, nothing happens.
+    static func apply(_ s: RandomStatement, _ db: TransactionalDatabase, _ targets: Targets) throws {
+        func fits(_ r: Relation, _ p: Predicate, _ set: [Attribute: Value] = [:]) -> Bool {
+            p.attributes.union(set.keys).allSatisfy(r.scheme.contains)
+        }
         switch s {
-        case let .add(_, rows): try db.add(rows: rows, to: source)
-        case let .delete(_, p): try db.delete(from: source, where: p)
-        case let .update(_, p, set): try db.update(source, where: p, set: set)
+        case let .add(t, rows):
+            if let source = targets.tables[t] { try db.add(rows: rows, to: source) }
+        case let .delete(t, p):
+            if let source = targets.tables[t] { try db.delete(from: source, where: p) }
+        case let .update(t, p, set):
+            if let source = targets.tables[t] { try db.update(source, where: p, set: set) }
+        case let .deleteNode(n, p):
+            if let r = targets.nodes[n], fits(r, p) { try db.delete(from: r, where: p) }
+        case let .updateNode(n, p, set):
+            if let r = targets.nodes[n], fits(r, p, set) { try db.update(r, where: p, set: set) }
         }
     }
 }

@@ -26,7 +26,7 @@ public struct ChangeFuzzer {
     public func makeCase(_ index: Int) -> (CaseGraph, [[RandomStatement]]) {
         var random = VerificationRandom(seed: seed, case: index)
         let graph = RandomCaseGenerator().makeCase(&random)
-        return (graph, RandomTransactions.make(for: graph.tables, count: transactionsPerCase, &random))
+        return (graph, RandomTransactions.make(for: graph, count: transactionsPerCase, &random))
     }
 
     public func run(progress: ((VerificationProgress) -> Void)? = nil) throws -> ChangeFuzzReport {
@@ -163,14 +163,4 @@ public struct ChangeFailure: CustomStringConvertible {
         }
         return out + problems.joined(separator: "\n")
     }
-}
-
-/// A source with a scheme and no rows, for checking that a graph type-checks.
-private final class EmptySource: SourceRelation {
-    let scheme: Scheme
-    var sourceName: String { "empty" }
-    init(scheme: Scheme) { self.scheme = scheme }
-    func makeCursor(filter: Predicate?) throws -> any RowCursor { ArrayCursor([]) }
-    func canFetchSelectively(_ filter: Predicate) -> Bool { true }
-    func estimatedCount(filter: Predicate?) -> Int? { 0 }
 }
