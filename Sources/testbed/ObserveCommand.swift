@@ -52,6 +52,7 @@ struct ObserveCommand: ParsableCommand {
         } catch {
             throw usageFailure("--changes: \(error)")
         }
+        try checkScriptBeforeGenerating(text)
         let (catalogQuery, loaded, parsed) = try dataset.loadAndParse(query: query)
         let session: ObserveSession
         do {
@@ -72,6 +73,22 @@ struct ObserveCommand: ParsableCommand {
         if !problems.isEmpty {
             for p in problems { writeToStandardError("testbed: verify: \(p)\n") }
             throw ExitCode(1)
+        }
+    }
+
+    /// Parses the change script against a one-row probe of the query's shape, so a mistake
+    /// in it is reported before a large dataset is generated. Problems with the query or the
+    /// options are left for `loadAndParse`, which names them properly.
+    private func checkScriptBeforeGenerating(_ text: String) throws {
+        guard let catalogQuery = try? QueryCatalog.find(query) else { return }
+        var shape = catalogQuery.shape
+        if let name = dataset.shape { shape = try? Shape.named(name) }
+        guard let shape, let probe = try? shape.parsingProbe(), let probeQuery = try? catalogQuery.parse(catalog: probe)
+        else { return }
+        do {
+            _ = try ChangeScript.parse(text, targets: ChangeScript.targets(tables: probe, query: probeQuery), file: changes)
+        } catch let error as QueryError {
+            throw usageFailure("\(error)")
         }
     }
 }

@@ -40,6 +40,12 @@ final class ObserveCommandLineTests: XCTestCase {
             XCTAssertEqual(outcome.status, 2, text)
             XCTAssertTrue(outcome.err.hasPrefix("testbed: ") && outcome.err.contains(message), "\(text): \(outcome.err)")
         }
+        // A script mistake is found before a large dataset is generated.
+        let path = try testbed.write("bad.changes", "delete documents where (nope == 1)")
+        let early = try testbed.run(["observe", "selected-document-parent", "--changes", path, "--rows", "50000000"])
+        XCTAssertEqual(early.status, 2)
+        XCTAssertTrue(early.err.contains("bad.changes:1:25: where: unknown attribute 'nope'"), early.err)
+        XCTAssertEqual(early.out, "")
         let missing = try testbed.run(["observe", "selected-document-parent", "--changes", "nope.changes", "--rows", "100"])
         XCTAssertEqual(missing.status, 2)
         XCTAssertTrue(missing.err.hasPrefix("testbed: --changes: "), missing.err)
