@@ -8,9 +8,6 @@ import XCTest
 /// differences, nulls, empty tables: whatever the case generator draws): incremental
 /// propagation is exact and equals a requery, under every flag combination.
 final class ChangePropagationTests: XCTestCase {
-    override func setUp() { EngineChecks.enabled = true }
-    override func tearDown() { EngineChecks.enabled = false }
-
     private func cases(_ count: Int, seed: UInt64, transactions: Int) -> [(CaseGraph, [[RandomStatement]])] {
         let fuzzer = Fuzzer(cases: count, seed: seed)
         return (0..<count).map { i in

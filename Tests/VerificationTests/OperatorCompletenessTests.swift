@@ -162,9 +162,6 @@ final class OperatorCompletenessTests: XCTestCase {
     /// Change propagation: every operator has a derivative rule whose graphs, run by the
     /// engine, give exact changes equal to a requery (random transactions on its operands).
     func testChangeDerivationHandlesEveryOperator() throws {
-        let wasChecked = EngineChecks.enabled
-        EngineChecks.enabled = true
-        defer { EngineChecks.enabled = wasChecked }
         for (number, kind) in Operator.Kind.allCases.enumerated() {
             let graph = try CaseGraph(outputs: [try Self.build(kind, try Fixture())])
             var random = VerificationRandom(seed: 3, case: number)
