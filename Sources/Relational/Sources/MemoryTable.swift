@@ -1,20 +1,34 @@
-/// An in-memory table: a set of rows with a hash index on each declared attribute.
+/// An in-memory table: a set of rows, stored as columns, with a hash index on each
+/// declared attribute.
 ///
-/// Rows are stored by position against the table's scheme. A cursor whose filter implies
-/// `a ∈ {values}` for an indexed `a` visits only the rows in those index buckets;
-/// `rowsExamined` counts every row a cursor looked at, so tests can tell a lookup from a scan.
+/// Storage (see `ColumnStore`, `ValueColumn`): one column per attribute, each a tag byte
+/// plus an 8-byte payload per value, with text and blobs interned per column. Nothing
+/// else holds a copy of a row or a value:
+/// - membership (no duplicate rows) is a hash table of row positions keyed by a hash of
+///   the row's equality keys, verified against the columns (`PositionTable`, 4 bytes a slot);
+/// - each index maps a value to its positions (`ColumnIndex`: 4 bytes a row plus 4 bytes
+///   a slot per distinct value), keyed by the value's equality key, so `3` finds `3.0`.
+/// The values keep README's semantics: null is an ordinary value, integers and reals
+/// compare by numeric value, text by its bytes.
+///
+/// Reading: `makeCursor(filter:)` yields `[Row]` batches; `makeBatchCursor(filter:)`
+/// yields `ColumnBatch`es — the table's columns (a snapshot sharing storage, never copied
+/// per batch) plus a selection vector of the positions delivered — for consumers that
+/// work on columns. Both visit the same candidates in the same order and count alike: a
+/// cursor whose filter implies `a ∈ {values}` for an indexed `a` visits only the rows in
+/// those index groups; `rowsExamined` counts every row a cursor looked at, `rowsDelivered`
+/// every row it handed out, so tests can tell a lookup from a scan. A cursor reads the
+/// rows as they were when it was made.
+///
+/// Order: rows are kept in insertion order; deleting a row moves the last row into its gap.
 public final class MemoryTable: SourceRelation {
     public let scheme: Scheme
     public let sourceName: String
     public let indexedAttributes: [Attribute]
 
-    private var rows: [Row] = []
-    private var positionOfRow: [Row: Int] = [:]
-    /// Positions of the indexed columns, and for each a map value → row positions.
-    /// (Parallel arrays, not a dictionary of dictionaries: iterating a dictionary's keys while
-    /// mutating its values copies the whole dictionary on every insert.)
-    private var indexColumns: [Int] = []
-    private var indexBuckets: [[Value: [Int]]] = []
+    private var store: ColumnStore
+    private var members = PositionTable()
+    private var indexes: [ColumnIndex] = []
 
     /// Rows looked at by cursors since creation (or the last `resetStatistics`).
     public private(set) var rowsExamined = 0
@@ -25,11 +39,11 @@ public final class MemoryTable: SourceRelation {
         self.sourceName = name
         self.scheme = scheme
         self.indexedAttributes = indexedAttributes
+        self.store = ColumnStore(width: scheme.count)
         for a in indexedAttributes {
             let column = try scheme.requireIndex(of: a, context: "index on table \(name)")
-            if !indexColumns.contains(column) {
-                indexColumns.append(column)
-                indexBuckets.append([:])
+            if !indexes.contains(where: { $0.column == column }) {
+                indexes.append(ColumnIndex(column: column))
             }
         }
     }
@@ -41,7 +55,7 @@ public final class MemoryTable: SourceRelation {
     ) throws {
         let scheme = try Scheme(columns)
         try self.init(name: name, scheme: scheme, indexedAttributes: indexedAttributes)
-        let order = scheme.attributes.map { a in columns.firstIndex(of: a)! }
+        let order = scheme.attributes.compactMap { a in columns.firstIndex(of: a) }
         for values in rows {
             guard values.count == columns.count else {
                 throw RelationError.rowWidth(expected: columns.count, got: values.count, relation: name)
@@ -50,10 +64,13 @@ public final class MemoryTable: SourceRelation {
         }
     }
 
-    public var count: Int { rows.count }
+    public var count: Int { store.count }
 
-    /// Every row, in insertion order (deletions move the last row into the gap).
-    public var allRows: [Row] { rows }
+    /// Every row, in stored order (built from the columns on each call).
+    public var allRows: [Row] { store.rows }
+
+    /// The rows as columns: a snapshot that shares the table's storage.
+    public var columns: ColumnStore { store }
 
     public func resetStatistics() {
         rowsExamined = 0
@@ -68,14 +85,19 @@ public final class MemoryTable: SourceRelation {
         guard row.count == scheme.count else {
             throw RelationError.rowWidth(expected: scheme.count, got: row.count, relation: sourceName)
         }
-        // One hash of the row both checks membership and inserts (the load's hot path).
-        let position = rows.count
-        var isNew = false
-        insertIfAbsent(&positionOfRow[row, default: -1], position, &isNew)
-        if !isNew { return false }
-        rows.append(row)
-        for k in indexColumns.indices {
-            indexBuckets[k][row.values[indexColumns[k]], default: []].append(position)
+        if let keys = store.keys(of: row) {
+            let hash = ColumnStore.hash(ofKeys: keys)
+            if members.find(hash: hash, where: { self.store.rowHasKeys($0, keys) }) != nil { return false }
+        }
+        guard store.count < PositionTable.positionLimit else {
+            throw RelationError.unsupported("table \(sourceName) cannot hold more than \(PositionTable.positionLimit) rows")
+        }
+        let stored = store.interned(row)
+        store.appendStored(stored)
+        let position = store.count - 1
+        members.insert(position, hash: store.rowHash(position)) { self.store.rowHash($0) }
+        for k in indexes.indices {
+            indexes[k].append(position, in: store.columns[indexes[k].column])
         }
         return true
     }
@@ -84,21 +106,39 @@ public final class MemoryTable: SourceRelation {
         for row in newRows { try add(row) }
     }
 
-    /// Reserves room for `n` more rows (bulk loads).
-    /// Index maps are sized for `n` distinct values too (right for keys, generous otherwise),
-    /// so a bulk load does not rehash them as they grow.
+    /// Bulk load: appends every row of `rows` (columns in scheme order) that is not already
+    /// present; returns how many were added. Into an empty table the columns are taken
+    /// over whole (shared, not copied) and membership and indexes are built in one pass.
+    @discardableResult
+    public func append(_ rows: ColumnStore) throws -> Int {
+        guard rows.width == scheme.count else {
+            throw RelationError.rowWidth(expected: scheme.count, got: rows.width, relation: sourceName)
+        }
+        guard rows.count <= PositionTable.positionLimit else {
+            throw RelationError.unsupported("table \(sourceName) cannot hold more than \(PositionTable.positionLimit) rows")
+        }
+        guard store.count == 0 else {
+            var added = 0
+            for p in 0..<rows.count where try add(rows.row(at: p)) { added += 1 }
+            return added
+        }
+        store = rows
+        rebuildMembershipAndIndexes()
+        return store.count
+    }
+
+    /// Reserves room for `n` more rows (bulk loads through `add`), membership included.
     public func reserveCapacity(_ n: Int) {
-        rows.reserveCapacity(rows.count + n)
-        positionOfRow.reserveCapacity(rows.count + n)
-        for k in indexBuckets.indices { indexBuckets[k].reserveCapacity(indexBuckets[k].count + n) }
+        store.reserveCapacity(n)
+        members.reserve(store.count + n) { self.store.rowHash($0) }
     }
 
     /// Deletes the rows matching the predicate; returns how many went.
     @discardableResult
     public func delete(where predicate: Predicate) throws -> Int {
-        let test = try CompiledPredicate(predicate, scheme: scheme)
-        let doomed = rows.filter { test.matches($0) }
-        for row in doomed { remove(row) }
+        let doomed = try positions(matching: predicate)
+        // Highest first: the row moved into each gap is then never one still to delete.
+        for p in doomed.reversed() { removeRow(at: p) }
         return doomed.count
     }
 
@@ -106,14 +146,14 @@ public final class MemoryTable: SourceRelation {
     /// An update that makes two rows equal leaves one (relations are sets).
     @discardableResult
     public func update(where predicate: Predicate, set newValues: [Attribute: Value]) throws -> Int {
-        let test = try CompiledPredicate(predicate, scheme: scheme)
         var assignments: [(Int, Value)] = []
         for (a, v) in newValues.sorted(by: { $0.key < $1.key }) {
             assignments.append((try scheme.requireIndex(of: a, context: "update of \(sourceName)"), v))
         }
-        let matched = rows.filter { test.matches($0) }
-        for row in matched { remove(row) }
-        for row in matched {
+        let matched = try positions(matching: predicate)
+        let rows = matched.map { store.row(at: $0) }
+        for p in matched.reversed() { removeRow(at: p) }
+        for row in rows {
             var changed = row.values
             for (i, v) in assignments { changed[i] = v }
             try add(Row(changed))
@@ -121,86 +161,138 @@ public final class MemoryTable: SourceRelation {
         return matched.count
     }
 
-    private func remove(_ row: Row) {
-        guard let position = positionOfRow.removeValue(forKey: row) else { return }
-        let last = rows.count - 1
-        for k in indexColumns.indices {
-            removeFromIndex(k, value: row.values[indexColumns[k]], position: position)
+    /// Positions of the rows matching the predicate, ascending (a scan; no counters).
+    private func positions(matching predicate: Predicate) throws -> [Int] {
+        var probe = RowProbe(try CompiledPredicate(predicate, scheme: scheme), scheme: scheme)
+        let rows = store
+        return (0..<rows.count).filter { probe.matches($0, in: rows) }
+    }
+
+    private func removeRow(at position: Int) {
+        let last = store.count - 1
+        for k in indexes.indices {
+            indexes[k].remove(position, in: store.columns[indexes[k].column])
+        }
+        if let found = members.find(hash: store.rowHash(position), where: { $0 == position }) {
+            members.removeSlot(found.slot) { self.store.rowHash($0) }
         }
         if position != last {
-            let moved = rows[last]
-            rows[position] = moved
-            positionOfRow[moved] = position
-            for k in indexColumns.indices {
-                let value = moved.values[indexColumns[k]]
-                if let i = indexBuckets[k][value]?.firstIndex(of: last) {
-                    indexBuckets[k][value]![i] = position
-                }
+            for k in indexes.indices {
+                indexes[k].move(from: last, to: position, in: store.columns[indexes[k].column])
             }
+            if let found = members.find(hash: store.rowHash(last), where: { $0 == last }) {
+                members.setSlot(found.slot, to: position)
+            }
+            store.moveRow(from: last, to: position)
+        } else {
+            for k in indexes.indices { indexes[k].dropLast() }
         }
-        rows.removeLast()
+        store.removeLast()
     }
 
-    private func removeFromIndex(_ k: Int, value: Value, position: Int) {
-        guard var bucket = indexBuckets[k].removeValue(forKey: value),
-            let i = bucket.firstIndex(of: position)
-        else { return }
-        bucket.swapAt(i, bucket.count - 1)
-        bucket.removeLast()
-        if !bucket.isEmpty { indexBuckets[k][value] = bucket }
+    /// Membership and indexes from scratch over `store`; rows equal to an earlier row are
+    /// dropped (a bulk load's duplicates), keeping the first.
+    private func rebuildMembershipAndIndexes() {
+        let rows = store
+        var set = PositionTable()
+        set.reserve(rows.count) { _ in 0 }
+        var kept: [Int] = []
+        var sawDuplicate = false
+        for p in 0..<rows.count {
+            let hash = rows.rowHash(p)
+            if set.find(hash: hash, where: { rows.rowsEqual($0, p) }) != nil {
+                if !sawDuplicate { kept = Array(0..<p) }
+                sawDuplicate = true
+                continue
+            }
+            set.insert(p, hash: hash) { rows.rowHash($0) }
+            if sawDuplicate { kept.append(p) }
+        }
+        if sawDuplicate {
+            store.gather(kept)
+            rebuildMembershipAndIndexes()
+            return
+        }
+        members = set
+        for k in indexes.indices {
+            indexes[k].rebuild(rows.columns[indexes[k].column], count: rows.count)
+        }
     }
 
-    private func bucketIndex(for attribute: Attribute) -> Int? {
+    private func indexNumber(for attribute: Attribute) -> Int? {
         guard let column = scheme.index(of: attribute) else { return nil }
-        return indexColumns.firstIndex(of: column)
+        return indexes.firstIndex { $0.column == column }
     }
 
     // MARK: Reading rows
 
-    /// The indexed attribute whose implied value set touches the fewest rows, with those
-    /// rows' positions; nil when no index answers the filter.
-    private func indexedCandidates(_ filter: Predicate) -> [Int]? {
-        var best: [Int]?
+    /// The indexed attribute whose implied value set touches the fewest rows, with that
+    /// many rows; nil when no index answers the filter.
+    private func bestIndex(_ filter: Predicate) -> (index: Int, keys: [ValueKey], count: Int)? {
+        var best: (index: Int, keys: [ValueKey], count: Int)?
         for (attribute, values) in filter.impliedValueSets {
-            guard let k = bucketIndex(for: attribute) else { continue }
-            let index = indexBuckets[k]
-            var positions: [Int] = []
-            for v in values { positions.append(contentsOf: index[v] ?? []) }
-            if best == nil || positions.count < best!.count { best = positions }
+            guard let k = indexNumber(for: attribute) else { continue }
+            let column = store.columns[indexes[k].column]
+            let keys = values.compactMap { column.key(of: $0) }
+            var n = 0
+            for key in keys { indexes[k].forEachPosition(of: key, in: column) { _ in n += 1 } }
+            if best == nil || n < best?.count ?? 0 { best = (k, keys, n) }
         }
         return best
     }
 
+    /// The positions `bestIndex` chose, in index order.
+    private func indexedCandidates(_ filter: Predicate) -> [Int]? {
+        guard let (k, keys, n) = bestIndex(filter) else { return nil }
+        let column = store.columns[indexes[k].column]
+        var positions: [Int] = []
+        positions.reserveCapacity(n)
+        for key in keys { indexes[k].positions(of: key, in: column, into: &positions) }
+        return positions
+    }
+
     public func canFetchSelectively(_ filter: Predicate) -> Bool {
-        filter.isUnsatisfiable || indexedCandidates(filter) != nil
+        filter.isUnsatisfiable || bestIndex(filter) != nil
     }
 
     public func estimatedCount(filter: Predicate?) -> Int? {
-        guard let filter else { return rows.count }
+        guard let filter else { return store.count }
         if filter.isUnsatisfiable { return 0 }
-        return indexedCandidates(filter)?.count ?? rows.count
+        return bestIndex(filter)?.count ?? store.count
     }
 
     /// Rows whose `attribute` equals `value`, through the index (no scan).
     public func lookup(_ attribute: Attribute, _ value: Value) throws -> [Row] {
-        guard let k = bucketIndex(for: attribute) else {
+        guard let k = indexNumber(for: attribute) else {
             throw RelationError.unsupported("table \(sourceName) has no index on '\(attribute)'")
         }
-        let positions = indexBuckets[k][value] ?? []
-        rowsExamined += positions.count
-        rowsDelivered += positions.count
-        return positions.map { rows[$0] }
+        let column = store.columns[indexes[k].column]
+        guard let key = column.key(of: value) else { return [] }
+        var out: [Row] = []
+        indexes[k].forEachPosition(of: key, in: column) { out.append(store.row(at: $0)) }
+        rowsExamined += out.count
+        rowsDelivered += out.count
+        return out
     }
 
     public func makeCursor(filter: Predicate?) throws -> any RowCursor {
+        MemoryTableCursor(try makeScan(filter: filter))
+    }
+
+    /// A cursor that yields column batches with a selection vector (see `ColumnBatch`).
+    public func makeBatchCursor(filter: Predicate?) throws -> ColumnBatchCursor {
+        ColumnBatchCursor(try makeScan(filter: filter))
+    }
+
+    private func makeScan(filter: Predicate?) throws -> TableScan {
         guard let filter else {
-            return MemoryTableCursor(table: self, rows: rows, positions: nil, test: nil)
+            return TableScan(table: self, store: store, positions: nil, probe: nil)
         }
-        let test = try CompiledPredicate(filter, scheme: scheme)
+        let probe = RowProbe(try CompiledPredicate(filter, scheme: scheme), scheme: scheme)
         if filter.isUnsatisfiable {
-            return MemoryTableCursor(table: self, rows: [], positions: [], test: test)
+            return TableScan(table: self, store: ColumnStore(width: scheme.count), positions: [], probe: probe)
         }
-        return MemoryTableCursor(table: self, rows: rows, positions: indexedCandidates(filter), test: test)
+        return TableScan(table: self, store: store, positions: indexedCandidates(filter), probe: probe)
     }
 
     fileprivate func record(examined: Int, delivered: Int) {
@@ -209,42 +301,46 @@ public final class MemoryTable: SourceRelation {
     }
 }
 
-/// Walks either every row or the candidate positions from an index, testing the filter.
-private final class MemoryTableCursor: RowCursor {
+/// One pass over a snapshot of a table: every position, or the candidates an index gave,
+/// testing the filter; shared by both cursor kinds so they count alike.
+struct TableScan {
     private let table: MemoryTable
-    private let rows: [Row]
+    let store: ColumnStore
     private let positions: [Int]?
-    private let test: CompiledPredicate?
+    private var probe: RowProbe?
     private var next = 0
 
-    init(table: MemoryTable, rows: [Row], positions: [Int]?, test: CompiledPredicate?) {
+    fileprivate init(table: MemoryTable, store: ColumnStore, positions: [Int]?, probe: RowProbe?) {
         self.table = table
-        self.rows = rows
+        self.store = store
         self.positions = positions
-        self.test = test
+        self.probe = probe
     }
 
-    func next(maxRows: Int) throws -> [Row] {
-        let total = positions?.count ?? rows.count
-        var out: [Row] = []
+    /// Positions of up to `maxRows` more matching rows; empty when drained.
+    mutating func nextSelection(maxRows: Int) -> [Int] {
+        let total = positions?.count ?? store.count
+        var out: [Int] = []
         var examined = 0
         while next < total && out.count < maxRows {
-            let row = rows[positions?[next] ?? next]
+            let p = positions?[next] ?? next
             next += 1
             examined += 1
-            if test?.matches(row) ?? true { out.append(row) }
+            if probe?.matches(p, in: store) ?? true { out.append(p) }
         }
         table.record(examined: examined, delivered: out.count)
         return out
     }
 }
 
-/// Sets a freshly defaulted dictionary slot (value -1) to `position`, reporting whether it
-/// was new. Taking the slot `inout` through `subscript(_:default:)` hashes the key once.
-@inline(__always)
-private func insertIfAbsent(_ slot: inout Int, _ position: Int, _ isNew: inout Bool) {
-    if slot == -1 {
-        slot = position
-        isNew = true
+/// Walks a table scan, delivering rows.
+private final class MemoryTableCursor: RowCursor {
+    private var scan: TableScan
+
+    init(_ scan: TableScan) { self.scan = scan }
+
+    func next(maxRows: Int) throws -> [Row] {
+        let selection = scan.nextSelection(maxRows: maxRows)
+        return selection.map { scan.store.row(at: $0) }
     }
 }

@@ -1,0 +1,97 @@
+/// An index on one column: value → the positions holding it, without a copy of any row
+/// or value. Rows with equal values form a group, kept as a circular list through
+/// `next` (4 bytes a row); a `PositionTable` keyed by the column's value finds each
+/// group's last member (4 bytes a slot, a slot per distinct value at most 2/3 full).
+/// Keys are the column's `ValueKey`s — an integer, a real's bits, or a text code —
+/// so every lookup, including on text, is a probe keyed by one Int64 and a kind byte.
+struct ColumnIndex: Sendable {
+    /// The column (scheme position) indexed.
+    let column: Int
+    /// Group tails by value.
+    private var tails = PositionTable()
+    /// `next[p]`: the position after p in its group (circular: the tail's next is the head).
+    private var next: [UInt32] = []
+
+    init(column: Int) { self.column = column }
+
+    var distinctValues: Int { tails.count }
+
+    /// The group tail holding `key`, with its slot.
+    @inline(__always)
+    private func tail(_ key: ValueKey, _ values: ValueColumn) -> (slot: Int, position: Int)? {
+        tails.find(hash: key.hash) { values.key(at: $0) == key }
+    }
+
+    /// Calls `body` with each position holding `key`, in the order they were added.
+    @inline(__always)
+    func forEachPosition(of key: ValueKey, in values: ValueColumn, _ body: (Int) -> Void) {
+        guard let t = tail(key, values)?.position else { return }
+        var p = Int(next[t])
+        while true {
+            body(p)
+            if p == t { return }
+            p = Int(next[p])
+        }
+    }
+
+    func positions(of key: ValueKey, in values: ValueColumn, into out: inout [Int]) {
+        forEachPosition(of: key, in: values) { out.append($0) }
+    }
+
+    /// Adds the row just appended at `position` (must be `next.count`).
+    mutating func append(_ position: Int, in values: ValueColumn) {
+        let key = values.key(at: position)
+        if let (slot, t) = tail(key, values) {
+            next.append(next[t])
+            next[t] = UInt32(position)
+            tails.setSlot(slot, to: position)
+        } else {
+            next.append(UInt32(position))
+            tails.insert(position, hash: key.hash) { values.key(at: $0).hash }
+        }
+    }
+
+    /// Takes `position` out of its group (the row is being deleted; its value still there).
+    mutating func remove(_ position: Int, in values: ValueColumn) {
+        guard let (slot, t) = tail(values.key(at: position), values) else { return }
+        if Int(next[position]) == position {
+            tails.removeSlot(slot) { values.key(at: $0).hash }
+            return
+        }
+        let before = predecessor(of: position, from: t)
+        next[before] = next[position]
+        if t == position { tails.setSlot(slot, to: before) }
+    }
+
+    /// Renames position `from` (the last row) to `to` (the gap a deleted row left); the
+    /// column still holds the moving row's value at `from`. Then drops the last entry.
+    mutating func move(from: Int, to: Int, in values: ValueColumn) {
+        guard let (slot, t) = tail(values.key(at: from), values) else { return }
+        if Int(next[from]) == from {
+            next[to] = UInt32(to)
+        } else {
+            let before = predecessor(of: from, from: t)
+            next[to] = next[from]
+            next[before] = UInt32(to)
+        }
+        if t == from { tails.setSlot(slot, to: to) }
+        next.removeLast()
+    }
+
+    /// Drops the last entry (the deleted row was the last one).
+    mutating func dropLast() { next.removeLast() }
+
+    /// Builds the index over the first `count` positions of `values`.
+    mutating func rebuild(_ values: ValueColumn, count: Int) {
+        tails.removeAll()
+        next = []
+        next.reserveCapacity(count)
+        for p in 0..<count { append(p, in: values) }
+    }
+
+    private func predecessor(of position: Int, from tail: Int) -> Int {
+        var q = tail
+        while Int(next[q]) != position { q = Int(next[q]) }
+        return q
+    }
+}

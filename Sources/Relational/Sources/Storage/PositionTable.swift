@@ -1,0 +1,97 @@
+/// An open-addressing hash table of row positions (linear probing, at most 2/3 full).
+/// It stores no keys: the caller supplies each position's hash and decides equality by
+/// looking at its columns, so a table costs 4 bytes a slot whatever the rows hold.
+/// Used for a table's membership (a position per row) and an index's groups (a position
+/// per distinct value).
+struct PositionTable: Sendable {
+    /// 0 is an empty slot; otherwise the position + 1.
+    private var slots: [UInt32] = []
+    private(set) var count = 0
+
+    /// Positions must stay below this (slots hold position + 1 in 32 bits).
+    static let positionLimit = Int(UInt32.max) - 1
+
+    private var mask: Int { slots.count - 1 }
+
+    /// The first position on `hash`'s probe sequence that `matches`, with its slot.
+    @inline(__always)
+    func find(hash: UInt64, where matches: (Int) -> Bool) -> (slot: Int, position: Int)? {
+        if slots.isEmpty { return nil }
+        let mask = self.mask
+        var i = Int(truncatingIfNeeded: hash) & mask
+        while true {
+            let s = slots[i]
+            if s == 0 { return nil }
+            let position = Int(s) - 1
+            if matches(position) { return (i, position) }
+            i = (i + 1) & mask
+        }
+    }
+
+    /// Adds a position known to be absent. `hashOf` gives any stored position's hash
+    /// (needed when the table grows).
+    @inline(__always)
+    mutating func insert(_ position: Int, hash: UInt64, hashOf: (Int) -> UInt64) {
+        if (count + 1) * 3 > slots.count * 2 { grow(minimumCount: count + 1, hashOf: hashOf) }
+        place(position, hash: hash)
+        count += 1
+    }
+
+    /// Points a slot found by `find` at another position (a row that moved).
+    mutating func setSlot(_ slot: Int, to position: Int) {
+        slots[slot] = UInt32(position + 1)
+    }
+
+    /// Empties a slot found by `find`, shifting later entries of its cluster back so that
+    /// every entry stays reachable from its home slot (no tombstones).
+    mutating func removeSlot(_ slot: Int, hashOf: (Int) -> UInt64) {
+        let mask = self.mask
+        var hole = slot
+        var j = slot
+        while true {
+            j = (j + 1) & mask
+            let s = slots[j]
+            if s == 0 { break }
+            let home = Int(truncatingIfNeeded: hashOf(Int(s) - 1)) & mask
+            // Move the entry at j into the hole unless its home lies cyclically in (hole, j].
+            let homeBetween = hole <= j ? (hole < home && home <= j) : (hole < home || home <= j)
+            if !homeBetween {
+                slots[hole] = s
+                hole = j
+            }
+        }
+        slots[hole] = 0
+        count -= 1
+    }
+
+    /// Sizes the table for `n` entries without growing on the way.
+    mutating func reserve(_ n: Int, hashOf: (Int) -> UInt64) {
+        if n * 3 > slots.count * 2 { grow(minimumCount: n, hashOf: hashOf) }
+    }
+
+    mutating func removeAll() {
+        slots = []
+        count = 0
+    }
+
+    /// Every stored position, in slot order.
+    func forEachPosition(_ body: (Int) -> Void) {
+        for s in slots where s != 0 { body(Int(s) - 1) }
+    }
+
+    private mutating func grow(minimumCount: Int, hashOf: (Int) -> UInt64) {
+        var capacity = max(16, slots.count)
+        while minimumCount * 3 > capacity * 2 { capacity *= 2 }
+        let old = slots
+        slots = [UInt32](repeating: 0, count: capacity)
+        for s in old where s != 0 { place(Int(s) - 1, hash: hashOf(Int(s) - 1)) }
+    }
+
+    @inline(__always)
+    private mutating func place(_ position: Int, hash: UInt64) {
+        let mask = self.mask
+        var i = Int(truncatingIfNeeded: hash) & mask
+        while slots[i] != 0 { i = (i + 1) & mask }
+        slots[i] = UInt32(position + 1)
+    }
+}
