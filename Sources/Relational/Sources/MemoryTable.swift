@@ -4,8 +4,11 @@
 /// Storage (see `ColumnStore`, `ValueColumn`): one column per attribute, each a tag byte
 /// plus an 8-byte payload per value, with text and blobs interned per column. Nothing
 /// else holds a copy of a row or a value:
-/// - membership (no duplicate rows) is a hash table of row positions keyed by a hash of
-///   the row's equality keys, verified against the columns (`PositionTable`, 4 bytes a slot);
+/// - membership (no duplicate rows) goes through an index whose column holds distinct
+///   values (an id): a row is present only if the one row with its key equals it. Without
+///   such an index (or once an add makes the column non-unique) it is a hash table of row
+///   positions keyed by a hash of the row, verified against the columns (`PositionTable`,
+///   4 bytes a slot);
 /// - each index maps a value to its positions (`ColumnIndex`: 4 bytes a row plus 4 bytes
 ///   a slot per distinct value), keyed by the value's equality key, so `3` finds `3.0`.
 /// The values keep README's semantics: null is an ordinary value, integers and reals
@@ -27,7 +30,10 @@ public final class MemoryTable: SourceRelation {
     public let indexedAttributes: [Attribute]
 
     private var store: ColumnStore
-    private var members = PositionTable()
+    /// The membership table; nil while `keyIndex` answers membership.
+    private var members: PositionTable?
+    /// An index whose column has held distinct values in every row so far.
+    private var keyIndex: Int?
     private var indexes: [ColumnIndex] = []
 
     /// Rows looked at by cursors since creation (or the last `resetStatistics`).
@@ -46,6 +52,7 @@ public final class MemoryTable: SourceRelation {
                 indexes.append(ColumnIndex(column: column))
             }
         }
+        if indexes.isEmpty { members = PositionTable() } else { keyIndex = 0 }
     }
 
     /// A table from rows written in `columns` order (any order; stored sorted by name),
@@ -86,8 +93,11 @@ public final class MemoryTable: SourceRelation {
             throw RelationError.rowWidth(expected: scheme.count, got: row.count, relation: sourceName)
         }
         if let keys = store.keys(of: row) {
-            let hash = ColumnStore.hash(ofKeys: keys)
-            if members.find(hash: hash, where: { self.store.rowHasKeys($0, keys) }) != nil { return false }
+            switch presence(of: keys) {
+            case .present: return false
+            case .absentKeyTaken: buildMembers()
+            case .absent: break
+            }
         }
         guard store.count < PositionTable.positionLimit else {
             throw RelationError.unsupported("table \(sourceName) cannot hold more than \(PositionTable.positionLimit) rows")
@@ -95,11 +105,44 @@ public final class MemoryTable: SourceRelation {
         let stored = store.interned(row)
         store.appendStored(stored)
         let position = store.count - 1
-        members.insert(position, hash: store.rowHash(position)) { self.store.rowHash($0) }
-        for k in indexes.indices {
-            indexes[k].append(position, in: store.columns[indexes[k].column])
+        store.withReaders { rows in
+            members?.insert(position, hash: rows.rowHash(position)) { rows.rowHash($0) }
+            for k in indexes.indices { indexes[k].append(position, in: rows.columns[indexes[k].column]) }
         }
         return true
+    }
+
+    private enum Presence {
+        case present
+        case absent
+        /// Absent, but another row has its value in the key index's column.
+        case absentKeyTaken
+    }
+
+    private func presence(of keys: [ValueKey]) -> Presence {
+        store.withReaders { rows in
+            if let members {
+                let hash = ColumnStore.hash(ofKeys: keys)
+                return members.find(hash: hash, where: { rows.rowHasKeys($0, keys) }) == nil ? .absent : .present
+            }
+            guard let u = keyIndex else { return .absent }
+            let column = indexes[u].column
+            guard let p = indexes[u].onlyPosition(of: keys[column], in: rows.columns[column]) else { return .absent }
+            return rows.rowHasKeys(p, keys) ? .present : .absentKeyTaken
+        }
+    }
+
+    /// Switches membership from the key index to a table of its own (the key column is
+    /// about to hold a value twice).
+    private func buildMembers() {
+        keyIndex = nil
+        var set = PositionTable()
+        let count = store.count
+        store.withReaders { rows in
+            set.reserve(count) { _ in 0 }
+            for p in 0..<count { set.insert(p, hash: rows.rowHash(p)) { rows.rowHash($0) } }
+        }
+        members = set
     }
 
     public func add<S: Sequence>(contentsOf newRows: S) throws where S.Element == Row {
@@ -127,10 +170,11 @@ public final class MemoryTable: SourceRelation {
         return store.count
     }
 
-    /// Reserves room for `n` more rows (bulk loads through `add`), membership included.
+    /// Reserves room for `n` more rows (bulk loads through `add`).
     public func reserveCapacity(_ n: Int) {
         store.reserveCapacity(n)
-        members.reserve(store.count + n) { self.store.rowHash($0) }
+        let total = store.count + n
+        store.withReaders { rows in members?.reserve(total) { rows.rowHash($0) } }
     }
 
     /// Deletes the rows matching the predicate; returns how many went.
@@ -170,43 +214,59 @@ public final class MemoryTable: SourceRelation {
 
     private func removeRow(at position: Int) {
         let last = store.count - 1
-        for k in indexes.indices {
-            indexes[k].remove(position, in: store.columns[indexes[k].column])
-        }
-        if let found = members.find(hash: store.rowHash(position), where: { $0 == position }) {
-            members.removeSlot(found.slot) { self.store.rowHash($0) }
-        }
-        if position != last {
+        store.withReaders { rows in
             for k in indexes.indices {
-                indexes[k].move(from: last, to: position, in: store.columns[indexes[k].column])
+                indexes[k].remove(position, in: rows.columns[indexes[k].column])
             }
-            if let found = members.find(hash: store.rowHash(last), where: { $0 == last }) {
-                members.setSlot(found.slot, to: position)
+            if let found = members?.find(hash: rows.rowHash(position), where: { $0 == position }) {
+                members?.removeSlot(found.slot) { rows.rowHash($0) }
             }
-            store.moveRow(from: last, to: position)
-        } else {
-            for k in indexes.indices { indexes[k].dropLast() }
+            if position != last {
+                for k in indexes.indices {
+                    indexes[k].move(from: last, to: position, in: rows.columns[indexes[k].column])
+                }
+                if let found = members?.find(hash: rows.rowHash(last), where: { $0 == last }) {
+                    members?.setSlot(found.slot, to: position)
+                }
+            } else {
+                for k in indexes.indices { indexes[k].dropLast() }
+            }
         }
+        if position != last { store.moveRow(from: last, to: position) }
         store.removeLast()
     }
 
-    /// Membership and indexes from scratch over `store`; rows equal to an earlier row are
-    /// dropped (a bulk load's duplicates), keeping the first.
+    /// Indexes and membership from scratch over `store`. Rows equal to an earlier row are
+    /// dropped (a bulk load's duplicates), keeping the first. When an index's column turns
+    /// out to hold distinct values, no row can repeat and that index answers membership.
     private func rebuildMembershipAndIndexes() {
         let rows = store
+        rows.withReaders { readers in
+            for k in indexes.indices {
+                indexes[k].rebuild(readers.columns[indexes[k].column], count: rows.count)
+            }
+        }
+        if let u = indexes.indices.first(where: { indexes[$0].distinctValues == rows.count }) {
+            keyIndex = u
+            members = nil
+            return
+        }
+        keyIndex = nil
         var set = PositionTable()
-        set.reserve(rows.count) { _ in 0 }
         var kept: [Int] = []
         var sawDuplicate = false
-        for p in 0..<rows.count {
-            let hash = rows.rowHash(p)
-            if set.find(hash: hash, where: { rows.rowsEqual($0, p) }) != nil {
-                if !sawDuplicate { kept = Array(0..<p) }
-                sawDuplicate = true
-                continue
+        rows.withReaders { readers in
+            set.reserve(rows.count) { _ in 0 }
+            for p in 0..<rows.count {
+                let hash = readers.rowHash(p)
+                if set.find(hash: hash, where: { readers.rowsEqual($0, p) }) != nil {
+                    if !sawDuplicate { kept = Array(0..<p) }
+                    sawDuplicate = true
+                    continue
+                }
+                set.insert(p, hash: hash) { readers.rowHash($0) }
+                if sawDuplicate { kept.append(p) }
             }
-            set.insert(p, hash: hash) { rows.rowHash($0) }
-            if sawDuplicate { kept.append(p) }
         }
         if sawDuplicate {
             store.gather(kept)
@@ -214,9 +274,6 @@ public final class MemoryTable: SourceRelation {
             return
         }
         members = set
-        for k in indexes.indices {
-            indexes[k].rebuild(rows.columns[indexes[k].column], count: rows.count)
-        }
     }
 
     private func indexNumber(for attribute: Attribute) -> Int? {
@@ -232,10 +289,12 @@ public final class MemoryTable: SourceRelation {
         var best: (index: Int, keys: [ValueKey], count: Int)?
         for (attribute, values) in filter.impliedValueSets {
             guard let k = indexNumber(for: attribute) else { continue }
-            let column = store.columns[indexes[k].column]
-            let keys = values.compactMap { column.key(of: $0) }
+            let column = indexes[k].column
+            let keys = values.compactMap { store.columns[column].key(of: $0) }
             var n = 0
-            for key in keys { indexes[k].forEachPosition(of: key, in: column) { _ in n += 1 } }
+            store.columns[column].withReader { reader in
+                for key in keys { indexes[k].forEachPosition(of: key, in: reader) { _ in n += 1 } }
+            }
             if best == nil || n < best?.count ?? 0 { best = (k, keys, n) }
         }
         return best
@@ -244,10 +303,11 @@ public final class MemoryTable: SourceRelation {
     /// The positions `bestIndex` chose, in index order.
     private func indexedCandidates(_ filter: Predicate) -> [Int]? {
         guard let (k, keys, n) = bestIndex(filter) else { return nil }
-        let column = store.columns[indexes[k].column]
         var positions: [Int] = []
         positions.reserveCapacity(n)
-        for key in keys { indexes[k].positions(of: key, in: column, into: &positions) }
+        store.columns[indexes[k].column].withReader { reader in
+            for key in keys { indexes[k].positions(of: key, in: reader, into: &positions) }
+        }
         return positions
     }
 
@@ -266,10 +326,10 @@ public final class MemoryTable: SourceRelation {
         guard let k = indexNumber(for: attribute) else {
             throw RelationError.unsupported("table \(sourceName) has no index on '\(attribute)'")
         }
-        let column = store.columns[indexes[k].column]
-        guard let key = column.key(of: value) else { return [] }
-        var out: [Row] = []
-        indexes[k].forEachPosition(of: key, in: column) { out.append(store.row(at: $0)) }
+        guard let key = store.columns[indexes[k].column].key(of: value) else { return [] }
+        var positions: [Int] = []
+        store.columns[indexes[k].column].withReader { indexes[k].positions(of: key, in: $0, into: &positions) }
+        let out = positions.map { store.row(at: $0) }
         rowsExamined += out.count
         rowsDelivered += out.count
         return out

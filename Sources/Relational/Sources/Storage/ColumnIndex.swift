@@ -16,15 +16,20 @@ struct ColumnIndex: Sendable {
 
     var distinctValues: Int { tails.count }
 
+    /// The position holding `key` when the column's values are unique (else the last of them).
+    func onlyPosition(of key: ValueKey, in values: ColumnReader) -> Int? {
+        tail(key, values)?.position
+    }
+
     /// The group tail holding `key`, with its slot.
     @inline(__always)
-    private func tail(_ key: ValueKey, _ values: ValueColumn) -> (slot: Int, position: Int)? {
+    private func tail(_ key: ValueKey, _ values: ColumnReader) -> (slot: Int, position: Int)? {
         tails.find(hash: key.hash) { values.key(at: $0) == key }
     }
 
     /// Calls `body` with each position holding `key`, in the order they were added.
     @inline(__always)
-    func forEachPosition(of key: ValueKey, in values: ValueColumn, _ body: (Int) -> Void) {
+    func forEachPosition(of key: ValueKey, in values: ColumnReader, _ body: (Int) -> Void) {
         guard let t = tail(key, values)?.position else { return }
         var p = Int(next[t])
         while true {
@@ -34,12 +39,12 @@ struct ColumnIndex: Sendable {
         }
     }
 
-    func positions(of key: ValueKey, in values: ValueColumn, into out: inout [Int]) {
+    func positions(of key: ValueKey, in values: ColumnReader, into out: inout [Int]) {
         forEachPosition(of: key, in: values) { out.append($0) }
     }
 
     /// Adds the row just appended at `position` (must be `next.count`).
-    mutating func append(_ position: Int, in values: ValueColumn) {
+    mutating func append(_ position: Int, in values: ColumnReader) {
         let key = values.key(at: position)
         if let (slot, t) = tail(key, values) {
             next.append(next[t])
@@ -52,7 +57,7 @@ struct ColumnIndex: Sendable {
     }
 
     /// Takes `position` out of its group (the row is being deleted; its value still there).
-    mutating func remove(_ position: Int, in values: ValueColumn) {
+    mutating func remove(_ position: Int, in values: ColumnReader) {
         guard let (slot, t) = tail(values.key(at: position), values) else { return }
         if Int(next[position]) == position {
             tails.removeSlot(slot) { values.key(at: $0).hash }
@@ -65,7 +70,7 @@ struct ColumnIndex: Sendable {
 
     /// Renames position `from` (the last row) to `to` (the gap a deleted row left); the
     /// column still holds the moving row's value at `from`. Then drops the last entry.
-    mutating func move(from: Int, to: Int, in values: ValueColumn) {
+    mutating func move(from: Int, to: Int, in values: ColumnReader) {
         guard let (slot, t) = tail(values.key(at: from), values) else { return }
         if Int(next[from]) == from {
             next[to] = UInt32(to)
@@ -82,7 +87,7 @@ struct ColumnIndex: Sendable {
     mutating func dropLast() { next.removeLast() }
 
     /// Builds the index over the first `count` positions of `values`.
-    mutating func rebuild(_ values: ValueColumn, count: Int) {
+    mutating func rebuild(_ values: ColumnReader, count: Int) {
         tails.removeAll()
         next = []
         next.reserveCapacity(count)

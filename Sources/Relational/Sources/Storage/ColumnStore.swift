@@ -95,7 +95,46 @@ public struct ColumnStore: Sendable {
         count = positions.count
     }
 
-    /// The hash of the row at `position`, consistent with `keys`.
+    /// Raw readers for every column (see `ValueColumn.withReader`).
+    func withReaders<R>(_ body: (RowReader) throws -> R) rethrows -> R {
+        var readers: [ColumnReader] = []
+        readers.reserveCapacity(columns.count)
+        return try nest(0, &readers, body)
+    }
+
+    private func nest<R>(_ i: Int, _ readers: inout [ColumnReader], _ body: (RowReader) throws -> R) rethrows -> R {
+        if i == columns.count { return try body(RowReader(columns: readers)) }
+        return try columns[i].withReader { r in
+            readers.append(r)
+            return try nest(i + 1, &readers, body)
+        }
+    }
+
+    /// The equality keys a row would have here; nil when some text or blob is new to its
+    /// column (so the row cannot be present).
+    func keys(of row: Row) -> [ValueKey]? {
+        var out: [ValueKey] = []
+        out.reserveCapacity(columns.count)
+        for i in columns.indices {
+            guard let k = columns[i].key(of: row.values[i]) else { return nil }
+            out.append(k)
+        }
+        return out
+    }
+
+    static func hash(ofKeys keys: [ValueKey]) -> UInt64 {
+        var h = StorageHash.rowSeed
+        for k in keys { h = StorageHash.combine(h, k.hash) }
+        return h
+    }
+}
+
+/// Every column of a store through raw readers: row hashes and row equality for the
+/// membership table, without touching reference counts per value.
+struct RowReader {
+    let columns: [ColumnReader]
+
+    /// The hash of the row at `position`, consistent with `ColumnStore.hash(ofKeys:)`.
     @inline(__always)
     func rowHash(_ position: Int) -> UInt64 {
         var h = StorageHash.rowSeed
@@ -115,23 +154,5 @@ public struct ColumnStore: Sendable {
     func rowsEqual(_ a: Int, _ b: Int) -> Bool {
         for i in columns.indices where columns[i].key(at: a) != columns[i].key(at: b) { return false }
         return true
-    }
-
-    /// The equality keys a row would have here; nil when some text or blob is new to its
-    /// column (so the row cannot be present).
-    func keys(of row: Row) -> [ValueKey]? {
-        var out: [ValueKey] = []
-        out.reserveCapacity(columns.count)
-        for i in columns.indices {
-            guard let k = columns[i].key(of: row.values[i]) else { return nil }
-            out.append(k)
-        }
-        return out
-    }
-
-    static func hash(ofKeys keys: [ValueKey]) -> UInt64 {
-        var h = StorageHash.rowSeed
-        for k in keys { h = StorageHash.combine(h, k.hash) }
-        return h
     }
 }

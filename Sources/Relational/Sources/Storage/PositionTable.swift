@@ -1,29 +1,53 @@
 /// An open-addressing hash table of row positions (linear probing, at most 2/3 full).
 /// It stores no keys: the caller supplies each position's hash and decides equality by
 /// looking at its columns, so a table costs 4 bytes a slot whatever the rows hold.
-/// Used for a table's membership (a position per row) and an index's groups (a position
-/// per distinct value).
+/// Used for a table's membership (a position per row), an index's groups (a position
+/// per distinct value) and a dictionary's strings (a code per string).
+///
+/// While positions stay below 2^27 − 1, a slot's top 5 bits hold 5 bits of the hash, so
+/// 31 in 32 probes of a different key are rejected without reading a column (a cache miss
+/// each); larger tables fall back to 32-bit positions.
 struct PositionTable: Sendable {
-    /// 0 is an empty slot; otherwise the position + 1.
+    /// 0 is an empty slot; otherwise (hash tag << positionBits) | (position + 1).
     private var slots: [UInt32] = []
     private(set) var count = 0
+    private var positionBits: UInt32
+    private let taggedPositionBits: UInt32
+
+    /// `taggedPositionBits` below 27 only in tests, to reach the fallback with small tables.
+    init(taggedPositionBits: UInt32 = 27) {
+        self.taggedPositionBits = taggedPositionBits
+        positionBits = taggedPositionBits
+    }
 
     /// Positions must stay below this (slots hold position + 1 in 32 bits).
     static let positionLimit = Int(UInt32.max) - 1
 
     private var mask: Int { slots.count - 1 }
 
+    @inline(__always)
+    private var positionMask: UInt32 { positionBits == 32 ? UInt32.max : (1 << positionBits) - 1 }
+
+    @inline(__always)
+    private func tag(_ hash: UInt64) -> UInt32 {
+        positionBits == 32 ? 0 : UInt32(truncatingIfNeeded: hash >> UInt64(32 + positionBits)) << positionBits
+    }
+
     /// The first position on `hash`'s probe sequence that `matches`, with its slot.
     @inline(__always)
     func find(hash: UInt64, where matches: (Int) -> Bool) -> (slot: Int, position: Int)? {
         if slots.isEmpty { return nil }
         let mask = self.mask
+        let positionMask = self.positionMask
+        let tag = self.tag(hash)
         var i = Int(truncatingIfNeeded: hash) & mask
         while true {
             let s = slots[i]
             if s == 0 { return nil }
-            let position = Int(s) - 1
-            if matches(position) { return (i, position) }
+            if s & ~positionMask == tag {
+                let position = Int(s & positionMask) - 1
+                if matches(position) { return (i, position) }
+            }
             i = (i + 1) & mask
         }
     }
@@ -32,14 +56,20 @@ struct PositionTable: Sendable {
     /// (needed when the table grows).
     @inline(__always)
     mutating func insert(_ position: Int, hash: UInt64, hashOf: (Int) -> UInt64) {
+        if positionBits < 32 && position + 1 > Int(positionMask) {
+            let oldMask = positionMask
+            positionBits = 32
+            grow(minimumCount: count + 1, hashOf: hashOf, oldPositionMask: oldMask)
+        }
         if (count + 1) * 3 > slots.count * 2 { grow(minimumCount: count + 1, hashOf: hashOf) }
         place(position, hash: hash)
         count += 1
     }
 
     /// Points a slot found by `find` at another position (a row that moved).
+    /// The new position must have the same hash (the same row, or the same key).
     mutating func setSlot(_ slot: Int, to position: Int) {
-        slots[slot] = UInt32(position + 1)
+        slots[slot] = (slots[slot] & ~positionMask) | UInt32(position + 1)
     }
 
     /// Empties a slot found by `find`, shifting later entries of its cluster back so that
@@ -52,7 +82,7 @@ struct PositionTable: Sendable {
             j = (j + 1) & mask
             let s = slots[j]
             if s == 0 { break }
-            let home = Int(truncatingIfNeeded: hashOf(Int(s) - 1)) & mask
+            let home = Int(truncatingIfNeeded: hashOf(Int(s & positionMask) - 1)) & mask
             // Move the entry at j into the hole unless its home lies cyclically in (hole, j].
             let homeBetween = hole <= j ? (hole < home && home <= j) : (hole < home || home <= j)
             if !homeBetween {
@@ -72,19 +102,24 @@ struct PositionTable: Sendable {
     mutating func removeAll() {
         slots = []
         count = 0
+        positionBits = taggedPositionBits
     }
 
     /// Every stored position, in slot order.
     func forEachPosition(_ body: (Int) -> Void) {
-        for s in slots where s != 0 { body(Int(s) - 1) }
+        for s in slots where s != 0 { body(Int(s & positionMask) - 1) }
     }
 
-    private mutating func grow(minimumCount: Int, hashOf: (Int) -> UInt64) {
+    private mutating func grow(minimumCount: Int, hashOf: (Int) -> UInt64, oldPositionMask: UInt32? = nil) {
         var capacity = max(16, slots.count)
         while minimumCount * 3 > capacity * 2 { capacity *= 2 }
         let old = slots
+        let decode = oldPositionMask ?? positionMask
         slots = [UInt32](repeating: 0, count: capacity)
-        for s in old where s != 0 { place(Int(s) - 1, hash: hashOf(Int(s) - 1)) }
+        for s in old where s != 0 {
+            let position = Int(s & decode) - 1
+            place(position, hash: hashOf(position))
+        }
     }
 
     @inline(__always)
@@ -92,6 +127,6 @@ struct PositionTable: Sendable {
         let mask = self.mask
         var i = Int(truncatingIfNeeded: hash) & mask
         while slots[i] != 0 { i = (i + 1) & mask }
-        slots[i] = UInt32(position + 1)
+        slots[i] = tag(hash) | UInt32(position + 1)
     }
 }

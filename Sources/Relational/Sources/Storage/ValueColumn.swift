@@ -120,6 +120,15 @@ public struct ValueColumn: Sendable {
         return ValueKey(kind: tag.rawValue, bits: payloads[i])
     }
 
+    /// Raw read access for hot loops (no reference counting per value); the reader is
+    /// valid only inside `body`, and the column must not change meanwhile.
+    @inline(__always)
+    func withReader<R>(_ body: (ColumnReader) throws -> R) rethrows -> R {
+        try tags.withUnsafeBufferPointer { t in
+            try payloads.withUnsafeBufferPointer { p in try body(ColumnReader(tags: t, payloads: p)) }
+        }
+    }
+
     /// The equality key a value would have in this column; nil for a text or blob the
     /// column has never held (so no stored value equals it).
     func key(of value: Value) -> ValueKey? {
@@ -147,5 +156,18 @@ public struct ValueColumn: Sendable {
     mutating func gather(_ positions: [Int]) {
         tags = positions.map { tags[$0] }
         payloads = positions.map { payloads[$0] }
+    }
+}
+
+/// A column's tags and payloads seen through raw pointers, for the storage's hot loops.
+struct ColumnReader {
+    let tags: UnsafeBufferPointer<ValueTag>
+    let payloads: UnsafeBufferPointer<Int64>
+
+    @inline(__always)
+    func key(at i: Int) -> ValueKey {
+        let tag = tags[i]
+        if tag == .real { return .real(bits: payloads[i]) }
+        return ValueKey(kind: tag.rawValue, bits: payloads[i])
     }
 }
