@@ -188,6 +188,64 @@ final class MemoryTableColumnTests: XCTestCase {
         try assertLookupsAgreeWithAScan(t)
     }
 
+    func testTextsAppendedUncheckedAreMergedWhenATableTakesTheColumn() throws {
+        var k = ValueColumn()
+        var v = ValueColumn()
+        for (i, text) in ["a", "b", "a", "c", "b", "a"].enumerated() {
+            k.appendInteger(Int64(i))
+            Array(text.utf8).withUnsafeBytes { v.appendText(utf8: $0) }
+        }
+        XCTAssertEqual(v.texts.count, 6, "not looked up while appending")
+        let t = try table()
+        try t.append(ColumnStore(columns: [k, v]))
+        let stored = t.columns.columns[1]
+        XCTAssertEqual(stored.texts.count, 6, "repeats stay in the arena, unused")
+        XCTAssertEqual(Set((0..<6).map { stored.payload(at: $0) }).count, 3, "one code per distinct text")
+        XCTAssertEqual(try t.lookup("v", "a").map { $0[0] }, [0, 2, 5], "index groups keep row order")
+        XCTAssertFalse(try t.add([0, "a"]))
+        XCTAssertTrue(try t.add([0, "d"]))
+        XCTAssertEqual(try t.lookup("v", "d"), [[0, "d"]])
+    }
+
+    func testABulkBuiltIndexSeparatesKindsAndJoinsEqualNumbers() throws {
+        var k = ValueColumn()
+        var v = ValueColumn()
+        let values: [Value] = [0, "x", 0.0, nil, .blob([]), 1, "", 1.0, -0.0]
+        for (i, value) in values.enumerated() {
+            k.appendInteger(Int64(i))
+            v.append(value)
+        }
+        let t = try table()
+        XCTAssertEqual(try t.append(ColumnStore(columns: [k, v])), values.count)
+        XCTAssertEqual(try t.lookup("v", 0).map { $0[0] }, [0, 2, 8], "0, 0.0 and -0.0, not the text coded 0")
+        XCTAssertEqual(try t.lookup("v", "x"), [[1, "x"]])
+        XCTAssertEqual(try t.lookup("v", nil), [[3, nil]])
+        XCTAssertEqual(try t.lookup("v", .blob([])), [[4, .blob([])]])
+        XCTAssertEqual(try t.lookup("v", ""), [[6, ""]])
+        XCTAssertEqual(try t.lookup("v", 1.0).map { $0[0] }, [5, 7])
+        try assertLookupsAgreeWithAScan(t)
+    }
+
+    func testMembershipOutlivesTheKeyColumnBecomingNonUnique() throws {
+        var k = ValueColumn()
+        var v = ValueColumn()
+        for i in 0..<100 {
+            k.appendInteger(Int64(i))
+            v.appendInteger(Int64(i % 3))
+        }
+        let t = try table(indexed: ["k"])
+        try t.append(ColumnStore(columns: [k, v]))
+        XCTAssertFalse(try t.add([5, 2]), "found through the unique k index")
+        XCTAssertFalse(try t.add([5.0, 2.0]))
+        XCTAssertTrue(try t.add([5, 7]), "k = 5 now twice: membership gets a table of its own")
+        XCTAssertFalse(try t.add([5, 7]))
+        XCTAssertFalse(try t.add([5, 2]))
+        XCTAssertEqual(try t.delete(where: Attribute("k") *== 5), 2)
+        XCTAssertTrue(try t.add([5, 2]))
+        XCTAssertEqual(t.count, 100)
+        try assertLookupsAgreeWithAScan(t)
+    }
+
     func testBulkAppendRejectsBadShapes() throws {
         var a = ValueColumn()
         a.appendInteger(1)

@@ -166,6 +166,7 @@ public final class MemoryTable: SourceRelation {
             return added
         }
         store = rows
+        store.seal()
         rebuildMembershipAndIndexes()
         return store.count
     }
@@ -257,16 +258,24 @@ public final class MemoryTable: SourceRelation {
         var sawDuplicate = false
         rows.withReaders { readers in
             set.reserve(rows.count) { _ in 0 }
-            for p in 0..<rows.count {
-                let hash = readers.rowHash(p)
+            // Equal rows share a hash, so in this order (equal hashes by position) the
+            // first of equal rows comes first.
+            let records = ScratchBuffer<HashRecord>(count: rows.count)
+            for p in 0..<rows.count { records[p] = HashRecord(hash: readers.rowHash(p), item: UInt32(p), kind: 0) }
+            sortByHome(records, spare: ScratchBuffer(count: rows.count), capacity: PositionTable.capacity(for: rows.count))
+            var duplicate = [Bool](repeating: false, count: rows.count)
+            for i in 0..<rows.count {
+                let r = records[i]
+                let p = Int(r.item)
+                let hash = r.hash
                 if set.find(hash: hash, where: { readers.rowsEqual($0, p) }) != nil {
-                    if !sawDuplicate { kept = Array(0..<p) }
+                    duplicate[p] = true
                     sawDuplicate = true
-                    continue
+                } else {
+                    set.insert(p, hash: hash) { readers.rowHash($0) }
                 }
-                set.insert(p, hash: hash) { readers.rowHash($0) }
-                if sawDuplicate { kept.append(p) }
             }
+            if sawDuplicate { kept = (0..<rows.count).filter { !duplicate[$0] } }
         }
         if sawDuplicate {
             store.gather(kept)

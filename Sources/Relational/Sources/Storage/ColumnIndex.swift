@@ -86,12 +86,33 @@ struct ColumnIndex: Sendable {
     /// Drops the last entry (the deleted row was the last one).
     mutating func dropLast() { next.removeLast() }
 
-    /// Builds the index over the first `count` positions of `values`.
+    /// Builds the index over the first `count` positions of `values`. Hashes are taken in
+    /// one pass over the column and sorted by home slot, so equal values come out adjacent
+    /// and in position order: each run becomes one group, linked without looking up the
+    /// table, and the table is written in slot order.
     mutating func rebuild(_ values: ColumnReader, count: Int) {
+        let sorted = ScratchBuffer<HashRecord>(count: count)
+        for p in 0..<count {
+            let key = values.key(at: p)
+            sorted[p] = HashRecord(hash: key.hash, item: UInt32(p), kind: key.kind)
+        }
+        sortByHome(sorted, spare: ScratchBuffer(count: count), capacity: PositionTable.capacity(for: count))
+        var distinct = 0
+        for i in 0..<count where i == 0 || sorted[i].hash != sorted[i - 1].hash || sorted[i].kind != sorted[i - 1].kind {
+            distinct += 1
+        }
         tails.removeAll()
-        next = []
-        next.reserveCapacity(count)
-        for p in 0..<count { append(p, in: values) }
+        tails.reserve(distinct) { _ in 0 }
+        next = [UInt32](repeating: 0, count: count)
+        var start = 0
+        while start < count {
+            var end = start + 1
+            while end < count && sorted[end].hash == sorted[start].hash && sorted[end].kind == sorted[start].kind { end += 1 }
+            for i in start..<(end - 1) { next[Int(sorted[i].item)] = sorted[i + 1].item }
+            next[Int(sorted[end - 1].item)] = sorted[start].item
+            tails.insertReserved(Int(sorted[end - 1].item), hash: sorted[start].hash) { values.key(at: $0).hash }
+            start = end
+        }
     }
 
     private func predecessor(of position: Int, from tail: Int) -> Int {

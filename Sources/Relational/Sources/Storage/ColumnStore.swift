@@ -54,6 +54,11 @@ public struct ColumnStore: Sendable {
         (0..<count).map { row(at: $0) }
     }
 
+    /// Seals every column (see `ValueColumn.seal`).
+    public mutating func seal() {
+        for i in columns.indices { columns[i].seal() }
+    }
+
     public mutating func reserveCapacity(_ n: Int) {
         for i in columns.indices { columns[i].reserveCapacity(n) }
     }

@@ -99,6 +99,37 @@ struct PositionTable: Sendable {
         if n * 3 > slots.count * 2 { grow(minimumCount: n, hashOf: hashOf) }
     }
 
+    /// Slots a table needs for `n` entries.
+    static func capacity(for n: Int) -> Int {
+        var capacity = 16
+        while n * 3 > capacity * 2 { capacity *= 2 }
+        return capacity
+    }
+
+    /// Adds a position known to be absent; does not grow when the bulk builder reserved room.
+    @inline(__always)
+    mutating func insertReserved(_ position: Int, hash: UInt64, hashOf: (Int) -> UInt64) {
+        guard (count + 1) * 3 <= slots.count * 2 && position + 1 <= Int(positionMask) else {
+            return insert(position, hash: hash, hashOf: hashOf)
+        }
+        place(position, hash: hash)
+        count += 1
+    }
+
+    /// Shrinks the table while it stays at most 2/3 full (after a build sized for the worst case).
+    mutating func shrinkToFit(hashOf: (Int) -> UInt64) {
+        var capacity = slots.count
+        while capacity > 16 && count * 3 <= (capacity / 2) * 2 { capacity /= 2 }
+        guard capacity < slots.count else { return }
+        let old = slots
+        let positionMask = self.positionMask
+        slots = [UInt32](repeating: 0, count: capacity)
+        for s in old where s != 0 {
+            let position = Int(s & positionMask) - 1
+            place(position, hash: hashOf(position))
+        }
+    }
+
     mutating func removeAll() {
         slots = []
         count = 0
@@ -128,5 +159,81 @@ struct PositionTable: Sendable {
         var i = Int(truncatingIfNeeded: hash) & mask
         while slots[i] != 0 { i = (i + 1) & mask }
         slots[i] = tag(hash) | UInt32(position + 1)
+    }
+}
+
+/// An item (a position or a code) with its hash, for bulk builds: hashes are computed in
+/// one sequential pass over the items, and the records sorted by home slot (`sortedByHome`),
+/// so that the build then writes the table in slot order and never reads an item again
+/// just to hash it (each such read is a cache miss on a large table).
+struct HashRecord {
+    var hash: UInt64
+    var item: UInt32
+    /// Kept beside the hash for index keys: for one kind, key → hash is a bijection
+    /// (see `ValueKey.hash`), so equal (kind, hash) means equal keys.
+    var kind: UInt8
+}
+
+/// The records ordered by home slot in a table of `capacity` slots (a power of two), then
+/// by hash, kind and item, so equal hashes are adjacent and in item order. A radix sort
+/// on the home slot's top 16 bits, 8 bits a pass (a 256-way scatter stays in cache where a
+/// 65,536-way one would not), then an insertion sort of each small 16-bit bucket. The
+/// result is in `records` (`spare` is scratch of the same size).
+func sortByHome(_ records: ScratchBuffer<HashRecord>, spare: ScratchBuffer<HashRecord>, capacity: Int) {
+    let n = records.count
+    let capacityBits = capacity.trailingZeroBitCount
+    let bucketBits = min(16, capacityBits)
+    let shift = UInt64(capacityBits - bucketBits)
+    let mask = UInt64(capacity - 1)
+    @inline(__always) func bucket(_ r: HashRecord) -> Int { Int((r.hash & mask) >> shift) }
+
+    var from = records.base
+    var to = spare.base
+    var passes = 0
+    var low = 0
+    while low < bucketBits {
+        let width = min(8, bucketBits - low)
+        var starts = [Int](repeating: 0, count: (1 << width) + 1)
+        let digitMask = (1 << width) - 1
+        for i in 0..<n { starts[((bucket(from[i]) >> low) & digitMask) + 1] += 1 }
+        for d in 0..<(1 << width) { starts[d + 1] += starts[d] }
+        for i in 0..<n {
+            let r = from[i]
+            let d = (bucket(r) >> low) & digitMask
+            to[starts[d]] = r
+            starts[d] += 1
+        }
+        swap(&from, &to)
+        passes += 1
+        low += width
+    }
+    if passes % 2 == 1 { records.base.update(from: spare.base, count: n) }
+
+    @inline(__always)
+    func before(_ a: HashRecord, _ b: HashRecord) -> Bool {
+        let (ha, hb) = (a.hash & mask, b.hash & mask)
+        if ha != hb { return ha < hb }
+        if a.hash != b.hash { return a.hash < b.hash }
+        if a.kind != b.kind { return a.kind < b.kind }
+        return a.item < b.item
+    }
+    let buffer = records.base
+    var start = 0
+    while start < n {
+        let b = bucket(buffer[start])
+        var end = start + 1
+        while end < n && bucket(buffer[end]) == b { end += 1 }
+        if end - start > 1 {
+            for i in (start + 1)..<end {
+                let r = buffer[i]
+                var j = i
+                while j > start && before(r, buffer[j - 1]) {
+                    buffer[j] = buffer[j - 1]
+                    j -= 1
+                }
+                buffer[j] = r
+            }
+        }
+        start = end
     }
 }

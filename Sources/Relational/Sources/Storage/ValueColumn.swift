@@ -77,12 +77,24 @@ public struct ValueColumn: Sendable {
 
     public mutating func appendReal(_ d: Double) { appendStored(.real, Int64(bitPattern: d.bitPattern)) }
 
-    public mutating func appendText(_ s: String) { appendStored(.text, Int64(texts.intern(s))) }
+    public mutating func appendText(_ s: String) {
+        seal()
+        appendStored(.text, Int64(texts.intern(s)))
+    }
 
     /// Appends text given as UTF-8 bytes (the caller guarantees they are valid UTF-8),
-    /// without building a `String`: the bulk loaders' path.
+    /// without building a `String`: the bulk loaders' path. The text is not looked up
+    /// yet; repeats are merged when the column is sealed (`seal()`, which a memory table
+    /// does when it takes the column over), in one pass that is kinder to the cache.
     public mutating func appendText(utf8 bytes: UnsafeRawBufferPointer) {
-        appendStored(.text, Int64(texts.intern(bytes)))
+        appendStored(.text, Int64(texts.appendUnchecked(bytes)))
+    }
+
+    /// Merges texts appended unchecked with their equals, so that equal texts have one
+    /// code (which equality and hashing rely on). Cheap when there is nothing to do.
+    public mutating func seal() {
+        guard !texts.isSealed, let remap = texts.seal() else { return }
+        for i in tags.indices where tags[i] == .text { payloads[i] = Int64(remap[Int(payloads[i])]) }
     }
 
     public mutating func appendBlob(_ b: [UInt8]) { appendStored(.blob, Int64(blobs.intern(b))) }
@@ -100,7 +112,9 @@ public struct ValueColumn: Sendable {
         case .null: return (.null, 0)
         case let .integer(i): return (.integer, i)
         case let .real(d): return (.real, Int64(bitPattern: d.bitPattern))
-        case let .text(s): return (.text, Int64(texts.intern(s)))
+        case let .text(s):
+            seal()
+            return (.text, Int64(texts.intern(s)))
         case let .blob(b): return (.blob, Int64(blobs.intern(b)))
         }
     }
@@ -130,8 +144,9 @@ public struct ValueColumn: Sendable {
     }
 
     /// The equality key a value would have in this column; nil for a text or blob the
-    /// column has never held (so no stored value equals it).
+    /// column has never held (so no stored value equals it). The column must be sealed.
     func key(of value: Value) -> ValueKey? {
+        assert(texts.isSealed, "key lookup in an unsealed column")
         switch value {
         case .null: return .null
         case let .integer(i): return ValueKey(kind: ValueTag.integer.rawValue, bits: i)
