@@ -205,6 +205,11 @@ final class MemoryTableColumnTests: XCTestCase {
         XCTAssertFalse(try t.add([0, "a"]))
         XCTAssertTrue(try t.add([0, "d"]))
         XCTAssertEqual(try t.lookup("v", "d"), [[0, "d"]])
+        // Enough new texts to grow the dictionary's table past the repeats' codes.
+        for i in 0..<300 { XCTAssertTrue(try t.add([.integer(Int64(i)), .text("new \(i)")])) }
+        for i in 0..<300 { XCTAssertEqual(try t.lookup("v", .text("new \(i)")).count, 1) }
+        XCTAssertEqual(try t.lookup("v", "a").count, 3)
+        XCTAssertFalse(try t.add([2, "a"]))
     }
 
     func testABulkBuiltIndexSeparatesKindsAndJoinsEqualNumbers() throws {

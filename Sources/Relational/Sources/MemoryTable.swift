@@ -92,21 +92,20 @@ public final class MemoryTable: SourceRelation {
         guard row.count == scheme.count else {
             throw RelationError.rowWidth(expected: scheme.count, got: row.count, relation: sourceName)
         }
-        if let keys = store.keys(of: row) {
-            switch presence(of: keys) {
-            case .present: return false
-            case .absentKeyTaken: buildMembers()
-            case .absent: break
-            }
+        // Interning first adds no text to a row already present (its texts are all known).
+        let stored = store.interned(row)
+        switch presence(of: stored) {
+        case .present: return false
+        case .absentKeyTaken: buildMembers()
+        case .absent: break
         }
         guard store.count < PositionTable.positionLimit else {
             throw RelationError.unsupported("table \(sourceName) cannot hold more than \(PositionTable.positionLimit) rows")
         }
-        let stored = store.interned(row)
         store.appendStored(stored)
         let position = store.count - 1
         store.withReaders { rows in
-            members?.insert(position, hash: rows.rowHash(position)) { rows.rowHash($0) }
+            members?.insert(position, hash: rows.rowHash(position), dense: true) { rows.rowHash($0) }
             for k in indexes.indices { indexes[k].append(position, in: rows.columns[indexes[k].column]) }
         }
         return true
@@ -119,16 +118,16 @@ public final class MemoryTable: SourceRelation {
         case absentKeyTaken
     }
 
-    private func presence(of keys: [ValueKey]) -> Presence {
+    private func presence(of stored: [(ValueTag, Int64)]) -> Presence {
         store.withReaders { rows in
             if let members {
-                let hash = ColumnStore.hash(ofKeys: keys)
-                return members.find(hash: hash, where: { rows.rowHasKeys($0, keys) }) == nil ? .absent : .present
+                return members.find(hash: hash(ofStored: stored), where: { rows.rowIs($0, stored) }) == nil ? .absent : .present
             }
             guard let u = keyIndex else { return .absent }
             let column = indexes[u].column
-            guard let p = indexes[u].onlyPosition(of: keys[column], in: rows.columns[column]) else { return .absent }
-            return rows.rowHasKeys(p, keys) ? .present : .absentKeyTaken
+            let key = ValueKey(stored: stored[column].0, stored[column].1)
+            guard let p = indexes[u].onlyPosition(of: key, in: rows.columns[column]) else { return .absent }
+            return rows.rowIs(p, stored) ? .present : .absentKeyTaken
         }
     }
 
@@ -140,7 +139,7 @@ public final class MemoryTable: SourceRelation {
         let count = store.count
         store.withReaders { rows in
             set.reserve(count) { _ in 0 }
-            for p in 0..<count { set.insert(p, hash: rows.rowHash(p)) { rows.rowHash($0) } }
+            for p in 0..<count { set.insert(p, hash: rows.rowHash(p), dense: true) { rows.rowHash($0) } }
         }
         members = set
     }
@@ -175,7 +174,7 @@ public final class MemoryTable: SourceRelation {
     public func reserveCapacity(_ n: Int) {
         store.reserveCapacity(n)
         let total = store.count + n
-        store.withReaders { rows in members?.reserve(total) { rows.rowHash($0) } }
+        store.withReaders { rows in members?.reserve(total, dense: true) { rows.rowHash($0) } }
     }
 
     /// Deletes the rows matching the predicate; returns how many went.
@@ -292,42 +291,40 @@ public final class MemoryTable: SourceRelation {
 
     // MARK: Reading rows
 
-    /// The indexed attribute whose implied value set touches the fewest rows, with that
-    /// many rows; nil when no index answers the filter.
-    private func bestIndex(_ filter: Predicate) -> (index: Int, keys: [ValueKey], count: Int)? {
-        var best: (index: Int, keys: [ValueKey], count: Int)?
+    /// Over the indexed attributes the filter constrains to a value set, the fewest rows
+    /// one of them touches: that count, and with `collect` those rows' positions in index
+    /// order; nil when no index answers the filter.
+    private func indexedCandidates(_ filter: Predicate, collect: Bool) -> (count: Int, positions: [Int])? {
+        var best: (count: Int, positions: [Int])?
         for (attribute, values) in filter.impliedValueSets {
             guard let k = indexNumber(for: attribute) else { continue }
             let column = indexes[k].column
-            let keys = values.compactMap { store.columns[column].key(of: $0) }
             var n = 0
-            store.columns[column].withReader { reader in
-                for key in keys { indexes[k].forEachPosition(of: key, in: reader) { _ in n += 1 } }
+            var positions: [Int] = []
+            store.withReaders { rows in
+                let values = values.compactMap { rows.columns[column].key(of: $0) }
+                for key in values {
+                    if collect {
+                        indexes[k].positions(of: key, in: rows.columns[column], into: &positions)
+                    } else {
+                        indexes[k].forEachPosition(of: key, in: rows.columns[column]) { _ in n += 1 }
+                    }
+                }
             }
-            if best == nil || n < best?.count ?? 0 { best = (k, keys, n) }
+            if collect { n = positions.count }
+            if n < best?.count ?? Int.max { best = (n, positions) }
         }
         return best
     }
 
-    /// The positions `bestIndex` chose, in index order.
-    private func indexedCandidates(_ filter: Predicate) -> [Int]? {
-        guard let (k, keys, n) = bestIndex(filter) else { return nil }
-        var positions: [Int] = []
-        positions.reserveCapacity(n)
-        store.columns[indexes[k].column].withReader { reader in
-            for key in keys { indexes[k].positions(of: key, in: reader, into: &positions) }
-        }
-        return positions
-    }
-
     public func canFetchSelectively(_ filter: Predicate) -> Bool {
-        filter.isUnsatisfiable || bestIndex(filter) != nil
+        filter.isUnsatisfiable || indexedCandidates(filter, collect: false) != nil
     }
 
     public func estimatedCount(filter: Predicate?) -> Int? {
         guard let filter else { return store.count }
         if filter.isUnsatisfiable { return 0 }
-        return bestIndex(filter)?.count ?? store.count
+        return indexedCandidates(filter, collect: false)?.count ?? store.count
     }
 
     /// Rows whose `attribute` equals `value`, through the index (no scan).
@@ -337,7 +334,7 @@ public final class MemoryTable: SourceRelation {
         }
         guard let key = store.columns[indexes[k].column].key(of: value) else { return [] }
         var positions: [Int] = []
-        store.columns[indexes[k].column].withReader { indexes[k].positions(of: key, in: $0, into: &positions) }
+        store.withReaders { indexes[k].positions(of: key, in: $0.columns[indexes[k].column], into: &positions) }
         let out = positions.map { store.row(at: $0) }
         rowsExamined += out.count
         rowsDelivered += out.count
@@ -361,7 +358,7 @@ public final class MemoryTable: SourceRelation {
         if filter.isUnsatisfiable {
             return TableScan(table: self, store: ColumnStore(width: scheme.count), positions: [], probe: probe)
         }
-        return TableScan(table: self, store: store, positions: indexedCandidates(filter), probe: probe)
+        return TableScan(table: self, store: store, positions: indexedCandidates(filter, collect: true)?.positions, probe: probe)
     }
 
     fileprivate func record(examined: Int, delivered: Int) {

@@ -21,6 +21,9 @@ public struct ByteDictionary: Sendable {
     private var lookup = PositionTable()
     /// Codes below this are in `lookup`.
     private var sealedCount = 0
+    /// True once a seal found repeats: their later codes are not in `lookup`, so it no
+    /// longer holds exactly the codes 0..<count.
+    private var hasRepeats = false
 
     public init() {}
 
@@ -66,7 +69,7 @@ public struct ByteDictionary: Sendable {
         ends.append(arena.count)
         let arena = self.arena
         let ends = self.ends
-        lookup.insert(code, hash: hash) { c in Self.hash(c, arena, ends) }
+        lookup.insert(code, hash: hash, dense: !hasRepeats) { c in Self.hash(c, arena, ends) }
         sealedCount = ends.count
         return code
     }
@@ -89,7 +92,7 @@ public struct ByteDictionary: Sendable {
         guard n > 0 else { return nil }
         let arena = self.arena
         let ends = self.ends
-        lookup.reserve(ends.count) { Self.hash($0, arena, ends) }
+        lookup.reserve(ends.count, dense: !hasRepeats && first == lookup.count) { Self.hash($0, arena, ends) }
         let records = ScratchBuffer<HashRecord>(count: n)
         for code in first..<ends.count {
             records[code - first] = HashRecord(hash: Self.hash(code, arena, ends), item: UInt32(code), kind: 0)
@@ -108,6 +111,7 @@ public struct ByteDictionary: Sendable {
             }
         }
         sealedCount = ends.count
+        if !remap.isEmpty { hasRepeats = true }
         return remap.isEmpty ? nil : remap
     }
 
@@ -135,7 +139,7 @@ public struct ByteDictionary: Sendable {
         ends.reserveCapacity(ends.count + strings)
         let arena = self.arena
         let ends = self.ends
-        lookup.reserve(ends.count + strings) { c in Self.hash(c, arena, ends) }
+        lookup.reserve(ends.count + strings, dense: !hasRepeats && isSealed) { c in Self.hash(c, arena, ends) }
     }
 
     private static func hash(_ code: Int, _ arena: [UInt8], _ ends: [Int]) -> UInt64 {

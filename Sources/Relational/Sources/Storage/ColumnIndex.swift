@@ -17,19 +17,19 @@ struct ColumnIndex: Sendable {
     var distinctValues: Int { tails.count }
 
     /// The position holding `key` when the column's values are unique (else the last of them).
-    func onlyPosition(of key: ValueKey, in values: ColumnReader) -> Int? {
+    func onlyPosition<C: KeyedColumn>(of key: ValueKey, in values: C) -> Int? {
         tail(key, values)?.position
     }
 
     /// The group tail holding `key`, with its slot.
     @inline(__always)
-    private func tail(_ key: ValueKey, _ values: ColumnReader) -> (slot: Int, position: Int)? {
+    private func tail<C: KeyedColumn>(_ key: ValueKey, _ values: C) -> (slot: Int, position: Int)? {
         tails.find(hash: key.hash) { values.key(at: $0) == key }
     }
 
     /// Calls `body` with each position holding `key`, in the order they were added.
     @inline(__always)
-    func forEachPosition(of key: ValueKey, in values: ColumnReader, _ body: (Int) -> Void) {
+    func forEachPosition<C: KeyedColumn>(of key: ValueKey, in values: C, _ body: (Int) -> Void) {
         guard let t = tail(key, values)?.position else { return }
         var p = Int(next[t])
         while true {
@@ -39,12 +39,12 @@ struct ColumnIndex: Sendable {
         }
     }
 
-    func positions(of key: ValueKey, in values: ColumnReader, into out: inout [Int]) {
+    func positions<C: KeyedColumn>(of key: ValueKey, in values: C, into out: inout [Int]) {
         forEachPosition(of: key, in: values) { out.append($0) }
     }
 
     /// Adds the row just appended at `position` (must be `next.count`).
-    mutating func append(_ position: Int, in values: ColumnReader) {
+    mutating func append<C: KeyedColumn>(_ position: Int, in values: C) {
         let key = values.key(at: position)
         if let (slot, t) = tail(key, values) {
             next.append(next[t])
@@ -57,7 +57,7 @@ struct ColumnIndex: Sendable {
     }
 
     /// Takes `position` out of its group (the row is being deleted; its value still there).
-    mutating func remove(_ position: Int, in values: ColumnReader) {
+    mutating func remove<C: KeyedColumn>(_ position: Int, in values: C) {
         guard let (slot, t) = tail(values.key(at: position), values) else { return }
         if Int(next[position]) == position {
             tails.removeSlot(slot) { values.key(at: $0).hash }
@@ -70,7 +70,7 @@ struct ColumnIndex: Sendable {
 
     /// Renames position `from` (the last row) to `to` (the gap a deleted row left); the
     /// column still holds the moving row's value at `from`. Then drops the last entry.
-    mutating func move(from: Int, to: Int, in values: ColumnReader) {
+    mutating func move<C: KeyedColumn>(from: Int, to: Int, in values: C) {
         guard let (slot, t) = tail(values.key(at: from), values) else { return }
         if Int(next[from]) == from {
             next[to] = UInt32(to)
@@ -90,7 +90,7 @@ struct ColumnIndex: Sendable {
     /// one pass over the column and sorted by home slot, so equal values come out adjacent
     /// and in position order: each run becomes one group, linked without looking up the
     /// table, and the table is written in slot order.
-    mutating func rebuild(_ values: ColumnReader, count: Int) {
+    mutating func rebuild<C: KeyedColumn>(_ values: C, count: Int) {
         let sorted = ScratchBuffer<HashRecord>(count: count)
         for p in 0..<count {
             let key = values.key(at: p)

@@ -100,46 +100,21 @@ public struct ColumnStore: Sendable {
         count = positions.count
     }
 
-    /// Raw readers for every column (see `ValueColumn.withReader`).
+    /// Every column, borrowed for hot loops (no copy of a column per access). The store
+    /// must not change inside `body`.
+    @inline(__always)
     func withReaders<R>(_ body: (RowReader) throws -> R) rethrows -> R {
-        var readers: [ColumnReader] = []
-        readers.reserveCapacity(columns.count)
-        return try nest(0, &readers, body)
-    }
-
-    private func nest<R>(_ i: Int, _ readers: inout [ColumnReader], _ body: (RowReader) throws -> R) rethrows -> R {
-        if i == columns.count { return try body(RowReader(columns: readers)) }
-        return try columns[i].withReader { r in
-            readers.append(r)
-            return try nest(i + 1, &readers, body)
-        }
-    }
-
-    /// The equality keys a row would have here; nil when some text or blob is new to its
-    /// column (so the row cannot be present).
-    func keys(of row: Row) -> [ValueKey]? {
-        var out: [ValueKey] = []
-        out.reserveCapacity(columns.count)
-        for i in columns.indices {
-            guard let k = columns[i].key(of: row.values[i]) else { return nil }
-            out.append(k)
-        }
-        return out
-    }
-
-    static func hash(ofKeys keys: [ValueKey]) -> UInt64 {
-        var h = StorageHash.rowSeed
-        for k in keys { h = StorageHash.combine(h, k.hash) }
-        return h
+        try columns.withUnsafeBufferPointer { try body(RowReader(columns: $0)) }
     }
 }
 
-/// Every column of a store through raw readers: row hashes and row equality for the
-/// membership table, without touching reference counts per value.
+/// Every column of a store, borrowed: row hashes and row equality for the membership table.
 struct RowReader {
-    let columns: [ColumnReader]
+    let columns: UnsafeBufferPointer<ValueColumn>
 
-    /// The hash of the row at `position`, consistent with `ColumnStore.hash(ofKeys:)`.
+    var count: Int { columns.first?.count ?? 0 }
+
+    /// The hash of the row at `position`, consistent with `hash(ofStored:)`.
     @inline(__always)
     func rowHash(_ position: Int) -> UInt64 {
         var h = StorageHash.rowSeed
@@ -147,10 +122,10 @@ struct RowReader {
         return h
     }
 
-    /// True when the row at `position` has these equality keys.
+    /// True when the row at `position` is the row with these stored forms.
     @inline(__always)
-    func rowHasKeys(_ position: Int, _ keys: [ValueKey]) -> Bool {
-        for i in columns.indices where columns[i].key(at: position) != keys[i] { return false }
+    func rowIs(_ position: Int, _ stored: [(ValueTag, Int64)]) -> Bool {
+        for i in columns.indices where columns[i].key(at: position) != ValueKey(stored: stored[i].0, stored[i].1) { return false }
         return true
     }
 
@@ -160,4 +135,12 @@ struct RowReader {
         for i in columns.indices where columns[i].key(at: a) != columns[i].key(at: b) { return false }
         return true
     }
+}
+
+/// The hash a row with these stored forms has (see `RowReader.rowHash`).
+@inline(__always)
+func hash(ofStored stored: [(ValueTag, Int64)]) -> UInt64 {
+    var h = StorageHash.rowSeed
+    for (tag, payload) in stored { h = StorageHash.combine(h, ValueKey(stored: tag, payload).hash) }
+    return h
 }

@@ -54,14 +54,17 @@ struct PositionTable: Sendable {
 
     /// Adds a position known to be absent. `hashOf` gives any stored position's hash
     /// (needed when the table grows).
+    /// `dense`: the table holds exactly the positions 0..<count (a membership table, a
+    /// dictionary), so growing re-inserts them in that order, reading the items they hash
+    /// sequentially instead of in slot (random) order.
     @inline(__always)
-    mutating func insert(_ position: Int, hash: UInt64, hashOf: (Int) -> UInt64) {
+    mutating func insert(_ position: Int, hash: UInt64, dense: Bool = false, hashOf: (Int) -> UInt64) {
         if positionBits < 32 && position + 1 > Int(positionMask) {
             let oldMask = positionMask
             positionBits = 32
-            grow(minimumCount: count + 1, hashOf: hashOf, oldPositionMask: oldMask)
+            grow(minimumCount: count + 1, dense: dense, hashOf: hashOf, oldPositionMask: oldMask)
         }
-        if (count + 1) * 3 > slots.count * 2 { grow(minimumCount: count + 1, hashOf: hashOf) }
+        if (count + 1) * 3 > slots.count * 2 { grow(minimumCount: count + 1, dense: dense, hashOf: hashOf) }
         place(position, hash: hash)
         count += 1
     }
@@ -95,8 +98,8 @@ struct PositionTable: Sendable {
     }
 
     /// Sizes the table for `n` entries without growing on the way.
-    mutating func reserve(_ n: Int, hashOf: (Int) -> UInt64) {
-        if n * 3 > slots.count * 2 { grow(minimumCount: n, hashOf: hashOf) }
+    mutating func reserve(_ n: Int, dense: Bool = false, hashOf: (Int) -> UInt64) {
+        if n * 3 > slots.count * 2 { grow(minimumCount: n, dense: dense, hashOf: hashOf) }
     }
 
     /// Slots a table needs for `n` entries.
@@ -141,12 +144,16 @@ struct PositionTable: Sendable {
         for s in slots where s != 0 { body(Int(s & positionMask) - 1) }
     }
 
-    private mutating func grow(minimumCount: Int, hashOf: (Int) -> UInt64, oldPositionMask: UInt32? = nil) {
+    private mutating func grow(minimumCount: Int, dense: Bool = false, hashOf: (Int) -> UInt64, oldPositionMask: UInt32? = nil) {
         var capacity = max(16, slots.count)
         while minimumCount * 3 > capacity * 2 { capacity *= 2 }
         let old = slots
         let decode = oldPositionMask ?? positionMask
         slots = [UInt32](repeating: 0, count: capacity)
+        if dense {
+            for position in 0..<count { place(position, hash: hashOf(position)) }
+            return
+        }
         for s in old where s != 0 {
             let position = Int(s & decode) - 1
             place(position, hash: hashOf(position))

@@ -14,7 +14,7 @@ public enum ValueTag: UInt8, Sendable {
 /// distinct strings, and a mixed column is still exact: `3` and `3.0` keep their classes.
 ///
 /// Value semantics (a copy is a snapshot; copies share storage until one is changed).
-public struct ValueColumn: Sendable {
+public struct ValueColumn: Sendable, KeyedColumn {
     private var tags: [ValueTag] = []
     private var payloads: [Int64] = []
     public private(set) var texts = ByteDictionary()
@@ -134,15 +134,6 @@ public struct ValueColumn: Sendable {
         return ValueKey(kind: tag.rawValue, bits: payloads[i])
     }
 
-    /// Raw read access for hot loops (no reference counting per value); the reader is
-    /// valid only inside `body`, and the column must not change meanwhile.
-    @inline(__always)
-    func withReader<R>(_ body: (ColumnReader) throws -> R) rethrows -> R {
-        try tags.withUnsafeBufferPointer { t in
-            try payloads.withUnsafeBufferPointer { p in try body(ColumnReader(tags: t, payloads: p)) }
-        }
-    }
-
     /// The equality key a value would have in this column; nil for a text or blob the
     /// column has never held (so no stored value equals it). The column must be sealed.
     func key(of value: Value) -> ValueKey? {
@@ -174,15 +165,16 @@ public struct ValueColumn: Sendable {
     }
 }
 
-/// A column's tags and payloads seen through raw pointers, for the storage's hot loops.
-struct ColumnReader {
-    let tags: UnsafeBufferPointer<ValueTag>
-    let payloads: UnsafeBufferPointer<Int64>
+/// Anything that gives the equality key of the value at a position (a column, or a raw
+/// reader of one); the storage's tables are generic over it so each use is specialised.
+protocol KeyedColumn {
+    func key(at i: Int) -> ValueKey
+}
 
+extension ValueKey {
+    /// The key of a value stored as this tag and payload.
     @inline(__always)
-    func key(at i: Int) -> ValueKey {
-        let tag = tags[i]
-        if tag == .real { return .real(bits: payloads[i]) }
-        return ValueKey(kind: tag.rawValue, bits: payloads[i])
+    init(stored tag: ValueTag, _ payload: Int64) {
+        self = tag == .real ? .real(bits: payload) : ValueKey(kind: tag.rawValue, bits: payload)
     }
 }
