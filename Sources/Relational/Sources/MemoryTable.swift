@@ -174,7 +174,10 @@ public final class MemoryTable: SourceRelation {
     public func reserveCapacity(_ n: Int) {
         store.reserveCapacity(n)
         let total = store.count + n
-        store.withReaders { rows in members?.reserve(total, dense: true) { rows.rowHash($0) } }
+        store.withReaders { rows in
+            members?.reserve(total, dense: true) { rows.rowHash($0) }
+            for k in indexes.indices { indexes[k].reserve(total, in: rows.columns[indexes[k].column]) }
+        }
     }
 
     /// Deletes the rows matching the predicate; returns how many went.

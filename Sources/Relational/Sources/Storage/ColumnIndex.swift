@@ -52,7 +52,8 @@ struct ColumnIndex: Sendable {
             tails.setSlot(slot, to: position)
         } else {
             next.append(UInt32(position))
-            tails.insert(position, hash: key.hash) { values.key(at: $0).hash }
+            // While every row is its own group the tails are exactly 0..<position.
+            tails.insert(position, hash: key.hash, dense: tails.count == position) { values.key(at: $0).hash }
         }
     }
 
@@ -81,6 +82,14 @@ struct ColumnIndex: Sendable {
         }
         if t == from { tails.setSlot(slot, to: to) }
         next.removeLast()
+    }
+
+    /// Room for `n` rows in all, when every row so far holds its own value (an id column,
+    /// whose slot table grows with the rows); otherwise the table grows as values come.
+    mutating func reserve<C: KeyedColumn>(_ n: Int, in values: C) {
+        next.reserveCapacity(n)
+        guard tails.count == next.count else { return }
+        tails.reserve(n, dense: true) { values.key(at: $0).hash }
     }
 
     /// Drops the last entry (the deleted row was the last one).
