@@ -40,6 +40,19 @@ struct BulkOptions {
     static let usage = """
         testbed-bench bulk [--sizes 100000,1000000] [--reps N] [--seed-reps N] [--seed S] [--out FILE.md]
                            [--memory-rows N] [--no-catalog] [--no-duckdb] [--python PATH] [--duckdb-helper PATH]
+                           [--bulk-queries DIR]
+
+          --sizes          documents (and rows of every catalog shape) per size, comma-separated
+          --reps           timed repetitions per query and engine (default 5), after one untimed checking run
+          --seed-reps      repetitions of the seed query (default 1000)
+          --seed           data seed (default 42)
+          --out            the markdown report (default Results/bench/<UTC time>/bulk.md)
+          --memory-rows    documents for the memory measurement in a fresh process (default 1000000; 0 skips it)
+          --no-catalog     only the unselective queries and the seed query
+          --no-duckdb      without DuckDB
+          --python         the Python that runs the DuckDB helper (default python3)
+          --duckdb-helper  the helper script (default scripts/engines/duckdb_helper.py)
+          --bulk-queries   the unselective queries' directory (default Workloads/bulk)
         """
 
     init(_ arguments: [String]) throws {
@@ -167,6 +180,10 @@ private func removeCSVDirectory(_ directory: String, tables: [String]) {
 }
 
 private func runBulkBenchmarks(_ arguments: [String]) throws {
+    if arguments.contains("--help") || arguments.contains("-h") {
+        print(BulkOptions.usage)
+        return
+    }
     let options = try BulkOptions(arguments)
     let outPath = try options.out ?? defaultReportPath()
     try checkReportPath(outPath)
@@ -330,13 +347,21 @@ private func makeScratchDirectory() throws -> String {
     return String(cString: made)
 }
 
+/// `Results/bench/<UTC timestamp>/bulk.md` in a fresh directory (`-2`, `-3`, ... when
+/// taken), the layout `testbed run` uses, so runs stay out of git beside curated ones.
 private func defaultReportPath() throws -> String {
     for directory in ["Results", "Results/bench"] where access(directory, F_OK) != 0 {
         guard mkdir(directory, 0o755) == 0 || errno == EEXIST else {
             throw BulkFailure(description: "cannot create \(directory) (errno \(errno))")
         }
     }
-    return "Results/bench/bulk-\(utcTimestamp(compact: true)).md"
+    let base = "Results/bench/" + utcTimestamp(compact: true)
+    for attempt in 1...100 {
+        let directory = attempt == 1 ? base : base + "-\(attempt)"
+        if mkdir(directory, 0o755) == 0 { return directory + "/bulk.md" }
+        guard errno == EEXIST else { throw BulkFailure(description: "cannot create \(directory) (errno \(errno))") }
+    }
+    throw BulkFailure(description: "cannot find a free directory name beside \(base)")
 }
 
 /// The report's directory must exist and the path must not be a directory.
