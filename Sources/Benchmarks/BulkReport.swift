@@ -27,8 +27,9 @@ struct BulkReport {
             + "result row materialised; SQLite \(e.sqliteVersion) in memory running the translator's SQL (prepare, step, "
             + "every row read into testbed rows), before and after ANALYZE; "
         if let version = e.duckdbVersion {
-            out += "DuckDB \(version) (Python \(e.pythonVersion ?? "?"), 1 thread) running the same SQL, timed inside its "
-                + "helper process: `fetchall` fetches every row into Python tuples, `count` runs `SELECT count(*)` over it.\n"
+            out += "DuckDB \(version) (Python \(e.pythonVersion ?? "?"), 1 thread) running the same SQL (its null-safe `IS` "
+                + "written `IS NOT DISTINCT FROM`), timed inside its helper process: `fetchall` fetches every row into Python "
+                + "tuples, `count` runs `SELECT count(*)` over it.\n"
         } else {
             out += "DuckDB not run (`--no-duckdb`).\n"
         }

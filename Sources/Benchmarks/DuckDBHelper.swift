@@ -14,7 +14,7 @@ final class DuckDBHelper {
         process = try ChildProcess(arguments: [python, script])
         let hello = try DuckDBHelper.send(process, ["op": .string("hello")], id: 0)
         guard hello["protocol"]?.int == 1 else {
-            throw BenchmarkError.usage("\(script) speaks protocol \(hello["protocol"]?.text ?? "?"), this client 1")
+            throw BulkFailure(description: "\(script) speaks protocol \(hello["protocol"]?.text ?? "?"), this client 1")
         }
         version = hello["duckdb"]?.string ?? "?"
         self.python = hello["python"]?.string ?? "?"
@@ -30,12 +30,13 @@ final class DuckDBHelper {
         request["id"] = .integer(id)
         try process.writeLine(JSON.object(request).text)
         guard let line = try process.readLine() else {
-            throw BenchmarkError.usage("the DuckDB helper exited (is duckdb installed? `bash scripts/setup.sh --engines`)")
+            throw BulkFailure(description: "the DuckDB helper (\(process.arguments.joined(separator: " "))) exited; "
+                + "its error is above (is duckdb installed? `bash scripts/setup.sh --engines`)")
         }
         let response = try JSON.parse(line)
-        guard response["id"] == .integer(id) else { throw BenchmarkError.usage("DuckDB helper: answer out of order: \(line)") }
+        guard response["id"] == .integer(id) else { throw BulkFailure(description: "DuckDB helper: answer out of order: \(line)") }
         guard response["ok"] == .bool(true) else {
-            throw BenchmarkError.usage("DuckDB helper: \(response["error"]?.string ?? line)")
+            throw BulkFailure(description: "DuckDB helper: \(response["error"]?.string ?? line)")
         }
         return response
     }
@@ -70,7 +71,7 @@ final class DuckDBHelper {
         for table in dataset.tables {
             let loaded = response["tables"]?[table.name]?["rows"]?.int
             guard loaded == table.rows.count else {
-                throw BenchmarkError.usage("DuckDB loaded \(loaded.map(String.init) ?? "no") rows of \(table.name), expected \(table.rows.count)")
+                throw BulkFailure(description: "DuckDB loaded \(loaded.map(String.init) ?? "no") rows of \(table.name), expected \(table.rows.count)")
             }
         }
     }
@@ -91,7 +92,7 @@ final class DuckDBHelper {
             }
         }
         func mixed() throws -> String {
-            throw BenchmarkError.usage("\(table).\(column) mixes storage classes; DuckDB needs one type per column")
+            throw BulkFailure(description: "\(table).\(column) mixes storage classes; DuckDB needs one type per column")
         }
         switch (integers || reals, texts, blobs) {
         case (false, false, false): return "BIGINT"
@@ -117,7 +118,7 @@ final class DuckDBHelper {
             "warmup": .integer(Int64(warmup)), "hash": .bool(hash),
         ])
         guard let rows = response["rows"]?.int, let times = response["times_ns"]?.array else {
-            throw BenchmarkError.usage("DuckDB helper: malformed answer \(response.text)")
+            throw BulkFailure(description: "DuckDB helper: malformed answer \(response.text)")
         }
         let samples = times.compactMap { $0.int }.map { Duration.nanoseconds($0) }
         return Timing(rows: rows, samples: samples, hash: response["hash"]?.string)

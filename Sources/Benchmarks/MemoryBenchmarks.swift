@@ -66,7 +66,7 @@ struct MemoryFigures {
         guard let rows = json["rows"]?.int, let generate = json["generate_ns"]?.int, let load = json["load_ns"]?.int,
               let before = json["resident_before"]?.int, let after = json["resident_after"]?.int,
               let peak = json["peak_resident"]?.int, rows > 0
-        else { throw BenchmarkError.usage("bulk-memory printed an unexpected line: \(json.text)") }
+        else { throw BulkFailure(description: "bulk-memory printed an unexpected line: \(json.text)") }
         self.init(rows: rows, generate: .nanoseconds(generate), load: .nanoseconds(load),
                   residentBefore: before, residentAfter: after, peakResident: peak)
     }
