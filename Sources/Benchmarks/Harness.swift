@@ -11,6 +11,8 @@ struct BenchmarkSuite: Sendable {
     let name: String
     let summary: String
     let run: @Sendable ([String]) throws -> Void
+    /// False for suites `all` skips (long runs with their own entry script, or drivers).
+    var includedInAll = true
 }
 
 /// Timings of one benchmark: each repetition timed separately, warm-up runs discarded.
