@@ -78,30 +78,3 @@ func measureResidentInChild(rows: Int) throws -> ResidentFigures {
         loadCPUSeconds: fields[4], generateCPUSeconds: fields[5], tablesCPUSeconds: fields[6])
 }
 
-/// Resident set size from /proc/self/statm (second field, in pages); 0 where unavailable.
-private func residentBytes() -> Int {
-    guard let text = readSmallFile("/proc/self/statm") else { return 0 }
-    let fields = text.split(separator: " ")
-    guard fields.count > 1, let pages = Int(fields[1]) else { return 0 }
-    return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
-}
-
-/// Peak resident set size (VmHWM in /proc/self/status); 0 where unavailable.
-private func peakResidentBytes() -> Int {
-    guard let text = readSmallFile("/proc/self/status") else { return 0 }
-    for line in text.split(separator: "\n") where line.hasPrefix("VmHWM:") {
-        let digits = line.filter(\.isNumber)
-        return (Int(digits) ?? 0) * 1024
-    }
-    return 0
-}
-
-private func readSmallFile(_ path: String) -> String? {
-    let fd = open(path, O_RDONLY)
-    guard fd >= 0 else { return nil }
-    defer { close(fd) }
-    var bytes = [UInt8](repeating: 0, count: 8192)
-    let n = read(fd, &bytes, bytes.count)
-    guard n > 0 else { return nil }
-    return String(decoding: bytes[0..<n], as: UTF8.self)
-}
