@@ -25,7 +25,10 @@ struct ResultsWriter {
         var interrupted = interrupted
         try finishing?(.summary)
         let order = experiment.cells
-        let rows = Summary.rows(records, order: order, baseline: experiment.speedupBaseline)
+        let (rows, intervalNote) = SummaryIntervals.attach(
+            Summary.rows(records, order: order, baseline: experiment.speedupBaseline),
+            records: records, order: order, baseline: experiment.speedupBaseline)
+        if let intervalNote { console.err("testbed: \(intervalNote)\n") }
         try FileSystem.writeTextAtomically(Summary.text(rows), to: FileSystem.join(directory, Summary.fileName))
         let table = SummaryTable.render(rows)
         try FileSystem.writeTextAtomically(table, to: FileSystem.join(directory, "summary.txt"))
@@ -48,6 +51,9 @@ struct ResultsWriter {
 
         // The state last: `complete` only once everything above is written.
         let status: RunState.Status = interrupted ? .interrupted : (cellsDone == cellsTotal ? .complete : .incomplete)
+        try ReportWriter(directory: directory, experiment: experiment, rows: rows, records: records,
+                         status: "\(status.rawValue), \(cellsDone) of \(cellsTotal) cells" + (shard.isWhole ? "" : ", shard \(shard)"),
+                         intervalNote: intervalNote).write()
         let state = RunState(experiment: experiment.name, shard: shard, status: status, cellsDone: cellsDone, cellsTotal: cellsTotal)
         try FileSystem.writeTextAtomically(state.text, to: FileSystem.join(directory, RunState.fileName))
 
