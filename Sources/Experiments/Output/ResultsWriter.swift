@@ -6,6 +6,8 @@ struct ResultsWriter {
     let experiment: Experiment
     let directory: String
     let console: Console
+    /// Run the Python helpers: the plots and the bootstrap confidence intervals (tests
+    /// switch them off; without them the CI columns stay empty).
     let plots: Bool
     /// Test hook called as the summary and the plots begin.
     var finishing: ((FinishingStep) throws -> Void)?
@@ -25,9 +27,10 @@ struct ResultsWriter {
         var interrupted = interrupted
         try finishing?(.summary)
         let order = experiment.cells
-        let (rows, intervalNote) = SummaryIntervals.attach(
-            Summary.rows(records, order: order, baseline: experiment.speedupBaseline),
-            records: records, order: order, baseline: experiment.speedupBaseline)
+        let plain = Summary.rows(records, order: order, baseline: experiment.speedupBaseline)
+        let (rows, intervalNote) = plots
+            ? SummaryIntervals.attach(plain, records: records, order: order, baseline: experiment.speedupBaseline)
+            : (plain, nil)
         if let intervalNote { console.err("testbed: \(intervalNote)\n") }
         try FileSystem.writeTextAtomically(Summary.text(rows), to: FileSystem.join(directory, Summary.fileName))
         let table = SummaryTable.render(rows)
