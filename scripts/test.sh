@@ -3,7 +3,11 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-bash scripts/setup.sh
+# --plotting and --browser: the report's tests use python3 with numpy, scipy and
+# matplotlib, and headless Chromium; with TESTBED_REQUIRE_REPORT_TOOLS=1 a missing one fails
+# those tests instead of skipping them, so CI always runs them.
+bash scripts/setup.sh --plotting --browser
+export TESTBED_REQUIRE_REPORT_TOOLS=1
 swift build
 # swift test prints each suite's "Executed N tests, with M failures" summary and exits
 # non-zero when any test fails. Every test is XCTest; without --disable-swift-testing the
