@@ -25,7 +25,8 @@ public enum SummaryTable {
         let baseline = rows.first?.baseline ?? ""
         return align(table, rightAligned: [1, 3, 4, 5, 7, 8, 9])
             + (baseline.isEmpty ? "" : "speedup = median total of flag set '\(baseline)' / median total of the row\n")
-            + "95% CI = seeded bootstrap confidence interval (scipy.stats.bootstrap) of the median and of the speedup\n"
+            + (rows.contains { $0.totalInterval != nil }
+                ? "95% CI = seeded bootstrap confidence interval (scipy.stats.bootstrap) of the median and of the speedup\n" : "")
     }
 
     /// How a cell is named in tables and plots: the flag set, or the SQLite engine.

@@ -90,9 +90,11 @@ public enum BootstrapIntervals {
         do {
             try PythonScript(name: scriptName).run([requestPath, answerPath])
         } catch let failure as PythonScript.Failure {
-            throw Unavailable(description: failure.status == 3
-                ? "numpy/scipy are not installed; run scripts/setup.sh --plotting (or pip install scipy)"
-                : failure.description)
+            switch failure.status {
+            case 3: throw Unavailable(description: "numpy/scipy are not installed; run scripts/setup.sh --plotting (or pip install scipy)")
+            case 127: throw Unavailable(description: "python3 is not on PATH; install Python 3, then run scripts/setup.sh --plotting")
+            default: throw Unavailable(description: failure.description)
+            }
         }
         let reply: Reply
         do {

@@ -175,7 +175,7 @@ public struct RunComparison {
         }
         text += "\nverdict: " + (regressions.isEmpty && resultChanges.isEmpty
             ? "no regression" + (counterChanges.isEmpty ? "" : " in time; \(counterChanges.count) counter changes") + "\n"
-            : "\(regressions.count) cells slower beyond the tolerance, \(resultChanges.count) results changed\n")
+            : "\(regressions.count) cell(s) slower beyond the tolerance, \(resultChanges.count) result(s) changed\n")
         return Result(text: text, regressions: regressions, counterChanges: counterChanges, resultChanges: resultChanges, note: note)
     }
 }
