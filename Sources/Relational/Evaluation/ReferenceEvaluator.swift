@@ -25,35 +25,46 @@ public final class ReferenceEvaluator {
     }
 
     private func compute(_ relation: Relation) throws -> [Row] {
-        switch relation.operation {
+        switch relation.definition {
         case let .source(source):
             return try source.fetchAll(filter: nil)
-        case let .union(a, b):
-            var seen = Set(try rows(of: a))
-            var out = Array(seen)
-            for row in try rows(of: b) where seen.insert(row).inserted { out.append(row) }
+        case let .apply(op, operands):
+            return try apply(op, operands, scheme: relation.scheme)
+        }
+    }
+
+    private func apply(_ op: Operator, _ operands: [Relation], scheme: Scheme) throws -> [Row] {
+        let a = operands[0]
+        switch op {
+        case .union:
+            var seen = Set<Row>()
+            var out: [Row] = []
+            for operand in operands {
+                for row in try rows(of: operand) where seen.insert(row).inserted { out.append(row) }
+            }
             return out
-        case let .intersection(a, b):
-            let right = Set(try rows(of: b))
+        case .intersection:
+            let right = Set(try rows(of: operands[1]))
             return try rows(of: a).filter { right.contains($0) }
-        case let .difference(a, b):
-            let right = Set(try rows(of: b))
+        case .difference:
+            let right = Set(try rows(of: operands[1]))
             return try rows(of: a).filter { !right.contains($0) }
-        case let .select(a, predicate):
+        case let .select(predicate):
             let test = try CompiledPredicate(predicate, scheme: a.scheme)
             return try rows(of: a).filter { test.matches($0) }
-        case let .project(a):
-            let map = ColumnMap.project(from: a.scheme, to: relation.scheme)
+        case .project:
+            let map = ColumnMap.project(from: a.scheme, to: scheme)
             var seen = Set<Row>()
             return try rows(of: a).compactMap { row in
                 let projected = map.apply(row)
                 return seen.insert(projected).inserted ? projected : nil
             }
-        case let .rename(a, _):
-            let map = relation.columnMap!
+        case let .rename(renaming):
+            let map = ColumnMap.rename(from: a.scheme, to: scheme, map: renaming)
             return try rows(of: a).map { map.apply($0) }
-        case let .join(a, b, _):
-            let layout = relation.joinLayout!
+        case let .join(pairs):
+            let b = operands[1]
+            let layout = JoinLayout(left: a.scheme, right: b.scheme, pairs: pairs, output: scheme)
             var table: [Row: [Row]] = [:]
             for r in try rows(of: b) { table[layout.rightKey(of: r), default: []].append(r) }
             var out: [Row] = []
