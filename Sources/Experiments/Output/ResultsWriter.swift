@@ -70,6 +70,7 @@ struct ResultsWriter {
             console.err("\n" + EqualityCheck.report(mismatches)
                 + "testbed: \(mismatches.count) result mismatch(es); see \(mismatchPath)\n")
         }
+        console.out("report: \(FileSystem.join(directory, ReportWriter.fileName))\n")
         return RunOutcome(directory: directory, cellsDone: cellsDone, cellsTotal: cellsTotal,
                           interrupted: interrupted, mismatches: mismatches)
     }
