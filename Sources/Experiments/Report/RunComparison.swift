@@ -135,26 +135,8 @@ public struct RunComparison {
             }
         }
 
-        var counters: [[String]] = [["cell", "counter", "A", "B", "difference"]]
-        var counterChanges: [String] = []
-        var results: [[String]] = [["cell", "A result", "B result"]]
-        var resultChanges: [String] = []
-        for cell in matched {
-            guard let ra = a.records[cell]?.min(by: { $0.repetition < $1.repetition }),
-                  let rb = b.records[cell]?.min(by: { $0.repetition < $1.repetition }) else { continue }
-            if ra.resultHash != rb.resultHash || ra.resultRows != rb.resultRows {
-                resultChanges.append(name(cell))
-                results.append([name(cell), "\(ra.resultRows) \(ra.resultHash.prefix(8))", "\(rb.resultRows) \(rb.resultHash.prefix(8))"])
-            }
-            for (i, column) in RunCounters.columnNames.enumerated() where i < ra.counters.count && i < rb.counters.count {
-                guard ra.counters[i] != rb.counters[i] else { continue }
-                let difference = (ra.counters[i] ?? 0).subtractingReportingOverflow(rb.counters[i] ?? 0)
-                counterChanges.append("\(name(cell)) \(column)")
-                counters.append([name(cell), column, ra.counters[i].map(String.init) ?? "-", rb.counters[i].map(String.init) ?? "-",
-                                 ra.counters[i] != nil && rb.counters[i] != nil && !difference.overflow
-                                     ? (difference.partialValue > 0 ? "-" : "+") + String(difference.partialValue.magnitude) : "-"])
-            }
-        }
+        let exact = exactChanges(matched, a, b, name: name)
+        let (counters, counterChanges, results, resultChanges) = (exact.counters, exact.counterChanges, exact.results, exact.resultChanges)
 
         var text = "A: \(a.directory) (commit \(a.commit))\nB: \(b.directory) (commit \(b.commit))\n"
         if a.experiment.configText != b.experiment.configText {
