@@ -7,20 +7,21 @@ import XCTest
 final class BootstrapIntervalTests: XCTestCase {
     override func setUpWithError() throws { try ReportTools.needScipy() }
 
-    /// 95% intervals of the median, 300 samples of 15 from a log-normal and an exponential
+    /// 95% intervals of the median, 300 samples of 25 from a log-normal and an exponential
     /// distribution: the share that contains the true median is close to 0.95. (Binomial
-    /// spread at 300 trials is ±0.025; the percentile bootstrap of a median is known to run a
-    /// little off nominal at n = 15, so the band is 0.88–0.99.)
+    /// spread at 300 trials is ±0.025, and the percentile bootstrap of a median is discrete at
+    /// small n, so it runs a little off nominal: the band is 0.88–0.99. Measured: 0.96 and 0.957.)
     func testMedianIntervalsCoverTheTrueMedianAtAboutTheNominalRate() throws {
         var source = SampleSource(state: 11)
         var medians: [(id: String, samples: [Double])] = []
-        for i in 0..<300 { medians.append((id: "lognormal \(i)", samples: (0..<15).map { _ in source.logNormal(mu: 2, sigma: 0.6) })) }
-        for i in 0..<300 { medians.append((id: "exponential \(i)", samples: (0..<15).map { _ in source.exponential() })) }
+        for i in 0..<300 { medians.append((id: "lognormal \(i)", samples: (0..<25).map { _ in source.logNormal(mu: 2, sigma: 0.6) })) }
+        for i in 0..<300 { medians.append((id: "exponential \(i)", samples: (0..<25).map { _ in source.exponential() })) }
         let answer = try BootstrapIntervals.compute(medians: medians, ratios: [], resamples: 2000)
         for (prefix, truth) in [("lognormal", exp(2.0)), ("exponential", log(2.0))] {
             let intervals = (0..<300).compactMap { answer.intervals["\(prefix) \($0)"] }
             XCTAssertEqual(intervals.count, 300)
             let coverage = Double(intervals.filter { $0.contains(truth) }.count) / 300
+            print("coverage of 95% median intervals, \(prefix): \(coverage)")
             XCTAssertGreaterThan(coverage, 0.88, prefix)
             XCTAssertLessThan(coverage, 0.99, prefix)
         }
@@ -38,6 +39,7 @@ final class BootstrapIntervalTests: XCTestCase {
         let intervals = (0..<300).compactMap { answer.intervals["r\($0)"] }
         XCTAssertEqual(intervals.count, 300)
         let coverage = Double(intervals.filter { $0.contains(3) }.count) / 300
+        print("coverage of 95% ratio intervals: \(coverage)")
         XCTAssertGreaterThan(coverage, 0.88)
         XCTAssertLessThan(coverage, 0.995)
     }

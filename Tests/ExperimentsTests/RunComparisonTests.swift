@@ -28,6 +28,11 @@ final class RunComparisonTests: XCTestCase {
             edit(&table.rows[i], table.header)
         }
         try FileSystem.writeText(table.text, to: path)
+        // The summary from the same times, as the run would have written it.
+        let records = try readTimings(path)
+        let experiment = try ExperimentResolver.resolve(text: try FileSystem.readText(out + "/config.yaml"), file: out + "/config.yaml")
+        try FileSystem.writeText(Summary.text(Summary.rows(records, order: experiment.cells, baseline: experiment.speedupBaseline)),
+                                 to: out + "/summary.csv")
         return out
     }
 
@@ -94,6 +99,29 @@ final class RunComparisonTests: XCTestCase {
         let result = try RunComparison(runA: a, runB: b).compare()
         XCTAssertEqual(result.resultChanges.count, 1, result.text)
         XCTAssertTrue(result.failed)
+    }
+
+    /// `compare RESULTS` within one run: `*` only where the ratio's interval excludes 1, and
+    /// how many repetitions would tell where it does not.
+    func testOneRunMarksOnlyRatiosWhoseIntervalExcludesOne() throws {
+        let scratch = try Scratch()
+        let out = try run(in: scratch, "a") { row, header in
+            guard self.isTheCell(row, header), let run = header.firstIndex(of: "run_us"), let total = header.firstIndex(of: "total_us"),
+                  let value = Double(row[run]) else { return }
+            row[run] = TimingRecord.format(2 * value)
+            row[total] = TimingRecord.format(2 * value)
+        }
+        // Every other cell has the same times as its baseline: ratio 1, interval around 1, no mark.
+        let text = try Comparison(results: out, baseline: "no-copying").render()
+        let line = String(try XCTUnwrap(text.split(separator: "\n").first { $0.hasPrefix("\(cell.query) ") && $0.contains(" \(cell.rows) ") }))
+        // e.g. `0.207 ms 2x [1.94–2.05] *` (the interval's digits depend on scipy's resampling).
+        let doubled = try XCTUnwrap(line.components(separatedBy: " 2x [").dropFirst().first, "the doubled all-on cell: \(line)")
+        let bounds = doubled.prefix { $0 != "]" }.components(separatedBy: "–").compactMap(Double.init)
+        XCTAssertEqual(bounds.count, 2, line)
+        XCTAssertTrue(bounds.count == 2 && bounds[0] > 1.5 && bounds[0] < 2 && bounds[1] > 2 && bounds[1] < 2.5, line)
+        XCTAssertTrue(doubled.contains("] *"), line)
+        XCTAssertEqual(text.filter { $0 == "*" }.count, 2, "one mark, and the legend's: \(text)")
+        XCTAssertTrue(text.contains("bootstrap confidence interval of the ratio"), text)
     }
 
     func testRunsOfDifferentExperimentsAndBadTolerancesAreRefused() throws {
