@@ -50,7 +50,8 @@ public final class ReferenceEvaluator {
             let right = Set(try rows(of: operands[1]))
             return try rows(of: a).filter { !right.contains($0) }
         case let .select(predicate):
-            let test = try CompiledPredicate(predicate, scheme: a.scheme)
+            // IN-sets as their OR of equalities: not the engine's hash lookup.
+            let test = try CompiledPredicate(predicate.expandingInSets, scheme: a.scheme)
             return try rows(of: a).filter { test.matches($0) }
         case .project:
             let map = ColumnMap.project(from: a.scheme, to: scheme)
