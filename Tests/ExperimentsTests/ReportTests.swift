@@ -21,7 +21,7 @@ final class ReportTests: XCTestCase {
         let out = try run(in: scratch, helpers: false, config: tinyConfig() + "\nplans: true\n")
         let html = try FileSystem.readText(out + "/report.html")
         for expected in ["<h1>tiny</h1>", "id=\"summary-table\"", "id=\"counters-table\"", "Results equal", "selected-document-parent",
-                         "no-copying", "source_rows_read", "config.yaml as run", "git commit:", "This run has no passes.csv",
+                         "no-copying", "source_rows_read", "config.yaml as run", "git commit:", "id=\"passes-table\"", "orphan-collection",
                          "id=\"plan-data\"", "plans/selected-inline--all-on--40-final.svg"] {
             XCTAssertTrue(html.contains(expected), "report.html lacks \(expected)")
         }
@@ -36,6 +36,14 @@ final class ReportTests: XCTestCase {
                 XCTAssertTrue(FileSystem.exists(out + "/" + link), "\(link) does not exist")
             }
         }
+    }
+
+    func testARunWithoutPassesCSVSaysSo() throws {
+        let scratch = try Scratch()
+        let out = try run(in: scratch, helpers: false)
+        FileSystem.remove(out + "/passes.csv")
+        XCTAssertEqual(ReportInvocation(directory: out).execute(console: CapturedConsole().console), 0)
+        XCTAssertTrue(try FileSystem.readText(out + "/report.html").contains("This run has no passes.csv"))
     }
 
     func testAMismatchAndPassTimingsAppearOnThePage() throws {

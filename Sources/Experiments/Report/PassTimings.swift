@@ -11,6 +11,8 @@ struct PassTimings {
         let rows: Int
         let backend: String
         let flags: String
+        /// The flag set's name, when the file has a `flagset` column.
+        let flagset: String?
         let kind: String
         let name: String
         let repetitions: Int
@@ -28,12 +30,16 @@ struct PassTimings {
         for column in requiredColumns where table.column(column) == nil {
             throw ExperimentFailure.usage("\(Printable.escaped(path)):1: no column '\(column)' in the header")
         }
-        struct Key: Hashable { let query: String; let rows: Int; let backend: String; let flags: String; let kind: String; let name: String }
+        struct Key: Hashable {
+            let query: String; let rows: Int; let backend: String; let flags: String; let flagset: String?; let kind: String; let name: String
+        }
+        let hasFlagset = table.column("flagset") != nil
         var order: [Key] = []
         var samples: [Key: (calls: [Double], us: [Double])] = [:]
         for record in table.located(file: path) {
             let key = Key(query: record.text("query"), rows: try record.integer("rows", in: 1...Int.max),
-                          backend: record.text("backend"), flags: record.text("flags"), kind: record.text("kind"),
+                          backend: record.text("backend"), flags: record.text("flags"),
+                          flagset: hasFlagset ? record.text("flagset") : nil, kind: record.text("kind"),
                           name: record.text("name"))
             let calls = Double(try record.integer("calls", in: 0...Int.max))
             let us = try record.microseconds("us")
@@ -43,7 +49,7 @@ struct PassTimings {
         }
         return PassTimings(entries: order.compactMap { key in
             guard let s = samples[key], let calls = Spread(s.calls), let us = Spread(s.us) else { return nil }
-            return Entry(query: key.query, rows: key.rows, backend: key.backend, flags: key.flags, kind: key.kind,
+            return Entry(query: key.query, rows: key.rows, backend: key.backend, flags: key.flags, flagset: key.flagset, kind: key.kind,
                          name: key.name, repetitions: s.us.count, calls: calls, microseconds: us)
         })
     }

@@ -84,7 +84,7 @@ extension ReportWriter {
         for set in experiment.flagSets where flagsetByFlags[set.flags.canonical] == nil { flagsetByFlags[set.flags.canonical] = set.name }
         let table: [[HTML.Cell]] = passes.entries.map { e in
             [HTML.Cell(e.query), .number(Double(e.rows)) { String(Int($0)) }, HTML.Cell(e.backend),
-             HTML.Cell(flagsetByFlags[e.flags] ?? e.flags), HTML.Cell(e.kind), HTML.Cell(e.name),
+             HTML.Cell(e.flagset ?? flagsetByFlags[e.flags] ?? e.flags), HTML.Cell(e.kind), HTML.Cell(e.name),
              .number(Double(e.repetitions)) { String(Int($0)) }, .number(e.calls.median) { String(format: "%g", $0) },
              .number(e.microseconds.median) { String(format: "%.1f", $0) },
              .number(e.microseconds.minimum) { String(format: "%.1f", $0) }, .number(e.microseconds.maximum) { String(format: "%.1f", $0) }]
