@@ -9,7 +9,9 @@ struct RunCommand: ParsableCommand {
             Writes into --out DIR or Results/<name>/<UTC timestamp>/: timings.csv (one row per \
             repetition), passes.csv (time of each optimizer pass and heuristic hook per repetition), summary.csv and summary.txt (median, min, max per cell; speedup against \
             the baseline flag set), plans/ (DOT and SVG at the smallest and largest size, when the \
-            config says `plans: true`), plots/ (matplotlib), config.yaml as run, environment.txt, run.txt.
+            config says `plans: true`), plots/ (matplotlib), report.html (the whole run on one page), \
+            config.yaml as run, environment.txt, run.txt. Confidence intervals in summary.csv come \
+            from scipy (scripts/setup.sh --plotting); without it their columns stay empty.
 
             Every cell of a query and size must give the same result hash (flag sets, backends, \
             SQLite engines); a mismatch is reported on stderr and in mismatches.txt, exit 1. \

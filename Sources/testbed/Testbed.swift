@@ -25,7 +25,7 @@ struct Testbed: ParsableCommand {
             GenerateCommand.self, QueriesCommand.self, QueryCommand.self, FlagsCommand.self,
             PlanCommand.self, ObserveCommand.self,
             VerifyCommand.self,
-            RunCommand.self, CompareCommand.self, MergeCommand.self,
+            RunCommand.self, CompareCommand.self, MergeCommand.self, ReportCommand.self,
         ]
     )
 }

@@ -12,7 +12,7 @@ public final class ExperimentRunner {
     public let shard: Shard
     public var hooks = RunHooks()
     public var console: Console
-    /// Run the plotting script at the end (tests switch it off).
+    /// Run the Python helpers at the end, plots and confidence intervals (tests switch them off).
     public var plots = true
     /// The config as given on the command line, for the resume hint.
     public var configPath = "CONFIG"
