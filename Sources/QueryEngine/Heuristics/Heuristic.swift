@@ -31,6 +31,10 @@ public protocol Heuristic: AnyObject {
     /// whatever child sits at `edge` afterwards.
     func willProvideFilter(_ filter: Predicate, along edge: Edge, run: any RunnerContext)
 
+    /// Every parent of `node` has provided a filter, and their OR is now active on it
+    /// (before it flows on to the node's children).
+    func filterActivated(_ node: NodeID, run: any RunnerContext)
+
     /// The most nodes copying may add to the runner's graph over one run, given how many
     /// live nodes the runner starts with; nil for no opinion. The runner uses the smallest
     /// answer, or `GrowthBudget.defaultLimit(forNodes:)` when no heuristic answers.
@@ -43,5 +47,6 @@ extension Heuristic {
     public func operandCompleted(_ edge: Edge, run: any RunnerContext) {}
     public func chooseInitiator(from candidates: [NodeID], run: any RunnerContext) -> NodeID? { nil }
     public func willProvideFilter(_ filter: Predicate, along edge: Edge, run: any RunnerContext) {}
+    public func filterActivated(_ node: NodeID, run: any RunnerContext) {}
     public func growthBudget(forNodes nodes: Int) -> Int? { nil }
 }

@@ -22,6 +22,7 @@ extension Runner {
         runtime.filterActive = true
         runtime.cachedEstimate = nil
         counters.filtersActivated += 1
+        for heuristic in heuristics { heuristic.filterActivated(id, run: self) }
         for operand in graph[id].children.indices {
             let edge = Edge(parent: id, operand: operand)
             if !hasProvided(along: edge), let derived = derivedFilter(filter, along: edge) {

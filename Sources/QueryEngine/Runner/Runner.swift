@@ -17,6 +17,8 @@ final class Runner: RunnerContext {
     var invariantViolation: String?
     /// Source nodes not yet drained, in declaration order (copies, numbered later, come last).
     var undrainedSources: [NodeID] = []
+    /// Sources fetched round by round for the node above them (`OnDemandOperand.swift`).
+    var onDemandSources: [NodeID: OnDemandSource] = [:]
 
     init(graph: PlanGraph, heuristics: [any Heuristic], counters: RunCounters, batchSize: Int,
          checkInvariants: Bool = EngineChecks.enabled) throws {
@@ -88,6 +90,11 @@ final class Runner: RunnerContext {
         runtime.started = true
         counters.initiatorOrder.append(graph[id].name ?? source.sourceName)
         let filter = runtime.filterActive ? runtime.filter : nil
+        if let plan = onDemandSources[id] {
+            try drainOnDemand(id, source, plan)
+            markComplete(id)
+            return
+        }
         if filter != nil { counters.filteredFetches += 1 }
         let cursor = try source.makeCursor(filter: filter)
         while true {

@@ -21,11 +21,12 @@ public struct RandomCaseGenerator {
         case .intersection: return 8
         case .difference: return 10
         case .join: return 24
+        case .closure: return 8
         }
     }
 
     /// The order operators are drawn in (fixed, so a seed always draws the same case).
-    public static let drawOrder: [Operator.Kind] = [.select, .project, .rename, .union, .intersection, .difference, .join]
+    public static let drawOrder: [Operator.Kind] = [.select, .project, .rename, .union, .intersection, .difference, .join, .closure]
 
     public func makeCase(_ random: inout VerificationRandom) -> CaseGraph {
         let tables = (0..<random.weighted([0, 4, 4, 2, 1])).compactMap { makeTable($0, &random) }
@@ -107,7 +108,34 @@ private struct Builder {
             add(.apply(op, [a, b]), scheme: scheme)
         case .join:
             addJoin(a, &random)
+        case .closure:
+            addClosure(a, &random)
         }
+    }
+
+    /// A closure over two of `a`'s attributes, either way round. Sometimes the edges are
+    /// first united with their reverses, so every edge lies on a cycle (and an edge with
+    /// equal ends is a self-loop); nulls in the columns make null endpoints.
+    mutating func addClosure(_ a: Int, _ random: inout VerificationRandom) {
+        var edges = a
+        var scheme = schemes[a]
+        if scheme.count > 2 {
+            let kept = random.subset(of: scheme.attributes, sizes: 2...2)
+            guard kept.count == 2, let s = try? Scheme(kept) else { return }
+            edges = add(.apply(.project(s), [a]), scheme: s)
+            scheme = s
+        }
+        guard scheme.count == 2 else {
+            add(.select(a, RandomPredicate.make(over: scheme, &random)), scheme: scheme)
+            return
+        }
+        var ends = scheme.attributes
+        if random.chance(0.5) { ends.reverse() }
+        if random.chance(0.4) {
+            let reversed = add(.apply(.rename([ends[0]: ends[1], ends[1]: ends[0]]), [edges]), scheme: scheme)
+            edges = add(.apply(.union, [edges, reversed]), scheme: scheme)
+        }
+        add(.apply(.closure(from: ends[0], to: ends[1]), [edges]), scheme: scheme)
     }
 
     /// Renames one or more attributes to names the scheme does not use.
