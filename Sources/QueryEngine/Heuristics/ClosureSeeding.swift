@@ -5,7 +5,7 @@ import Relational
 /// values, the closure computes only the pairs reachable from them: each round asks its
 /// edge source for the edges leaving the frontier, so an indexed source fetches only those
 /// rows. A filter pinning `to` seeds the search backwards when the source can fetch by
-/// `to`. A shared edge subtree is first copied for the closure (within the growth budget).
+/// `to`. A shared node in the edge chain (the documents table, say) is first copied for the closure (within the growth budget).
 /// Off, the whole closure is computed and then filtered.
 public final class ClosureSeeding: Heuristic {
     public static let flags = [
@@ -21,8 +21,7 @@ public final class ClosureSeeding: Heuristic {
 
     public func filterActivated(_ node: NodeID, run: any RunnerContext) {
         guard case .apply(.closure) = run.graph[node].operation else { return }
-        if run.driveOperandOnDemand(node) == .shared,
-            run.copySubtree(along: Edge(parent: node, operand: 0)) != nil {
+        if case let .shared(edge) = run.driveOperandOnDemand(node), run.copySubtree(along: edge) != nil {
             _ = run.driveOperandOnDemand(node)
         }
     }

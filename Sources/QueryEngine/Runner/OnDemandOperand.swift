@@ -4,8 +4,9 @@ import Relational
 public enum OnDemandOutcome: Sendable, Equatable {
     case driven
     /// A node between the operator and its source has another parent or feeds an output;
-    /// a private copy of the subtree (`copySubtree`) would make it possible.
-    case shared
+    /// a private copy of the subtree at this edge (`copySubtree`), the topmost such node's,
+    /// would make it possible.
+    case shared(Edge)
     /// The operator cannot pull its operand by key, its filter pins no attribute the
     /// source can fetch by, the operand is not a chain of single-operand nodes over one
     /// source, or something in it has started.
@@ -35,13 +36,17 @@ extension Runner {
             graph[node].children.count == 1, !runtimes[node].complete
         else { return .impossible }
         var chain: [NodeID] = []
-        var shared = false
+        var shared: Edge?
+        var parent = node
         var current = graph[node].children[0]
         while true {
             chain.append(current)
             let n = graph[current]
             if runtimes[current].started || runtimes[current].complete { return .impossible }
-            if n.parents.count != 1 || !n.outputs.isEmpty { shared = true }
+            if shared == nil && (n.parents.count != 1 || !n.outputs.isEmpty) {
+                shared = Edge(parent: parent, operand: 0)
+            }
+            parent = current
             if case .source = n.operation { break }
             guard case .apply = n.operation, n.children.count == 1 else { return .impossible }
             current = n.children[0]
@@ -53,12 +58,13 @@ extension Runner {
             return relation.canFetchSelectively(derived)
         }
         guard chainPassesKeys(chain, from: node, filter) else { return .impossible }
-        if shared {
+        if let shared {
             // Only report that a copy would help when the kernel could use it.
-            return kernelCouldDemand(filter, canFetchBy) ? .shared : .impossible
+            return kernelCouldDemand(filter, canFetchBy) ? .shared(shared) : .impossible
         }
         guard let demand = kernel.beginDemand(filter: filter, canFetchBy: canFetchBy) else { return .impossible }
         onDemandSources[source] = OnDemandSource(driver: node, chain: chain, firstDemand: demand)
+        runtimes[source].cachedEstimate = nil
         return .driven
     }
 
@@ -81,6 +87,12 @@ extension Runner {
             current = derived
         }
         return current
+    }
+
+    /// The source filter of an on-demand source's first fetch (for its estimate).
+    func firstFetchFilter(_ plan: OnDemandSource) -> Predicate? {
+        let d = plan.firstDemand
+        return filterDown(chain: plan.chain, Predicate.any(d.keys.prefix(Self.keysPerFetch).map { d.attribute *== $0 }))
     }
 
     /// At most this many keys go into one source fetch (SQLite binds each as a parameter).

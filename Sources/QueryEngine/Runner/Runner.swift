@@ -147,7 +147,9 @@ final class Runner: RunnerContext {
         let runtime = runtimes[node]
         if let cached = runtime.cachedEstimate { return cached }
         guard case let .source(source) = graph.nodes[node].operation else { return nil }
-        let estimate = source.estimatedCount(filter: runtime.filterActive ? runtime.filter : nil)
+        // A source fetched on demand is estimated by its first fetch.
+        let filter = onDemandSources[node].map { firstFetchFilter($0) } ?? (runtime.filterActive ? runtime.filter : nil)
+        let estimate = source.estimatedCount(filter: filter)
         runtime.cachedEstimate = .some(estimate)
         return estimate
     }
