@@ -14,6 +14,7 @@ let suites: [BenchmarkSuite] = [
     engineSuite,
     workloadsSuite,
     growthSuite,
+    closureSuite,
 ]
 
 func usage() -> String {
