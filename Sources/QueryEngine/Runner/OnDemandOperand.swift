@@ -95,8 +95,9 @@ extension Runner {
         return filterDown(chain: plan.chain, Predicate.any(d.keys.prefix(Self.keysPerFetch).map { d.attribute *== $0 }))
     }
 
-    /// At most this many keys go into one source fetch (SQLite binds each as a parameter).
-    static let keysPerFetch = 500
+    /// At most this many keys go into one source fetch: a source tests each candidate row
+    /// against the OR of equalities, so a fetch costs rows × keys comparisons.
+    static let keysPerFetch = 64
 
     /// Drains a source for the node above it, one demand after another.
     func drainOnDemand(_ id: NodeID, _ source: any SourceRelation, _ plan: OnDemandSource) throws {
