@@ -113,10 +113,12 @@ private struct Builder {
         }
     }
 
-    /// A closure over two of `a`'s attributes, either way round. Sometimes the edges are
+    /// A closure over two attributes of `node` or of a table, either way round. Sometimes the edges are
     /// first united with their reverses, so every edge lies on a cycle (and an edge with
     /// equal ends is a self-loop); nulls in the columns make null endpoints.
-    mutating func addClosure(_ a: Int, _ random: inout VerificationRandom) {
+    mutating func addClosure(_ node: Int, _ random: inout VerificationRandom) {
+        // Half the time straight over a table, so the edges can be fetched by key.
+        let a = random.chance(0.5) && !tables.isEmpty ? random.int(0...(tables.count - 1)) : node
         var edges = a
         var scheme = schemes[a]
         if scheme.count > 2 {
@@ -135,7 +137,15 @@ private struct Builder {
             let reversed = add(.apply(.rename([ends[0]: ends[1], ends[1]: ends[0]]), [edges]), scheme: scheme)
             edges = add(.apply(.union, [edges, reversed]), scheme: scheme)
         }
-        add(.apply(.closure(from: ends[0], to: ends[1]), [edges]), scheme: scheme)
+        let closure = add(.apply(.closure(from: ends[0], to: ends[1]), [edges]), scheme: scheme)
+        // Half the time pin one end to one or two values from the tables (`closure-seeding`
+        // then searches from them, through several starts that may share descendants).
+        let values = Array(Set(tables.flatMap { $0.rows.flatMap(\.values) })).sorted()
+        if random.chance(0.5), let first = random.element(of: values), let second = random.element(of: values) {
+            let end = random.chance(0.7) ? ends[0] : ends[1]
+            let pin: Predicate = random.chance(0.5) ? end *== first : .any([end *== first, end *== second])
+            add(.select(closure, pin), scheme: scheme)
+        }
     }
 
     /// Renames one or more attributes to names the scheme does not use.
