@@ -17,6 +17,7 @@ let suites: [BenchmarkSuite] = [
     bulkSuite,
     memorySuite,
     profileSuite,
+    closureSuite,
 ]
 
 func usage() -> String {

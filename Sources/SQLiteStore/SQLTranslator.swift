@@ -36,7 +36,7 @@ public enum SQLTranslator {
         let select = "SELECT \(root.list()) FROM \(root.from)"
         let sql = emitter.expressions.isEmpty
             ? select
-            : "WITH " + emitter.expressions.joined(separator: ",\n") + "\n" + select
+            : (emitter.recursive ? "WITH RECURSIVE " : "WITH ") + emitter.expressions.joined(separator: ",\n") + "\n" + select
         return SQLTranslation(sql: sql, parameters: emitter.parameters, scheme: relation.scheme, database: emitter.database)
     }
 
@@ -105,6 +105,9 @@ public enum SQLTranslator {
         var parameters: [Value] = []
         var references: [ObjectIdentifier: Reference] = [:]
         var database: SQLiteDatabase?
+        /// Whether some expression refers to itself (a closure), so the statement needs
+        /// `WITH RECURSIVE`.
+        var recursive = false
 
         /// The name of `relation`'s CTE (emitting it the first time) or, for an SQLite table,
         /// the table itself: reading the table directly keeps its indexes usable even when
@@ -193,7 +196,25 @@ public enum SQLTranslator {
                 }
                 let on = conditions.isEmpty ? "" : " ON " + conditions.joined(separator: " AND ")
                 return "SELECT \(picks(list)) FROM \(left.from) AS l JOIN \(right.from) AS r\(on)"
+            case let .closure(from, to):
+                return try closure(a, from, to)
             }
+        }
+
+        /// The closure as a recursive expression: the edges, UNION (a set, which is also what
+        /// ends cycles) every known pair extended by one edge, matched with `IS` so null ends
+        /// join like any value. The expression's own name is the next one `reference` hands
+        /// out, since its operand has been emitted first.
+        private func closure(_ edges: Relation, _ from: Attribute, _ to: Attribute) throws -> String {
+            let input = try reference(edges)
+            let f = try edges.scheme.requireIndex(of: from, context: "closure")
+            let t = try edges.scheme.requireIndex(of: to, context: "closure")
+            let this = "r\(expressions.count)"
+            recursive = true
+            var step = ["", ""]
+            step[f] = "p.c\(f)"
+            step[t] = input.column(t, "e")
+            return "SELECT \(input.list()) FROM \(input.from) UNION SELECT \(step.joined(separator: ", ")) FROM \(this) AS p JOIN \(input.from) AS e ON p.c\(t) IS \(input.column(f, "e"))"
         }
 
         /// `SELECT ... FROM a UNION SELECT ... FROM b ...` over every operand.

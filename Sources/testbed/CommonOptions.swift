@@ -5,7 +5,7 @@ import Workloads
 
 /// `--preset`, `--enable`, `--disable`, `--set`: the heuristic flags of every command that runs queries.
 struct HeuristicFlagOptions: ParsableArguments {
-    @Option(help: "Start from this preset: all-on | all-off.")
+    @Option(help: "Start from this preset: all-on | seed | all-off.")
     var preset: String = "all-on"
 
     @Option(help: "Switch a heuristic on (repeatable; `testbed flags` lists them).")

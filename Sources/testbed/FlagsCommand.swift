@@ -5,7 +5,7 @@ struct FlagsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "flags",
         abstract: "List the optimizer heuristics: name, values, all-on default, all-off value and meaning.",
-        discussion: "Use them with --preset all-on|all-off, --enable NAME, --disable NAME and --set NAME=VALUE."
+        discussion: "Use them with --preset all-on|seed|all-off (seed: seed 000's heuristics at their defaults, later ones off), --enable NAME, --disable NAME and --set NAME=VALUE."
     )
 
     func run() throws {
@@ -25,5 +25,6 @@ struct FlagsCommand: ParsableCommand {
         }
         let canonical = (try? HeuristicCatalog.standard.preset("all-on").canonical) ?? ""
         print("\nall-on: \(canonical)")
+        print("seed: \((try? HeuristicCatalog.standard.preset("seed").canonical) ?? "")")
     }
 }

@@ -11,8 +11,15 @@ final class FlagSetTests: XCTestCase {
                 + "subtree-copy-limit=100,subtree-copying=on,union-flattening=on")
         XCTAssertEqual(
             try catalog.preset("all-off").canonical,
-            "initiator-ordering=declaration,join-filter-threshold=0,select-pushdown=off,"
+            "closure-seeding=off,initiator-ordering=declaration,join-filter-threshold=0,select-pushdown=off,"
                 + "subtree-copy-limit=100,subtree-copying=off,union-flattening=off")
+        // `seed`: seed 000's five at their defaults, every later heuristic off.
+        XCTAssertEqual(
+            try catalog.preset("seed").canonical,
+            "closure-seeding=off,initiator-ordering=smallest-estimate,join-filter-threshold=100,select-pushdown=on,"
+                + "subtree-copy-limit=100,subtree-copying=on,union-flattening=on")
+        XCTAssertEqual(try catalog.preset("seed").isOn(ClosureSeeding.seeding), false)
+        XCTAssertEqual(try catalog.preset("all-on").isOn(ClosureSeeding.seeding), true)
     }
 
     func testAdjustmentsApplyInOrderAndRoundTrip() throws {
@@ -36,7 +43,7 @@ final class FlagSetTests: XCTestCase {
             XCTAssertEqual("\(error)", "heuristic 'join-filter-threshold' is not on/off; use --set join-filter-threshold=VALUE")
         }
         XCTAssertThrowsError(try catalog.preset("most-on")) { error in
-            XCTAssertEqual("\(error)", "unknown preset 'most-on'; expected all-on or all-off")
+            XCTAssertEqual("\(error)", "unknown preset 'most-on'; expected all-on, seed or all-off")
         }
         XCTAssertThrowsError(try catalog.flagSet(preset: "all-on", enable: [], disable: [], assignments: ["x"])) { error in
             XCTAssertEqual("\(error)", "'x' is not NAME=VALUE")

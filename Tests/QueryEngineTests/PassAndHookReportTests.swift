@@ -18,6 +18,7 @@ final class PassAndHookReportTests: XCTestCase {
             "join-filter-threshold.operandCompleted": 6,
             "initiator-ordering.chooseInitiator": 3,
             "subtree-copying.willProvideFilter": 2,
+            "closure-seeding.filterActivated": 2,  // each activated filter is offered; no closure here
         ])
         XCTAssertTrue(run.hookReports.allSatisfy { $0.microseconds >= 0 })
         let off = try QueryEngine(preset: "all-off").run([query])

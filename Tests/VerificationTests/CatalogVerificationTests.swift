@@ -15,15 +15,16 @@ final class CatalogVerificationTests: XCTestCase {
         var progressCalls = 0
         let report = try verification.run(progress: { _ in progressCalls += 1 })
         XCTAssertEqual(report.cases, queries.filter { $0.shape != nil }.count * 2)
-        XCTAssertEqual(report.engineRuns, report.cases * 96 * 2)
+        // 48 combinations of the seed's flags, × closure-seeding on/off, × 2 backends.
+        XCTAssertEqual(report.engineRuns, report.cases * 96 * 2 * 2)
         XCTAssertEqual(progressCalls, report.cases)
         XCTAssertEqual(report.mismatches, 0, report.firstMismatches.first.map(String.init(describing:)) ?? "")
     }
 
     func testVerifyGridIsTheIssuesProduct() throws {
         let sets = try FlagGrid.verify().flagSets()
-        // 3 on/off × 5 thresholds × 3 orderings × 3 copy limits.
-        XCTAssertEqual(sets.count, 8 * 5 * 3 * 3)
+        // 4 on/off (closure-seeding the fourth) × 5 thresholds × 3 orderings × 3 copy limits.
+        XCTAssertEqual(sets.count, 16 * 5 * 3 * 3)
         XCTAssertTrue(sets.contains { $0[JoinFilterThreshold.threshold] == Int.max })
         XCTAssertEqual(Set(sets.compactMap { $0[SubtreeCopying.copyLimit] }), [0, 1, 100])
     }

@@ -8,10 +8,10 @@ import XCTest
 /// build a join filter or copy a subtree would prove nothing about them).
 final class CoverageTests: XCTestCase {
     func testRandomCasesExerciseEveryHeuristic() throws {
-        let fuzzer = Fuzzer(cases: 300, seed: 21)
+        let fuzzer = Fuzzer(cases: 600, seed: 21)
         let engine = try QueryEngine(preset: "all-on")
-        var joinFilters = 0, copies = 0, filteredFetches = 0, activations = 0, folded = 0
-        for index in 0..<300 {
+        var joinFilters = 0, copies = 0, filteredFetches = 0, activations = 0, folded = 0, seeded = 0
+        for index in 0..<600 {
             let graph = fuzzer.makeCase(index)
             guard !graph.outputs.isEmpty else { continue }
             let run = try engine.run(LoadedCase(graph).memoryOutputs)
@@ -20,13 +20,16 @@ final class CoverageTests: XCTestCase {
             if run.counters.filteredFetches > 0 { filteredFetches += 1 }
             if run.counters.filtersActivated > 0 { activations += 1 }
             if run.counters.nodesAfterOptimization < run.counters.nodesPlanned { folded += 1 }
+            if !run.counters.onDemandRoundRows.isEmpty { seeded += 1 }
         }
         for (name, count) in [("join filters", joinFilters), ("subtree copies", copies),
                               ("filtered fetches", filteredFetches), ("filter activations", activations),
                               ("union flattening", folded)] {
             XCTAssertGreaterThan(count, 15, name)
         }
-        print("coverage of 300 cases: join filters \(joinFilters), copies \(copies), filtered fetches \(filteredFetches), activations \(activations), flattened \(folded)")
+        // Seeded closures need a closure under a filter pinning one end, on an indexed table.
+        XCTAssertGreaterThan(seeded, 5, "seeded closures")
+        print("coverage of 600 cases: join filters \(joinFilters), copies \(copies), filtered fetches \(filteredFetches), activations \(activations), flattened \(folded), seeded closures \(seeded)")
     }
 
     func testDefaultBatchSizeIsTheEngines() throws {

@@ -9,9 +9,9 @@ import XCTest
 /// gives the reference evaluator's (and SQLite's) answer, on handcrafted and random graphs.
 final class EquivalenceTests: XCTestCase {
     func testTestGridHasEveryCombination() throws {
-        // 3 on/off flags × 3 thresholds × 2 orderings × 2 copy limits.
-        XCTAssertEqual(try FlagGrid.tests().flagSets().count, 8 * 3 * 2 * 2)
-        XCTAssertEqual(Set(try FlagGrid.tests().flagSets().map(\.canonical)).count, 96)
+        // 4 on/off flags (closure-seeding the fourth) × 3 thresholds × 2 orderings × 2 copy limits.
+        XCTAssertEqual(try FlagGrid.tests().flagSets().count, 16 * 3 * 2 * 2)
+        XCTAssertEqual(Set(try FlagGrid.tests().flagSets().map(\.canonical)).count, 192)
     }
 
     func testHandcraftedGraphsUnderEveryCombination() throws {

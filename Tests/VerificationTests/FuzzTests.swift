@@ -28,6 +28,7 @@ final class FuzzTests: XCTestCase {
     func testGeneratorCoversTheFeatures() {
         let fuzzer = Fuzzer(cases: 400, seed: 11)
         var shared = 0, selfJoins = 0, renames = 0, unions = 0, differences = 0, intersections = 0
+        var closures = 0, cyclicClosures = 0
         var emptyTables = 0, oneRowTables = 0, nulls = 0, blobs = 0, reals = 0, texts = 0, projects = 0
         for index in 0..<400 {
             let g = fuzzer.makeCase(index)
@@ -43,6 +44,13 @@ final class FuzzTests: XCTestCase {
                 case .intersection: intersections += 1
                 case .project: projects += 1
                 case .select: break
+                case .closure:
+                    closures += 1
+                    // Edges united with their own reverse: every edge lies on a cycle.
+                    if case let .apply(.union, parts) = g.nodes[operands[0]], parts.count == 2,
+                        case .apply(.rename, [parts[0]]) = g.nodes[parts[1]] {
+                        cyclicClosures += 1
+                    }
                 }
             }
             if uses.values.contains(where: { $0 > 1 }) { shared += 1 }
@@ -61,7 +69,7 @@ final class FuzzTests: XCTestCase {
             }
         }
         for (name, count) in [("shared", shared), ("self-joins", selfJoins), ("renames", renames), ("unions", unions),
-                              ("differences", differences), ("intersections", intersections), ("projects", projects),
+                              ("differences", differences), ("closures", closures), ("cyclic closures", cyclicClosures), ("intersections", intersections), ("projects", projects),
                               ("empty tables", emptyTables), ("one-row tables", oneRowTables), ("nulls", nulls),
                               ("blobs", blobs), ("reals", reals), ("texts", texts)] {
             XCTAssertGreaterThan(count, 10, name)

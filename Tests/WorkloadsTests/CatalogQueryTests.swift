@@ -13,6 +13,11 @@ final class CatalogQueryTests: XCTestCase {
         "selected-document-children": [Row([7, "Scene 1 notes", 5])],
         "selected-document-siblings": [Row([6, "Chapter 1, Scene 2", 3])],
         "selected-document-grandparent": [Row([1, "A Story", .null])],
+        // 5 → 3 → 1 → null: the null parent of the root is an edge too, but no document has id null.
+        "selected-document-ancestors": [Row([1, "A Story", .null]), Row([3, "A Story: Chapter 1", 1])],
+        "selected-document-descendants": [Row([7, "Scene 1 notes", 5])],
+        // scheme [id, parent_id]: 7 → 5, and 5 is selected.
+        "is-descendant": [Row([7, 5])],
         // scheme [animal, id, name]: Nudges was removed, Pointy added.
         "current-cats": [Row(["cat", 1, "Mickey"]), Row(["cat", 5, "Pointy"])],
         // scheme [name, tag_id]: item 2 has tags 1 and 3.
@@ -35,6 +40,7 @@ final class CatalogQueryTests: XCTestCase {
             "selected-document", "selected-document-parent", "selected-document-children",
             "selected-document-siblings", "selected-document-grandparent", "current-cats", "available-tags",
             "tags-for-selected-item", "many-selects-union",
+            "selected-document-ancestors", "selected-document-descendants", "is-descendant",
         ]
         for name in required { XCTAssertTrue(queries.contains { $0.name == name }, "missing \(name)") }
         for q in queries {

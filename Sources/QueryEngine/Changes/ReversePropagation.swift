@@ -49,6 +49,8 @@ struct ReversePropagation {
             return try writes(operands[0], rows: rows, set: set) + writes(operands[1], rows: rows, set: set)
         case .union:
             throw refuse("a row may come from either operand (or both), so its source rows are not determined")
+        case .closure:
+            throw refuse("a pair stands for a path of one or more edges, so which edge rows to change is not determined")
         case let .rename(map):
             let operand = operands[0]
             var oldName: [Attribute: Attribute] = [:]

@@ -40,10 +40,12 @@ public struct FlagSpec: Hashable, Sendable {
     /// listed only when they differ from their `all-on` value, so adding a flag does not
     /// change the names of existing result cells.
     public let alwaysListed: Bool
+    /// Added after seed 000's five heuristics: the `seed` preset gives it its `all-off` value.
+    public let laterThanSeed: Bool
 
     public init(
         name: String, kind: FlagKind, allOn: FlagValue, allOff: FlagValue, meaning: String,
-        alwaysListed: Bool = false
+        alwaysListed: Bool = false, laterThanSeed: Bool = false
     ) {
         self.name = name
         self.kind = kind
@@ -51,6 +53,7 @@ public struct FlagSpec: Hashable, Sendable {
         self.allOff = allOff
         self.meaning = meaning
         self.alwaysListed = alwaysListed
+        self.laterThanSeed = laterThanSeed
     }
 
     /// Parses a value written on the command line or in a config.
@@ -95,7 +98,7 @@ public enum FlagError: Error, Equatable, CustomStringConvertible {
             return "unknown heuristic '\(name)'" + (suggestion.map { "; did you mean '\($0)'?" } ?? "")
                 + " (`testbed flags` lists them)"
         case let .unknownPreset(name):
-            return "unknown preset '\(name)'; expected all-on or all-off"
+            return "unknown preset '\(name)'; expected all-on, seed or all-off"
         case let .badValue(flag, value, expected):
             return "heuristic '\(flag)': '\(value)' is not valid; expected \(expected)"
         case let .notToggle(name):

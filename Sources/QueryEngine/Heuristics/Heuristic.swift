@@ -31,6 +31,10 @@ public protocol Heuristic: AnyObject {
     /// whatever child sits at `edge` afterwards.
     func willProvideFilter(_ filter: Predicate, along edge: Edge, run: any RunnerContext)
 
+    /// Every parent of `node` has provided a filter, and their OR is now active on it
+    /// (before it flows on to the node's children).
+    func filterActivated(_ node: NodeID, run: any RunnerContext)
+
     /// The most nodes copying may add to the runner's graph over one run, given how many
     /// live nodes the runner starts with; nil for no opinion. The runner uses the smallest
     /// answer, or `GrowthBudget.defaultLimit(forNodes:)` when no heuristic answers.
@@ -50,5 +54,6 @@ extension Heuristic {
     public func willProvideFilter(_ filter: Predicate, along edge: Edge, run: any RunnerContext) {
         (run as? Runner)?.hookTimer.noteDefault()
     }
+    public func filterActivated(_ node: NodeID, run: any RunnerContext) { (run as? Runner)?.hookTimer.noteDefault() }
     public func growthBudget(forNodes nodes: Int) -> Int? { nil }
 }

@@ -13,12 +13,15 @@ public struct HeuristicCatalog {
         heuristics.flatMap { $0.flags }.sorted { $0.name < $1.name }
     }
 
-    public static let presetNames = ["all-on", "all-off"]
+    public static let presetNames = ["all-on", "seed", "all-off"]
 
     public func preset(_ name: String) throws -> FlagSet {
         switch name {
         case "all-on":
             return FlagSet(values: Dictionary(uniqueKeysWithValues: flags.map { ($0.name, $0.allOn) }), specs: flags)
+        case "seed":
+            // Seed 000's configuration: its heuristics at their defaults, later ones off.
+            return FlagSet(values: Dictionary(uniqueKeysWithValues: flags.map { ($0.name, $0.laterThanSeed ? $0.allOff : $0.allOn) }), specs: flags)
         case "all-off":
             return FlagSet(values: Dictionary(uniqueKeysWithValues: flags.map { ($0.name, $0.allOff) }), specs: flags)
         default: throw FlagError.unknownPreset(name)

@@ -9,6 +9,7 @@ extension HeuristicCatalog {
             InitiatorOrdering.self,
             SubtreeCopying.self,
             GraphGrowthBudget.self,
+            ClosureSeeding.self,
         ])
     }
 }

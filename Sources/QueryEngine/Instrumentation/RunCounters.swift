@@ -26,6 +26,9 @@ public struct RunCounters: Sendable, Equatable {
     public var nodesAfterOptimization = 0
     /// Node names (or labels) of initiators in the order they were drained.
     public var initiatorOrder: [String] = []
+    /// Rows fetched in each round of an on-demand operand (a seeded closure's frontier
+    /// fetches), in order (not a CSV column).
+    public var onDemandRoundRows: [Int] = []
     public var perNode: [NodeCounters] = []
 
     public init() {}

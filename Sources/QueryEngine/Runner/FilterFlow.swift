@@ -25,6 +25,7 @@ extension Runner {
         guard !runtime.filterActive, let filter = runtime.filter else { return }
         runtime.filterActive = true
         counters.filtersActivated += 1
+        forEachHeuristic(.filterActivated) { $0.filterActivated(id, run: self) }
         for operand in graph[id].children.indices {
             let edge = Edge(parent: id, operand: operand)
             if !hasProvided(along: edge), let derived = derivedFilter(filter, along: edge) {

@@ -11,7 +11,7 @@ import Foundation
 /// runs call them untimed.
 final class HookTimer {
     enum Hook: Int, CaseIterable {
-        case nodesAdded, operandCompleted, chooseInitiator, willProvideFilter
+        case nodesAdded, operandCompleted, chooseInitiator, willProvideFilter, filterActivated
 
         var name: String {
             switch self {
@@ -19,6 +19,7 @@ final class HookTimer {
             case .operandCompleted: return "operandCompleted"
             case .chooseInitiator: return "chooseInitiator"
             case .willProvideFilter: return "willProvideFilter"
+            case .filterActivated: return "filterActivated"
             }
         }
     }

@@ -21,6 +21,8 @@ final class Runner: RunnerContext {
     let hookTimer: HookTimer
     /// Source nodes not yet drained, in declaration order (copies, numbered later, come last).
     var undrainedSources: [NodeID] = []
+    /// Sources fetched round by round for the node above them (`OnDemandOperand.swift`).
+    var onDemandSources: [NodeID: OnDemandSource] = [:]
 
     init(graph: PlanGraph, heuristics: [any Heuristic], counters: RunCounters, batchSize: Int, checked: Bool = false) throws {
         self.graph = graph
@@ -92,6 +94,11 @@ final class Runner: RunnerContext {
         runtime.started = true
         counters.initiatorOrder.append(graph[id].name ?? source.sourceName)
         let filter = runtime.filterActive ? runtime.filter : nil
+        if let plan = onDemandSources[id] {
+            try drainOnDemand(id, source, plan)
+            markComplete(id)
+            return
+        }
         if filter != nil { counters.filteredFetches += 1 }
         let cursor = try source.makeCursor(filter: filter)
         while true {
@@ -148,7 +155,13 @@ final class Runner: RunnerContext {
     func estimate(_ node: NodeID) -> Int? {
         guard case let .source(source) = graph.nodes[node].operation else { return nil }
         let runtime = runtimes[node]
-        let estimate = estimates.estimate(node: node, source, activeFilter: runtime.filterActive ? runtime.filter : nil)
+        let estimate: Int?
+        if let onDemand = onDemandSources[node] {
+            // A source fetched on demand is estimated by its first fetch.
+            estimate = estimates.estimate(source, filter: firstFetchFilter(onDemand))
+        } else {
+            estimate = estimates.estimate(node: node, source, activeFilter: runtime.filterActive ? runtime.filter : nil)
+        }
         counters.estimatesAsked = estimates.asked
         return estimate
     }

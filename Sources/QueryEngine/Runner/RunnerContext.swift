@@ -35,6 +35,11 @@ public protocol RunnerContext: AnyObject {
     /// root, or nil (graph unchanged) when the copy does not fit in the growth budget.
     @discardableResult
     func copySubtree(along edge: Edge) -> NodeID?
+
+    /// Lets a node whose kernel can pull its operand by key (a closure) fetch it round by
+    /// round, for the keys its active filter pins, instead of receiving all of it; the
+    /// operand's source is then fetched only that way (`Runner/OnDemandOperand.swift`).
+    func driveOperandOnDemand(_ node: NodeID) -> OnDemandOutcome
 }
 
 public struct FilterState: Sendable {

@@ -170,6 +170,10 @@ public final class ChangeDerivation {
                 c[1].removed.map { try Relation(applying: op, to: [before[0], $0]) },
             ])
             return Parts(added: added, removed: removed, before: rebuilt)
+        case .closure:
+            // Not incremental yet: a new edge can join paths anywhere, so the rule compares the
+            // whole closure after with the whole closure before. Exact, and as costly as a requery.
+            return Parts(added: try relation.difference(rebuilt), removed: try rebuilt.difference(relation), before: rebuilt)
         }
     }
 

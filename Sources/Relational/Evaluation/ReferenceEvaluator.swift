@@ -73,6 +73,30 @@ public final class ReferenceEvaluator {
                 for r in table[layout.leftKey(of: l)] ?? [] { out.append(layout.combine(l, r)) }
             }
             return out
+        case let .closure(from, to):
+            return try closure(of: try rows(of: a), from: a.scheme.requireIndex(of: from, context: "closure"),
+                               to: a.scheme.requireIndex(of: to, context: "closure"))
+        }
+    }
+
+    /// The naive fixpoint: add (x, z) for every known (x, y) and edge (y, z) until a round
+    /// adds nothing. Finite because every pair is made of values in the edges.
+    private func closure(of edges: [Row], from: Int, to: Int) -> [Row] {
+        var successors: [Value: [Value]] = [:]
+        for e in edges { successors[e.values[from], default: []].append(e.values[to]) }
+        var pairs = Set(edges)
+        while true {
+            var added = Set<Row>()
+            for p in pairs {
+                for z in successors[p.values[to]] ?? [] {
+                    var values = p.values
+                    values[to] = z
+                    let row = Row(values)
+                    if !pairs.contains(row) { added.insert(row) }
+                }
+            }
+            if added.isEmpty { return Array(pairs) }
+            pairs.formUnion(added)
         }
     }
 }

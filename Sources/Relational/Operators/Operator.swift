@@ -17,11 +17,15 @@ public enum Operator: Hashable, Sendable {
     /// Equijoin on attribute pairs; a pair of equal names yields one output attribute.
     /// A natural join is the equijoin on the attributes both sides share.
     case join([JoinPair])
+    /// Transitive closure of an edge relation whose scheme is exactly {from, to}: every
+    /// (x, z) joined by a path of one or more edges x → … → z, as a set. Null is an
+    /// ordinary value, and cycles terminate.
+    case closure(from: Attribute, to: Attribute)
 
     /// The operators without their arguments, for tests and generators that must cover
     /// every operator.
     public enum Kind: String, CaseIterable, Sendable {
-        case union, intersection, difference, select, project, rename, join
+        case union, intersection, difference, select, project, rename, join, closure
     }
 
     public var kind: Kind {
@@ -33,6 +37,7 @@ public enum Operator: Hashable, Sendable {
         case .project: return .project
         case .rename: return .rename
         case .join: return .join
+        case .closure: return .closure
         }
     }
 
@@ -41,7 +46,7 @@ public enum Operator: Hashable, Sendable {
     public var operandCount: Int {
         switch self {
         case .union, .intersection, .difference, .join: return 2
-        case .select, .project, .rename: return 1
+        case .select, .project, .rename, .closure: return 1
         }
     }
 
@@ -50,7 +55,7 @@ public enum Operator: Hashable, Sendable {
     public var isVariadic: Bool {
         switch self {
         case .union: return true
-        case .intersection, .difference, .select, .project, .rename, .join: return false
+        case .intersection, .difference, .select, .project, .rename, .join, .closure: return false
         }
     }
 
@@ -71,6 +76,7 @@ public enum Operator: Hashable, Sendable {
             let pairs = map.sorted { $0.key < $1.key }.map { "\($0.key) -> \($0.value)" }
             return "rename(\(pairs.joined(separator: ", ")))"
         case let .join(pairs): return "join(\(pairs.map(\.description).joined(separator: ", ")))"
+        case let .closure(from, to): return "closure(\(from) -> \(to))"
         }
     }
 }

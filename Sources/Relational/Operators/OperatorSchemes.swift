@@ -27,6 +27,8 @@ extension Operator {
             return try Self.renamedScheme(first, map)
         case let .join(pairs):
             return try Self.joinedScheme(first, operands[1], pairs)
+        case let .closure(from, to):
+            return try Self.closureScheme(first, from, to)
         }
     }
 
@@ -63,5 +65,22 @@ extension Operator {
         if !ambiguous.isEmpty { throw RelationError.ambiguousJoinAttributes(ambiguous) }
         let all = Set(left.attributes).union(right.attributes)
         return Scheme(uniqueSorted: all.sorted())
+    }
+
+    /// The edge relation's scheme, which must be exactly {from, to} with two names.
+    private static func closureScheme(_ scheme: Scheme, _ from: Attribute, _ to: Attribute) throws -> Scheme {
+        let context = "closure [\(from) -> \(to)]"
+        for a in [from, to] where !scheme.contains(a) {
+            throw RelationError.unknownAttribute(a, scheme: scheme, context: context)
+        }
+        guard from != to else {
+            throw RelationError.unsupported("\(context): the two ends of an edge must be different attributes")
+        }
+        guard scheme.count == 2 else {
+            let extra = scheme.attributes.filter { $0 != from && $0 != to }.map { "'\($0)'" }.joined(separator: ", ")
+            throw RelationError.unsupported(
+                "\(context): the edge relation must have exactly the attributes '\(from)' and '\(to)', but \(scheme) also has \(extra); project it first")
+        }
+        return scheme
     }
 }

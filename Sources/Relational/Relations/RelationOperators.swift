@@ -40,6 +40,11 @@ extension Relation {
         try Relation(applying: .rename(map), to: [self])
     }
 
+    /// The transitive closure of this edge relation (scheme exactly {from, to}).
+    public func closure(_ from: Attribute, _ to: Attribute) throws -> Relation {
+        try Relation(applying: .closure(from: from, to: to), to: [self])
+    }
+
     /// Natural join: matches every attribute the two sides share (a cross product when
     /// they share none).
     public func join(_ other: Relation) throws -> Relation {

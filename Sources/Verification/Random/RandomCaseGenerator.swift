@@ -21,11 +21,12 @@ public struct RandomCaseGenerator {
         case .intersection: return 8
         case .difference: return 10
         case .join: return 24
+        case .closure: return 8
         }
     }
 
     /// The order operators are drawn in (fixed, so a seed always draws the same case).
-    public static let drawOrder: [Operator.Kind] = [.select, .project, .rename, .union, .intersection, .difference, .join]
+    public static let drawOrder: [Operator.Kind] = [.select, .project, .rename, .union, .intersection, .difference, .join, .closure]
 
     public func makeCase(_ random: inout VerificationRandom) -> CaseGraph {
         let tables = (0..<random.weighted([0, 4, 4, 2, 1])).compactMap { makeTable($0, &random) }
@@ -107,6 +108,43 @@ private struct Builder {
             add(.apply(op, [a, b]), scheme: scheme)
         case .join:
             addJoin(a, &random)
+        case .closure:
+            addClosure(a, &random)
+        }
+    }
+
+    /// A closure over two attributes of `node` or of a table, either way round. Sometimes the edges are
+    /// first united with their reverses, so every edge lies on a cycle (and an edge with
+    /// equal ends is a self-loop); nulls in the columns make null endpoints.
+    mutating func addClosure(_ node: Int, _ random: inout VerificationRandom) {
+        // Half the time straight over a table, so the edges can be fetched by key.
+        let a = random.chance(0.5) && !tables.isEmpty ? random.int(0...(tables.count - 1)) : node
+        var edges = a
+        var scheme = schemes[a]
+        if scheme.count > 2 {
+            let kept = random.subset(of: scheme.attributes, sizes: 2...2)
+            guard kept.count == 2, let s = try? Scheme(kept) else { return }
+            edges = add(.apply(.project(s), [a]), scheme: s)
+            scheme = s
+        }
+        guard scheme.count == 2 else {
+            add(.select(a, RandomPredicate.make(over: scheme, &random)), scheme: scheme)
+            return
+        }
+        var ends = scheme.attributes
+        if random.chance(0.5) { ends.reverse() }
+        if random.chance(0.4) {
+            let reversed = add(.apply(.rename([ends[0]: ends[1], ends[1]: ends[0]]), [edges]), scheme: scheme)
+            edges = add(.apply(.union, [edges, reversed]), scheme: scheme)
+        }
+        let closure = add(.apply(.closure(from: ends[0], to: ends[1]), [edges]), scheme: scheme)
+        // Half the time pin one end to one or two values from the tables (`closure-seeding`
+        // then searches from them, through several starts that may share descendants).
+        let values = Array(Set(tables.flatMap { $0.rows.flatMap(\.values) })).sorted()
+        if random.chance(0.5), let first = random.element(of: values), let second = random.element(of: values) {
+            let end = random.chance(0.7) ? ends[0] : ends[1]
+            let pin: Predicate = random.chance(0.5) ? end *== first : .any([end *== first, end *== second])
+            add(.select(closure, pin), scheme: scheme)
         }
     }
 

@@ -15,6 +15,14 @@ import Relational
 ///   `shuffled` (ids are a random permutation of 1...rows).
 /// - `selected`: how many distinct random ids go in `selected_documents` (default 1), or
 ///   `subtree` for one random document that has children plus all its descendants.
+/// - `chain-length`: L > 0 makes the last L documents one chain, each the child of the one
+///   before (the first keeps its tree parent), so some documents lie up to L − 1 levels
+///   below `max-depth` (default 0, off). For recursive queries on deep hierarchies.
+/// - `cycles`: N > 0 injects N cycles after everything else is drawn: N random documents
+///   each become the parent of their own root (a root already in a cycle is skipped), so
+///   parent links loop (default 0, off; does not stream).
+///
+/// With both at 0 the data is exactly what it was before they existed.
 ///
 /// The tree is built breadth-first: roots first, then each document in turn draws its
 /// number of children until `rows` documents exist. When the documents at `max-depth` are
@@ -22,7 +30,7 @@ import Relational
 /// fanouts exceed the draw). Rows are stored in id order. Parent links are 32-bit indices,
 /// which `Shape.rowRange` keeps in range.
 struct DocumentsGenerator: ShapeGenerator {
-    static let parameterNames = ["fanout", "fanout-k", "max-depth", "order", "roots", "selected", "zipf-max", "zipf-s"]
+    static let parameterNames = ["chain-length", "cycles", "fanout", "fanout-k", "max-depth", "order", "roots", "selected", "zipf-max", "zipf-s"]
     static let fanoutLimit = 1_000_000
     static let zipfMaximumLimit = 1_000_000
 
@@ -37,6 +45,8 @@ struct DocumentsGenerator: ShapeGenerator {
     let fanout: FanoutDistribution
     let shuffled: Bool
     let selection: Selection
+    let chainLength: Int
+    let cycles: Int
 
     init(_ request: GenerationRequest) throws {
         self.request = request
@@ -59,6 +69,13 @@ struct DocumentsGenerator: ShapeGenerator {
         } else {
             throw WorkloadError.badParameter(name: "selected", value: selectedText, expected: "a count from 1 to \(rows), or subtree")
         }
+        chainLength = try parameters.integer("chain-length", default: 0, minimum: 0, maximum: rows)
+        cycles = try parameters.integer("cycles", default: 0, minimum: 0, maximum: rows)
+    }
+
+    /// With `chain-length` L, documents from `rows - L + 1` on hang below the one before.
+    func chainedParent(of index: Int, treeParent: Int) -> Int {
+        chainLength > 1 && index > rows - chainLength ? index - 1 : treeParent
     }
 
     /// A fresh tree builder: every path (in memory or streamed) starts from this.
@@ -70,7 +87,7 @@ struct DocumentsGenerator: ShapeGenerator {
     /// the selection needs no parent links. `order=shuffled` (a permutation of all ids) and
     /// `selected=subtree` (children lists) need memory in proportion to the rows.
     var streams: Bool {
-        if shuffled { return false }
+        if shuffled || cycles > 0 { return false }
         if case .subtree = selection { return false }
         return true
     }
@@ -80,15 +97,16 @@ struct DocumentsGenerator: ShapeGenerator {
         var parent = [Int32](repeating: -1, count: rows)
         var i = 0
         while let document = tree.next() {
-            parent[i] = Int32(document.parent)
+            parent[i] = Int32(chainedParent(of: i, treeParent: document.parent))
             i += 1
         }
         var random = tree.random
 
         var ids = Array(Int64(1)...Int64(rows))
         if shuffled { random.shuffle(&ids) }
-        let documents = try documentRows(parent: parent, ids: ids)
         let (selected, note) = try selectedIDs(parent: parent, ids: ids, random: &random)
+        if cycles > 0 { injectCycles(&parent, &random) }
+        let documents = try documentRows(parent: parent, ids: ids)
 
         let selectedTable = try DatasetTable(
             name: "selected_documents", scheme: Scheme(["id"]),
@@ -107,8 +125,9 @@ struct DocumentsGenerator: ShapeGenerator {
             indexedAttributes: ["id", "parent_id"], primaryKey: ["id"]))
         var id: Int64 = 0
         while let document = tree.next() {
+            let parent = chainedParent(of: Int(id), treeParent: document.parent)
             id += 1
-            let parentValue: Value = document.parent < 0 ? .null : .integer(Int64(document.parent) + 1)
+            let parentValue: Value = parent < 0 ? .null : .integer(Int64(parent) + 1)
             try writer.append(Row([.integer(id), .text("Document \(id)"), parentValue]))
         }
         try writer.end()
@@ -131,7 +150,28 @@ struct DocumentsGenerator: ShapeGenerator {
             "fanout: \(fanout.summary)", "roots: \(rootCount), max-depth: \(maxDepth), order: \(shuffled ? "shuffled" : "parents-first")",
             selectionNote,
         ]
+        if chainLength > 1 {
+            statistics.notes.append("chain-length: the last \(chainLength) documents form one chain (depth and fanout above are the tree's before it)")
+        }
+        if cycles > 0 { statistics.notes.append("cycles: \(cycles) injected (each a document made its own root's parent)") }
         return statistics
+    }
+
+    /// Makes random documents the parents of their roots. Drawn after everything else, so
+    /// the tree and the selection are the ones drawn without cycles.
+    private func injectCycles(_ parent: inout [Int32], _ random: inout SplitMix64Generator) {
+        for _ in 0..<cycles {
+            let document = random.index(below: rows)
+            var root = document
+            var steps = 0
+            // Before cycles no document is deeper than max-depth plus the chain.
+            while parent[root] >= 0 && steps <= maxDepth + chainLength {
+                root = Int(parent[root])
+                steps += 1
+            }
+            // A walk that never reached a root went round an earlier cycle: skip it.
+            if parent[root] < 0 { parent[root] = Int32(document) }
+        }
     }
 
     private static func selectionNote(_ selected: [Int64]) -> String {

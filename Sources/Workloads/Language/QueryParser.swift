@@ -11,7 +11,8 @@ import Relational
 ///     joined     := postfix ('join' ['[' pair (',' pair)* ']'] postfix)*
 ///     pair       := name '=' name                   (left operand's, right operand's)
 ///     postfix    := primary ('select' '(' expr ')' | 'project' '[' names ']'
-///                           | 'rename' '[' name '->' name (',' ...)* ']')*
+///                           | 'rename' '[' name '->' name (',' ...)* ']'
+///                           | 'closure' '[' name '->' name ']')*
 ///     primary    := name | '(' rel ')' | 'relation' '[' names ']' '{' [tuple (',' tuple)*] '}'
 ///     tuple      := '(' [literal (',' literal)*] ')'
 ///
@@ -228,6 +229,9 @@ struct QueryParser {
             } else if op.isKeyword("rename") {
                 advance()
                 relation = try parseRename(relation, op)
+            } else if op.isKeyword("closure") {
+                advance()
+                relation = try parseClosure(relation, op)
             } else {
                 return relation
             }
@@ -250,6 +254,19 @@ struct QueryParser {
         } while current.isSymbol(",")
         try expectSymbol("]", "or ',' in the rename list")
         return try build(at: op) { try input.rename(map) }
+    }
+
+    /// `closure [from -> to]`: the edge relation must have exactly these two attributes
+    /// (scheme derivation says so, located at the keyword).
+    private mutating func parseClosure(_ input: Relation, _ op: Token) throws -> Relation {
+        try expectSymbol("[", "after 'closure'")
+        let (from, fromToken) = try expectName("the attribute edges start from")
+        try expectSymbol("->", "between the two ends of an edge")
+        let (to, toToken) = try expectName("the attribute edges lead to")
+        try expectSymbol("]", "to close the closure's edge")
+        try requireAttribute(Attribute(from), of: input, at: fromToken, context: "closure")
+        try requireAttribute(Attribute(to), of: input, at: toToken, context: "closure")
+        return try build(at: op) { try input.closure(Attribute(from), Attribute(to)) }
     }
 
     /// `'[' [name (',' name)*] ']'`

@@ -143,6 +143,8 @@ private struct Printer {
         case let .rename(map):
             let pairs = map.sorted { $0.key < $1.key }.map { "\(identifier($0.key.name)) -> \(identifier($0.value.name))" }
             return ("\(try expression(a, minimum: 4)) rename [\(pairs.joined(separator: ", "))]", 4)
+        case let .closure(from, to):
+            return ("\(try expression(a, minimum: 4)) closure [\(identifier(from.name)) -> \(identifier(to.name))]", 4)
         }
     }
 

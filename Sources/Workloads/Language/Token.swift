@@ -16,7 +16,7 @@ public struct SourcePosition: Hashable, Sendable, CustomStringConvertible {
 /// The keywords of the query language; they cannot be used as plain identifiers (write
 /// `` `select` `` to name an attribute `select`).
 public let queryKeywords: Set<String> = [
-    "let", "output", "relation", "union", "intersect", "minus", "join", "select", "project", "rename",
+    "let", "output", "relation", "union", "intersect", "minus", "join", "select", "project", "rename", "closure",
     "and", "or", "not", "null", "true", "false",
 ]
 

@@ -1,0 +1,30 @@
+import Relational
+
+/// `closure-seeding`: just-in-time seeding of transitive closures (magic sets, round by
+/// round). When a closure's parental filter pins its `from` attribute to a set of start
+/// values, the closure computes only the pairs reachable from them: each round asks its
+/// edge source for the edges leaving the frontier, so an indexed source fetches only those
+/// rows. A filter pinning `to` seeds the search backwards when the source can fetch by
+/// `to`. A shared node in the edge chain (the documents table, say) is first copied for the closure (within the growth budget).
+/// Off, the whole closure is computed and then filtered.
+public final class ClosureSeeding: Heuristic {
+    public static let seeding = FlagKey<Bool>("closure-seeding")
+
+    public static let flags = [
+        FlagSpec(
+            name: seeding.name, kind: .toggle, allOn: .toggle(true), allOff: .toggle(false),
+            meaning: "a closure whose filter pins its start (or end) values fetches only the edges reachable from them, frontier by frontier",
+            laterThanSeed: true)
+    ]
+
+    public static func make(_ flags: FlagSet) -> ClosureSeeding? {
+        flags.isOn(seeding) ? ClosureSeeding() : nil
+    }
+
+    public func filterActivated(_ node: NodeID, run: any RunnerContext) {
+        guard case .apply(.closure) = run.graph[node].operation else { return }
+        if case let .shared(edge) = run.driveOperandOnDemand(node), run.copySubtree(along: edge) != nil {
+            _ = run.driveOperandOnDemand(node)
+        }
+    }
+}
