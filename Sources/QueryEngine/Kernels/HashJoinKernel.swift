@@ -2,10 +2,11 @@ import Relational
 
 /// Symmetric hash join: each operand's rows are stored under their key and probe the
 /// other operand's table. A table that can no longer be probed (the other operand is
-/// complete) is freed, and rows arriving then are not stored.
+/// complete) is freed, and rows arriving then are not stored. Single integral keys take
+/// `JoinTable`'s integer path.
 final class HashJoinKernel: Kernel {
     private let layout: JoinLayout
-    private var tables: [[Row: [Row]]] = [[:], [:]]
+    private var tables = [JoinTable(), JoinTable()]
     /// Rows delivered per operand (join-key filters look at small complete operands).
     private(set) var rowsReceived = [0, 0]
     private var complete = [false, false]
@@ -15,12 +16,13 @@ final class HashJoinKernel: Kernel {
     func receive(_ batch: Batch, operand: Int) -> Batch {
         let other = 1 - operand
         let keep = !complete[other]
+        let positions = operand == 0 ? layout.leftKey : layout.rightKey
         rowsReceived[operand] += batch.count
         var out: [Row] = []
         for row in batch.rows {
-            let key = operand == 0 ? layout.leftKey(of: row) : layout.rightKey(of: row)
-            if keep { tables[operand][key, default: []].append(row) }
-            guard let matches = tables[other][key] else { continue }
+            let key = JoinKey(of: row, at: positions)
+            if keep { tables[operand].insert(row, under: key) }
+            guard let matches = tables[other].matches(key) else { continue }
             for match in matches {
                 out.append(operand == 0 ? layout.combine(row, match) : layout.combine(match, row))
             }
@@ -30,12 +32,12 @@ final class HashJoinKernel: Kernel {
 
     func operandCompleted(_ operand: Int) -> Batch {
         complete[operand] = true
-        tables[1 - operand] = [:]
+        tables[1 - operand] = JoinTable()
         return .empty
     }
 
     /// The distinct keys stored for one operand.
-    func keys(ofOperand operand: Int) -> [Row] { Array(tables[operand].keys) }
+    func keys(ofOperand operand: Int) -> [Row] { tables[operand].keys }
 
     func freshCopy() -> any Kernel { HashJoinKernel(layout: layout) }
 }
