@@ -18,7 +18,9 @@ struct VerifyCommand: ParsableCommand {
             random DAG-shaped queries with shared subexpressions, self-joins, renames, set operations \
             and selects) under random flag sets and backends, compared with the reference evaluator, \
             SQLite and the partition oracle (Q = Q select p ∪ Q select not p, disjointly). \
-            Deterministic by --seed.
+            Deterministic by --seed. With --rows R, the random tables are larger (up to R rows \
+            each, some small beside them, keys from a domain that grows with R) and batches of 64 \
+            rows are drawn too, so batching and join filters over many rows are exercised.
 
             A mismatch is reduced automatically and written to Results/repro/<id>/ (query.rq, one CSV \
             per table, manifest.txt, command.txt); --repro DIR replays such a directory.
@@ -36,6 +38,9 @@ struct VerifyCommand: ParsableCommand {
 
     @Option(help: "Seed of the random cases.")
     var seed: UInt64 = 1
+
+    @Option(help: "With --random: tables of up to this many rows (default: the classic 0 to 6 rows).")
+    var rows: Int?
 
     @Option(help: "Replay a repro directory written by an earlier run.")
     var repro: String?
@@ -77,6 +82,14 @@ struct VerifyCommand: ParsableCommand {
         if random != nil, directory != nil {
             throw ValidationError("--directory names the catalog to verify; it cannot be combined with --random")
         }
+        if let rows {
+            guard random != nil else {
+                throw ValidationError("--rows sizes the random tables; it needs --random")
+            }
+            guard rows >= 1, rows <= RandomCaseGenerator.rowLimit else {
+                throw ValidationError("--rows: '\(rows)' is not valid; expected an integer from 1 to \(RandomCaseGenerator.rowLimit)")
+            }
+        }
         if random == 0 {
             throw ValidationError("--random: '0' is not valid; expected an integer >= 1 (zero cases would verify nothing)")
         }
@@ -112,6 +125,7 @@ struct VerifyCommand: ParsableCommand {
             fuzzer.reduce = !noReduce
             fuzzer.maxReductions = maxReductions
             fuzzer.reproParent = reproDirectory
+            fuzzer.maxRows = rows
             report = try fuzzer.run(progress: { p in
                 let seconds = (clock.now - start).components.seconds
                 writeToStandardError("verify: \(p.done)/\(p.total) random cases, \(p.mismatches) mismatches, \(seconds)s\n")

@@ -5,16 +5,30 @@ import Relational
 /// node made so far, so subexpressions get shared by two parents, tables are joined with
 /// themselves, and unions/differences/intersections meet renamed operands. The first
 /// output also gets the partition oracle's `select p` / `select not p` pair.
+///
+/// With `maxRows` set (`verify --random N --rows R`), tables are larger: each holds 0, 1,
+/// 2, 5, R/10, R/2 or R drawn rows (fewer once equal rows coalesce), over key domains that
+/// grow with R. Small tables beside large ones let join filters fire; large ones span many
+/// batches.
 public struct RandomCaseGenerator {
     static let attributePool: [Attribute] = ["a", "b", "c", "d", "e"]
     static let maxWidth = 5
+    /// The largest `maxRows` accepted (`--rows`).
+    public static let rowLimit = 5000
 
-    public init() {}
+    /// Rows per table at most; nil for the classic small tables (0–6 rows).
+    public let maxRows: Int?
+    let domain: RandomValues.Domain
+
+    public init(maxRows: Int? = nil) {
+        self.maxRows = maxRows.map { min(max($0, 1), Self.rowLimit) }
+        domain = RandomValues.Domain(keys: self.maxRows.map { max(4, $0 / 4) })
+    }
 
     public func makeCase(_ random: inout VerificationRandom) -> CaseGraph {
         let tables = (0..<random.weighted([0, 4, 4, 2, 1])).compactMap { makeTable($0, &random) }
         guard !tables.isEmpty else { return CaseGraph(tables: [], nodes: [], outputs: []) }
-        var builder = Builder(tables: tables)
+        var builder = Builder(tables: tables, domain: domain)
         let operations = random.int(1...8)
         for _ in 0..<operations { builder.addRandomOperation(&random) }
         var outputs = [builder.nodes.count - 1]
@@ -22,7 +36,7 @@ public struct RandomCaseGenerator {
             outputs.append(extra)
         }
         let whole = outputs[0]
-        let p = RandomPredicate.make(over: builder.schemes[whole], &random)
+        let p = RandomPredicate.make(over: builder.schemes[whole], domain: domain, &random)
         let matching = builder.add(.select(whole, p), scheme: builder.schemes[whole])
         let rest = builder.add(.select(whole, .not(p)), scheme: builder.schemes[whole])
         let graph = CaseGraph(
@@ -35,8 +49,13 @@ public struct RandomCaseGenerator {
         let attributes = random.subset(of: Self.attributePool, sizes: 1...3)
         guard let scheme = try? Scheme(attributes) else { return nil }
         let columns = attributes.map { _ in RandomValues.Column.random(&random) }
-        let count = [0, 1, 2, 3, 4, 5, 6][random.weighted([2, 3, 3, 3, 3, 2, 2])]
-        let rows = (0..<count).map { _ in Row(columns.map { RandomValues.value(for: $0, &random) }) }
+        let count: Int
+        if let maxRows {
+            count = [0, 1, 2, 5, max(1, maxRows / 10), maxRows / 2, maxRows][random.weighted([1, 3, 2, 2, 2, 3, 3])]
+        } else {
+            count = [0, 1, 2, 3, 4, 5, 6][random.weighted([2, 3, 3, 3, 3, 2, 2])]
+        }
+        let rows = (0..<count).map { _ in Row(columns.map { RandomValues.value(for: $0, domain, &random) }) }
         return CaseTable(
             name: "t\(index)", scheme: scheme, rows: rows,
             indexedAttributes: attributes.filter { _ in random.chance(0.5) })
@@ -46,11 +65,13 @@ public struct RandomCaseGenerator {
 /// Grows a case graph node by node, tracking each node's scheme.
 private struct Builder {
     let tables: [CaseTable]
+    let domain: RandomValues.Domain
     var nodes: [CaseOperation] = []
     var schemes: [Scheme] = []
 
-    init(tables: [CaseTable]) {
+    init(tables: [CaseTable], domain: RandomValues.Domain) {
         self.tables = tables
+        self.domain = domain
         for (i, t) in tables.enumerated() {
             nodes.append(.table(i))
             schemes.append(t.scheme)
@@ -74,7 +95,7 @@ private struct Builder {
         let scheme = schemes[a]
         switch random.weighted([20, 10, 10, 14, 8, 10, 24]) {
         case 0:
-            add(.select(a, RandomPredicate.make(over: scheme, &random)), scheme: scheme)
+            add(.select(a, RandomPredicate.make(over: scheme, domain: domain, &random)), scheme: scheme)
         case 1:
             let kept = random.subset(of: scheme.attributes, sizes: 1...max(1, scheme.count - 1))
             guard !kept.isEmpty, let s = try? Scheme(kept) else { return }
@@ -116,7 +137,7 @@ private struct Builder {
             return add(.rename(c, map), scheme: scheme)
         }
         if random.chance(0.3) { return a }
-        return add(.select(a, RandomPredicate.make(over: scheme, &random)), scheme: scheme)
+        return add(.select(a, RandomPredicate.make(over: scheme, domain: domain, &random)), scheme: scheme)
     }
 
     /// A natural join (shared attributes matched), sometimes with an extra pair of
@@ -135,7 +156,7 @@ private struct Builder {
         let all = Set(left.attributes).union(right.attributes)
         guard all.count <= RandomCaseGenerator.maxWidth, let s = try? Scheme(Array(all)) else {
             // Too wide: filter instead, keeping the graph growing.
-            add(.select(a, RandomPredicate.make(over: left, &random)), scheme: left)
+            add(.select(a, RandomPredicate.make(over: left, domain: domain, &random)), scheme: left)
             return
         }
         add(.join(a, b, pairs), scheme: s)

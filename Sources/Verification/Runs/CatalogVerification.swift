@@ -55,7 +55,7 @@ public struct CatalogVerification {
                             report.engineRuns += 1
                             let found = checker.check(flags: flags, backend: backend)
                             if failed {
-                                report.mismatches += found.count
+                                report.count(found)
                             } else {
                                 collector.record(found, graph: graph, flags: flags, backend: backend,
                                                  caseLabel: label, into: &report)
