@@ -22,14 +22,23 @@ public final class CaseChecker {
     /// Engine-versus-oracle comparisons made so far.
     public private(set) var comparisons = 0
 
-    public init(_ graph: CaseGraph, catalog: HeuristicCatalog = .standard) throws {
+    public convenience init(_ graph: CaseGraph, catalog: HeuristicCatalog = .standard) throws {
+        try self.init(graph, catalog: catalog, sqlite: { db, relation in try db.evaluate(relation) })
+    }
+
+    /// `sqlite` computes SQLite's answer for one output over the case's database (tests
+    /// pass a deliberately broken translation to show the oracles catch it).
+    init(
+        _ graph: CaseGraph, catalog: HeuristicCatalog,
+        sqlite evaluate: (SQLiteDatabase, Relation) throws -> [Row]
+    ) throws {
         loaded = try LoadedCase(graph)
         self.catalog = catalog
         let evaluator = ReferenceEvaluator()
         reference = try loaded.referenceOutputs.map { try evaluator.rows(of: $0) }
         let db = loaded.database
         sqlite = loaded.sqliteOutputs.map { relation in
-            Result { try db.evaluate(relation) }.mapError { SQLiteOracleError(message: "\($0)") }
+            Result { try evaluate(db, relation) }.mapError { SQLiteOracleError(message: "\($0)") }
         }
         sqliteSorted = sqlite.map { result in
             guard case let .success(rows) = result else { return nil }
