@@ -15,7 +15,9 @@ extension CatalogVerification {
                                  message: "no `# shape:` line; verify needs one to generate the query's dataset")
             }
             if probes[shape] == nil {
-                for size in sizes { try shape.validate(rows: size) }
+                for size in sizes {
+                    for parameters in parameterSets(shape) { try shape.validate(rows: size, parameters: parameters) }
+                }
                 // One row has every table and column of the shape, which is all parsing needs.
                 probes[shape] = try shape.generate(rows: 1, seed: seeds[0]).memoryRelations()
             }
