@@ -26,9 +26,12 @@ public struct RandomCaseGenerator {
     }
 
     public func makeCase(_ random: inout VerificationRandom) -> CaseGraph {
-        let tables = (0..<random.weighted([0, 4, 4, 2, 1])).compactMap { makeTable($0, &random) }
+        // Large tables: more of them, so a large one usually has a small one to meet.
+        let tableCounts = maxRows == nil ? [0, 4, 4, 2, 1] : [0, 1, 4, 3, 2]
+        let tables = (0..<random.weighted(tableCounts)).compactMap { makeTable($0, &random) }
         guard !tables.isEmpty else { return CaseGraph(tables: [], nodes: [], outputs: []) }
         var builder = Builder(tables: tables, domain: domain)
+        if maxRows != nil, random.chance(0.6) { builder.addLookupJoin(&random) }
         let operations = random.int(1...8)
         for _ in 0..<operations { builder.addRandomOperation(&random) }
         var outputs = [builder.nodes.count - 1]
@@ -111,6 +114,24 @@ private struct Builder {
         }
     }
 
+    /// The seed's lookup (large tables only): the largest table joined with a small one
+    /// (at most 20 rows) on a shared attribute, or on a pair of attributes when they share
+    /// none, so the small side's keys can become a join filter on the large side.
+    mutating func addLookupJoin(_ random: inout VerificationRandom) {
+        guard let large = tables.indices.max(by: { tables[$0].rows.count < tables[$1].rows.count }),
+            let small = random.element(of: tables.indices.filter { $0 != large && tables[$0].rows.count <= 20 })
+        else { return }
+        let left = schemes[large], right = schemes[small]
+        var pairs = left.attributes.filter(right.contains).map { JoinPair($0, $0) }
+        if pairs.isEmpty, let x = random.element(of: left.attributes), let y = random.element(of: right.attributes) {
+            pairs = [JoinPair(x, y)]
+        }
+        let all = Set(left.attributes).union(right.attributes)
+        guard all.count <= RandomCaseGenerator.maxWidth, let scheme = try? Scheme(Array(all)) else { return }
+        add(random.chance(0.5) ? .join(large, small, pairs) : .join(small, large, pairs.map { JoinPair($0.right, $0.left) }),
+            scheme: scheme)
+    }
+
     /// Renames one or more attributes to names the scheme does not use.
     mutating func addRename(_ a: Int, _ random: inout VerificationRandom) {
         let scheme = schemes[a]
@@ -145,6 +166,13 @@ private struct Builder {
     mutating func addJoin(_ a: Int, _ random: inout VerificationRandom) {
         var b = pick(&random)
         if random.chance(0.15) { b = a }
+        // Large tables: half the joins meet a small table, whose rows become a join filter
+        // (an IN-set of many keys) on the large side.
+        if domain.keys != nil, random.chance(0.5),
+            let small = random.element(of: tables.indices.filter { $0 != a && tables[$0].rows.count <= 20 })
+        {
+            b = small
+        }
         let left = schemes[a], right = schemes[b]
         let shared = left.attributes.filter(right.contains)
         var pairs = shared.map { JoinPair($0, $0) }
