@@ -104,7 +104,7 @@ echo "mutation-check: logs in $logs" >&2
 
 echo "mutation-check: baseline build" >&2
 build || { echo "mutation-check: the unmodified code does not build; see $logs/build.log" >&2; exit 2; }
-line=$(row baseline)
+line=$(row baseline | sed 's/| missed /| passes /g')
 table="$table
 $line"
 echo "$line" >&2
