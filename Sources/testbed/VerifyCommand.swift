@@ -10,7 +10,8 @@ struct VerifyCommand: ParsableCommand {
         abstract: "Check that every heuristic combination gives the reference evaluator's and SQLite's answers.",
         discussion: """
             Without --random: every catalog query on generated datasets (--sizes × --seeds) of its \
-            shape, on the memory and SQLite backends, under every flag combination (on/off flags × \
+            shape, with the default parameters and with a trigger variant (keys stored as equal \
+            reals, null names, a root document as the selection), on the memory and SQLite backends, under every flag combination (on/off flags × \
             join-filter-threshold {0, 1, 2, 100, unlimited} × every initiator-ordering × \
             subtree-copy-limit {0, 1, 100}), compared with the reference evaluator and SQLite.
 
