@@ -10,9 +10,10 @@ final class CatalogTriggerTests: XCTestCase {
     private let sizes = [20, 200]
     private let seeds: [UInt64] = [1, 2]
 
-    private func datasets(_ shape: Shape) throws -> [Dataset] {
+    /// The shape's trigger datasets (those whose `selected` parameter is `selected`, when given).
+    private func datasets(_ shape: Shape, selected: String? = nil) throws -> [Dataset] {
         let verification = CatalogVerification(queries: [], sizes: sizes, seeds: seeds)
-        let variants = verification.parameterSets(shape).dropFirst()
+        let variants = verification.parameterSets(shape).dropFirst().filter { selected == nil || $0["selected"] == selected }
         XCTAssertFalse(variants.isEmpty, "\(shape) has a trigger variant")
         return try variants.flatMap { p in
             try sizes.flatMap { size in try seeds.map { try shape.generate(rows: size, seed: $0, parameters: p) } }
@@ -40,7 +41,7 @@ final class CatalogTriggerTests: XCTestCase {
     }
 
     func testDocumentsVariantSelectsARootAmongRealKeysAndNullNames() throws {
-        for dataset in try datasets(.documents) {
+        for dataset in try datasets(.documents, selected: "root") {
             let label = "rows=\(dataset.rowsRequested) seed=\(dataset.seed)"
             XCTAssertTrue(try column(dataset, "documents", "id").contains(where: isReal), label)
             XCTAssertTrue(try column(dataset, "documents", "parent_id").contains(where: isReal), label)
@@ -52,6 +53,36 @@ final class CatalogTriggerTests: XCTestCase {
             XCTAssertTrue(selected.allSatisfy { $0[2].isNull }, "selected document is a root: \(selected), \(label)")
             XCTAssertFalse(try rows("selected-document-siblings", "siblings", on: dataset).isEmpty, "a root has siblings, \(label)")
         }
+    }
+
+    /// Several selected documents share parents, so `selected project [parent_id]` meets
+    /// equal rows: a project (or a translation) that does not coalesce them shows.
+    func testDocumentsSubtreeVariantMakesProjectsCoalesce() throws {
+        for dataset in try datasets(.documents, selected: "subtree") {
+            let selected = try rows("selected-document-siblings", "selected", on: dataset)
+            let parents = ReferenceOrder.sortedDistinct(selected.map { Row([$0[2]]) })
+            XCTAssertGreaterThan(selected.count, parents.count, "rows=\(dataset.rowsRequested) seed=\(dataset.seed)")
+        }
+    }
+
+    func testTodoVariantSelectsItemsSharingTags() throws {
+        var coalesced = 0
+        for dataset in try datasets(.todo) {
+            let selected = try column(dataset, "selected_item_ids", "item_id")
+            XCTAssertEqual(selected.count, 3)
+            let tagged = try column(dataset, "item_tags", "item_id").filter { t in selected.contains { ReferenceOrder.compare($0, t) == 0 } }
+            coalesced += tagged.count - (try rows("available-tags", "applied", on: dataset)).count
+        }
+        XCTAssertGreaterThan(coalesced, 0, "some tag is applied to two selected items")
+    }
+
+    /// The variants fit every size: a counted selection is capped at the row count.
+    func testVariantsFitTheSmallestSizes() throws {
+        XCTAssertEqual(CatalogVerification.fitted(ShapeParameters(["selected": "3", "reals": "0.5"]), rows: 2),
+                       ShapeParameters(["selected": "2", "reals": "0.5"]))
+        XCTAssertEqual(CatalogVerification.fitted(ShapeParameters(["selected": "subtree"]), rows: 1),
+                       ShapeParameters(["selected": "subtree"]))
+        try CatalogVerification(queries: try QueryCatalog.load(), sizes: [1, 2], seeds: [1]).check()
     }
 
     func testPetsVariantRemovesRowsWithNullsAndRealIDs() throws {

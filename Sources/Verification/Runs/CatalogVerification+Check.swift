@@ -16,7 +16,9 @@ extension CatalogVerification {
             }
             if probes[shape] == nil {
                 for size in sizes {
-                    for parameters in parameterSets(shape) { try shape.validate(rows: size, parameters: parameters) }
+                    for parameters in parameterSets(shape) {
+                        try shape.validate(rows: size, parameters: CatalogVerification.fitted(parameters, rows: size))
+                    }
                 }
                 // One row has every table and column of the shape, which is all parsing needs.
                 probes[shape] = try shape.generate(rows: 1, seed: seeds[0]).memoryRelations()

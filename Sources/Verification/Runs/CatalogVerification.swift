@@ -22,11 +22,16 @@ public struct CatalogVerification {
     /// equal to integers (`3.0` beside `3`) in keys, null names, and for documents a root as
     /// the selection, whose null `parent_id` becomes a join filter `parent_id == null` on the
     /// indexed column and lands on the right side of the siblings difference (with a tenth
-    /// of the documents roots, so a root has siblings).
+    /// of the documents roots, so a root has siblings). Selections of several rows (a
+    /// subtree of documents, three to-do items) make the catalog's projects meet equal rows,
+    /// which they must coalesce.
     public static let triggerVariants: [Shape: [ShapeParameters]] = [
-        .documents: [ShapeParameters(["reals": "0.5", "null-names": "0.2", "selected": "root", "roots": "0.1"])],
+        .documents: [
+            ShapeParameters(["reals": "0.5", "null-names": "0.2", "selected": "root", "roots": "0.1"]),
+            ShapeParameters(["reals": "0.5", "selected": "subtree"]),
+        ],
         .pets: [ShapeParameters(["reals": "0.5", "null-names": "0.5"])],
-        .todo: [ShapeParameters(["reals": "0.5", "null-names": "0.5"])],
+        .todo: [ShapeParameters(["reals": "0.5", "null-names": "0.5", "selected": "3"])],
     ]
 
     /// The parameter sets `shape` is verified with: the defaults first, then its variants.
@@ -36,7 +41,18 @@ public struct CatalogVerification {
 
     /// Every dataset a query of `shape` is verified on: parameter set × size × seed.
     func datasetRequests(_ shape: Shape) -> [(ShapeParameters, Int, UInt64)] {
-        parameterSets(shape).flatMap { p in sizes.flatMap { size in seeds.map { (p, size, $0) } } }
+        parameterSets(shape).flatMap { p in
+            sizes.flatMap { size in seeds.map { (Self.fitted(p, rows: size), size, $0) } }
+        }
+    }
+
+    /// A variant's counted selection (`selected=3`) is capped at the row count, so the
+    /// variants fit every size the shape accepts.
+    static func fitted(_ parameters: ShapeParameters, rows: Int) -> ShapeParameters {
+        guard let text = parameters["selected"], let k = Int(text), k > rows else { return parameters }
+        var values = parameters.values
+        values["selected"] = String(rows)
+        return ShapeParameters(values)
     }
 
     public init(queries: [CatalogQuery], sizes: [Int], seeds: [UInt64], grid: FlagGrid = .verify()) {
