@@ -18,7 +18,7 @@ public enum ReferenceOrder {
         case let (.integer(x), .real(y)): return compareInteger(x, withReal: y)
         case let (.real(x), .integer(y)): return -compareInteger(y, withReal: x)
         case let (.real(x), .real(y)): return compareReals(x, y)
-        case let (.text(x), .text(y)): return compareBytes(Array(x.utf8), Array(y.utf8))
+        case let (.text(x), .text(y)): return compareBytes(x.utf8, y.utf8)
         case let (.blob(x), .blob(y)): return compareBytes(x, y)
         case (.null, .null): return 0
         // Unreachable: equal ranks are all listed above (a new storage class needs its pair here).
@@ -97,10 +97,17 @@ public enum ReferenceOrder {
         return i == exact ? 0 : (i < exact ? -1 : 1)
     }
 
-    private static func compareBytes(_ x: [UInt8], _ y: [UInt8]) -> Int {
-        for i in 0..<min(x.count, y.count) where x[i] != y[i] {
-            return x[i] < y[i] ? -1 : 1
+    /// Byte by byte; a proper prefix sorts first.
+    private static func compareBytes<X: Sequence<UInt8>, Y: Sequence<UInt8>>(_ x: X, _ y: Y) -> Int {
+        var i = x.makeIterator()
+        var j = y.makeIterator()
+        while true {
+            switch (i.next(), j.next()) {
+            case (nil, nil): return 0
+            case (nil, _): return -1
+            case (_, nil): return 1
+            case let (a?, b?): if a != b { return a < b ? -1 : 1 }
+            }
         }
-        return x.count == y.count ? 0 : (x.count < y.count ? -1 : 1)
     }
 }
