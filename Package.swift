@@ -58,6 +58,9 @@ let package = Package(
         ]),
         // The malformed-input battery: runs the built `testbed` executable (no module imports).
         .testTarget(name: "CommandLineTests", exclude: ["Fixtures"]),
+        // scripts/sweep.sh on real schedulers: GNU parallel (locally and over ssh to test hosts)
+        // and a one-node Slurm cluster; runs the built `testbed` and the scripts (no module imports).
+        .testTarget(name: "SweepTests", exclude: ["Fixtures"]),
         .testTarget(name: "WorkloadsTests", dependencies: ["Relational", "QueryEngine", "Workloads", "SQLiteStore", "FileSupport"]),
     ],
     swiftLanguageModes: [.v6]

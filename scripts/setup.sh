@@ -3,14 +3,22 @@
 #
 #   bash scripts/setup.sh              Swift check + system libraries (libsqlite3-dev, libgraphviz-dev)
 #   bash scripts/setup.sh --plotting   also the Python plotting package (matplotlib)
+#   bash scripts/setup.sh --sweep      also the schedulers scripts/sweep.sh uses: GNU parallel,
+#                                      Slurm (slurm-wlm), munge and the ssh client (Debian/Ubuntu)
+#   bash scripts/setup.sh --sweep-tests  --sweep plus what the scheduler tests need: sshd
+#                                      (openssh-server) and iproute2 for the test hosts
 set -euo pipefail
 
 plotting=0
+sweep=0
+sweep_tests=0
 for arg in "$@"; do
     case "$arg" in
         --plotting) plotting=1 ;;
-        -h|--help) sed -n '2,5p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
-        *) echo "setup.sh: unknown option '$arg' (known: --plotting)" >&2; exit 2 ;;
+        --sweep) sweep=1 ;;
+        --sweep-tests) sweep=1; sweep_tests=1 ;;
+        -h|--help) sed -n '2,9p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        *) echo "setup.sh: unknown option '$arg' (known: --plotting, --sweep, --sweep-tests)" >&2; exit 2 ;;
     esac
 done
 
@@ -50,6 +58,16 @@ apt_install() {
 
 # System libraries linked through system-library targets (Sources/CSQLite, Sources/CGraphviz).
 packages=(libsqlite3-dev libgraphviz-dev)
+# Schedulers: parallel; slurm-wlm brings slurmctld, slurmd and the client commands (sbatch,
+# squeue, sinfo); munge authenticates them. scripts/slurm/local-cluster.sh starts none of
+# them as services: the packages' own services stay as the system has them.
+if ((sweep)); then
+    packages+=(parallel slurm-wlm munge openssh-client)
+fi
+# The scheduler tests' hosts (scripts/sweep-test-hosts.sh) run sshd in network namespaces.
+if ((sweep_tests)); then
+    packages+=(openssh-server iproute2)
+fi
 missing=()
 for pkg in "${packages[@]}"; do
     if ! dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed"; then

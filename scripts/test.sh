@@ -3,7 +3,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-bash scripts/setup.sh
+# --sweep-tests: the scheduler tests (Tests/SweepTests) run GNU parallel, ssh and a one-node
+# Slurm cluster for real; they fail, not skip, when these are missing.
+bash scripts/setup.sh --sweep-tests
 swift build
 # swift test prints each suite's "Executed N tests, with M failures" summary and exits
 # non-zero when any test fails. Every test is XCTest; without --disable-swift-testing the

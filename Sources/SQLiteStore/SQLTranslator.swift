@@ -112,7 +112,7 @@ public enum SQLTranslator {
         func reference(_ relation: Relation) throws -> Reference {
             let key = ObjectIdentifier(relation)
             if let known = references[key] { return known }
-            if case let .source(source) = relation.operation, let table = source as? SQLiteTable {
+            if let table = relation.source as? SQLiteTable {
                 try adopt(table)
                 let reference = Reference(from: table.quotedName, columns: table.scheme.attributes.map(\.quotedSQL))
                 references[key] = reference
@@ -140,40 +140,50 @@ public enum SQLTranslator {
         }
 
         private func body(of relation: Relation, _ params: inout [Value]) throws -> String {
-            func picks(_ list: [String]) -> String { list.isEmpty ? "0" : list.joined(separator: ", ") }
-            switch relation.operation {
+            switch relation.definition {
             case let .source(source):
                 return try sourceBody(source, &params)
-            case let .union(a, b):
-                return try compound(a, "UNION", b)
-            case let .intersection(a, b):
-                return try compound(a, "INTERSECT", b)
-            case let .difference(a, b):
-                return try compound(a, "EXCEPT", b)
-            case let .select(a, predicate):
+            case let .apply(op, operands):
+                return try apply(op, operands, relation.scheme, &params)
+            }
+        }
+
+        /// The SELECT computing one operator over its operands' references.
+        private func apply(_ op: Operator, _ operands: [Relation], _ scheme: Scheme, _ params: inout [Value]) throws -> String {
+            func picks(_ list: [String]) -> String { list.isEmpty ? "0" : list.joined(separator: ", ") }
+            let a = operands[0]
+            switch op {
+            case .union:
+                return try compound(operands, "UNION")
+            case .intersection:
+                return try compound(operands, "INTERSECT")
+            case .difference:
+                return try compound(operands, "EXCEPT")
+            case let .select(predicate):
                 let input = try reference(a)
                 let condition = try SQLPredicate.translate(predicate, parameters: &params) { attribute in
                     input.column(try a.scheme.requireIndex(of: attribute, context: "select (\(predicate))"))
                 }
                 return "SELECT \(input.list()) FROM \(input.from) WHERE \(condition)"
-            case let .project(a):
+            case .project:
                 let input = try reference(a)
-                let list = try relation.scheme.attributes.map {
+                let list = try scheme.attributes.map {
                     input.column(try a.scheme.requireIndex(of: $0, context: "project"))
                 }
                 return "SELECT DISTINCT \(picks(list)) FROM \(input.from)"
-            case let .rename(a, map):
+            case let .rename(map):
                 let input = try reference(a)
                 var oldName: [Attribute: Attribute] = [:]
                 for (old, new) in map { oldName[new] = old }
-                let list = try relation.scheme.attributes.map {
+                let list = try scheme.attributes.map {
                     input.column(try a.scheme.requireIndex(of: oldName[$0] ?? $0, context: "rename"))
                 }
                 return "SELECT \(picks(list)) FROM \(input.from)"
-            case let .join(a, b, pairs):
+            case let .join(pairs):
+                let b = operands[1]
                 let left = try reference(a)
                 let right = try reference(b)
-                let list = try relation.scheme.attributes.map { attribute -> String in
+                let list = try scheme.attributes.map { attribute -> String in
                     if let i = a.scheme.index(of: attribute) { return left.column(i, "l") }
                     return right.column(try b.scheme.requireIndex(of: attribute, context: "join"), "r")
                 }
@@ -186,10 +196,12 @@ public enum SQLTranslator {
             }
         }
 
-        private func compound(_ a: Relation, _ op: String, _ b: Relation) throws -> String {
-            let l = try reference(a)
-            let r = try reference(b)
-            return "SELECT \(l.list()) FROM \(l.from) \(op) SELECT \(r.list()) FROM \(r.from)"
+        /// `SELECT ... FROM a UNION SELECT ... FROM b ...` over every operand.
+        private func compound(_ operands: [Relation], _ op: String) throws -> String {
+            try operands.map { operand in
+                let r = try reference(operand)
+                return "SELECT \(r.list()) FROM \(r.from)"
+            }.joined(separator: " \(op) ")
         }
 
         private func sourceBody(_ source: any SourceRelation, _ params: inout [Value]) throws -> String {

@@ -17,13 +17,16 @@ struct HeuristicFlagOptions: ParsableArguments {
     @Option(name: .customLong("set"), help: "Set a heuristic's value, NAME=VALUE (repeatable).")
     var assignments: [String] = []
 
-    /// The flag set, or exit code 2 with the flag error on stderr.
+    /// The flag set, or exit code 2 naming the option whose value is wrong: each option is
+    /// checked on its own first, then the combination (a heuristic both enabled and disabled).
     func flagSet() throws -> FlagSet {
-        do {
-            return try HeuristicCatalog.standard.flagSet(
-                preset: preset, enable: enable, disable: disable, assignments: assignments)
-        } catch let error as FlagError {
-            throw usageFailure("\(error)")
+        let catalog = HeuristicCatalog.standard
+        try naming("--preset") { _ = try catalog.preset(preset) }
+        try naming("--enable") { _ = try catalog.flagSet(enable: enable) }
+        try naming("--disable") { _ = try catalog.flagSet(disable: disable) }
+        try naming("--set") { _ = try catalog.flagSet(preset: preset, enable: [], disable: [], assignments: assignments) }
+        return try naming("--enable/--disable") {
+            try catalog.flagSet(preset: preset, enable: enable, disable: disable, assignments: assignments)
         }
     }
 }
@@ -61,22 +64,30 @@ struct DatasetOptions: ParsableArguments {
     }
 
     /// Finds the query and loads the dataset it needs, or exits 2 naming what was wrong.
+    /// Options are checked before the query is looked up, the parameters against the shape
+    /// once it is known, then the query text and the dataset's memory before anything is
+    /// generated.
     func load(query name: String) throws -> (CatalogQuery, LoadedDataset) {
+        let backend = try naming("--backend") { () throws -> Backend in
+            guard let chosen = Backend(rawValue: self.backend) else {
+                throw WorkloadError.badParameter(name: "backend", value: self.backend, expected: "memory | sqlite")
+            }
+            return chosen
+        }
+        try checkRows(rows)
+        let chosen = try naming("--shape") { try shape.map(Shape.named) }
+        let parameters = try naming("--param") { try ShapeParameters(assignments: self.parameters) }
         do {
-            guard let backend = Backend(rawValue: backend) else {
-                throw WorkloadError.badParameter(name: "--backend", value: backend, expected: "memory | sqlite")
-            }
-            guard Shape.rowRange.contains(rows) else {
-                throw usageFailure("--rows: '\(rows)' is not a dataset size; expected an integer from \(rowRangeText)")
-            }
-            let chosen = try naming("--shape") { try shape.map(Shape.named) }
-            let parameters = try naming("--param") { try ShapeParameters(assignments: self.parameters) }
             let catalogQuery = try QueryCatalog.find(name)
             guard let shape = chosen ?? catalogQuery.shape else {
                 throw WorkloadError.output("\(catalogQuery.path) has no `# shape:` line; give --shape")
             }
-            let dataset = try shape.generate(rows: rows, seed: seed, parameters: parameters)
-            return (catalogQuery, try LoadedDataset(dataset, backend: backend, analyze: analyze))
+            try naming("--param") { try shape.validate(rows: rows, parameters: parameters) }
+            // Query text is checked before the dataset, which can take minutes, is generated.
+            _ = try catalogQuery.parse(catalog: shape.parsingProbe())
+            let loaded = try LoadedDataset.generate(
+                shape, rows: rows, seed: seed, parameters: parameters, backend: backend, analyze: analyze)
+            return (catalogQuery, loaded)
         } catch let error as WorkloadError {
             throw usageFailure("\(error)")
         } catch let error as FileSystemError {
@@ -85,9 +96,26 @@ struct DatasetOptions: ParsableArguments {
     }
 }
 
-/// `body`'s workload error, prefixed with the option the bad value came from.
-private func naming<T>(_ option: String, _ body: () throws -> T) throws -> T {
-    do { return try body() } catch let error as WorkloadError { throw usageFailure("\(option): \(error)") }
+/// `--rows` within every shape's range, or exit 2 naming it.
+func checkRows(_ rows: Int) throws {
+    guard Shape.rowRange.contains(rows) else {
+        throw usageFailure("--rows: '\(rows)' is not a dataset size; expected an integer from \(rowRangeText)")
+    }
+}
+
+/// `body`'s result; a mistake in an option's value (a workload or flag error) becomes exit 2
+/// with the option named as its place: `--preset: unknown preset …`, and for a parameter
+/// its name too, `--param roots: '-1' is not valid; …`. Every command converts option
+/// errors here, so none reports a value without saying which option it came from.
+func naming<T>(_ option: String, _ body: () throws -> T) throws -> T {
+    do {
+        return try body()
+    } catch let error as WorkloadError {
+        guard let (name, problem) = error.parameterProblem else { throw usageFailure("\(option): \(error)") }
+        throw usageFailure((option == "--param" ? "--param \(name)" : option) + ": " + problem)
+    } catch let error as FlagError {
+        throw usageFailure("\(option): \(error)")
+    }
 }
 
 /// The row counts every shape accepts, as help text states them.

@@ -1,4 +1,5 @@
 import ArgumentParser
+import FileSupport
 import Relational
 
 /// `testbed demo`: the seeds' worked examples, built as lazy relations and printed as
@@ -34,7 +35,7 @@ struct DemoCommand: ParsableCommand {
         }
         let known = Set(examples.map(\.name))
         for name in example where !known.contains(name) {
-            throw usageFailure("demo: unknown example '\(name)'; known examples: "
+            throw usageFailure("--example: unknown example \(Printable.quoted(name)); known examples: "
                 + examples.map(\.name).joined(separator: ", "))
         }
         let chosen = example.isEmpty ? examples : examples.filter { example.contains($0.name) }

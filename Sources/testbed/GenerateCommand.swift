@@ -59,14 +59,16 @@ struct GenerateCommand: ParsableCommand {
 
     func run() throws {
         if sqlite != nil && csv != nil { throw usageFailure("give either --sqlite FILE or --csv DIR, not both") }
+        let shape = try naming("--shape") { try Shape.named(self.shape) }
+        try checkRows(rows)
+        let parameters = try naming("--param") { try ShapeParameters(assignments: self.parameters) }
+        try naming("--param") { try shape.validate(rows: rows, parameters: parameters) }
         let report: GenerationReport
         do {
-            let shape = try Shape.named(shape)
-            let parameters = try ShapeParameters(assignments: parameters)
-            try shape.validate(rows: rows, parameters: parameters)
             var output: DatasetOutput?
             if let sqlite { output = try .sqlite(path: sqlite, analyze: analyze, replace: force) }
             if let csv { output = try .csv(directory: csv) }
+            // Refuses what does not fit in memory (WorkloadError.insufficientMemory) before generating.
             report = try shape.write(rows: rows, seed: seed, parameters: parameters, to: output)
         } catch let error as WorkloadError {
             throw usageFailure("\(error)")

@@ -4,7 +4,8 @@ import Workloads
 struct QueriesCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "queries",
-        abstract: "List the query catalog (Workloads/queries/*.rq) with the shape each needs and what it exercises."
+        abstract: "List the query catalog (Workloads/queries/*.rq) with the shape each needs and what it exercises.",
+        discussion: "Every query is parsed against its shape first; the first that does not parse is reported at file:line:column (exit 2)."
     )
 
     @Option(help: "Catalog directory (default: $TESTBED_QUERIES, else Workloads/queries).")
@@ -17,6 +18,8 @@ struct QueriesCommand: ParsableCommand {
         let queries: [CatalogQuery]
         do {
             queries = try QueryCatalog.load(directory: directory)
+            // Listing a catalog vouches for it: every query must parse against its shape.
+            try QueryCatalog.check(queries)
         } catch {
             throw usageFailure("\(error)")
         }

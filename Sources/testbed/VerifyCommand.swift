@@ -112,6 +112,8 @@ struct VerifyCommand: ParsableCommand {
     }
 
     func run() throws {
+        // Verification runs check the engine's invariants: a broken one is an engine error.
+        EngineChecks.enabled = true
         if let repro {
             try replay(repro)
             return

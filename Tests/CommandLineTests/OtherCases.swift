@@ -20,7 +20,18 @@ enum OtherCases {
         gen("param-bad", ["--shape", "documents", "--rows", "20", "--param", "roots=-1"], "--param")
         gen("param-no-value", ["--shape", "documents", "--rows", "20", "--param", "roots="], "--param")
         gen("param-overflow", ["--shape", "pets", "--rows", "20", "--param", "added=99999999999999999999"], "--param")
-        gen("pets-added-huge", ["--shape", "pets", "--rows", "20", "--param", "added=100000000000"], "added")
+        gen("pets-added-huge", ["--shape", "pets", "--rows", "20", "--param", "added=100000000000"], "--param added")
+        gen("param-twice", ["--shape", "pets", "--rows", "20", "--param", "added=1", "--param", "added=2"], "--param added")
+        gen("param-no-equals", ["--shape", "pets", "--rows", "20", "--param", "added"], "--param")
+        gen("param-empty", ["--shape", "pets", "--rows", "20", "--param", ""], "--param")
+        gen("param-over-rows", ["--shape", "documents", "--rows", "20", "--param", "roots=21"], "--param roots")
+        gen("param-choice", ["--shape", "documents", "--rows", "20", "--param", "order=random"], "--param order")
+        gen("param-impossible", ["--shape", "documents", "--rows", "20", "--param", "max-depth=0"], "--param")
+        gen("todo-tags-over-rows", ["--shape", "todo", "--rows", "20", "--param", "tags=201"], "--param tags")
+        gen("employees-equipment-big", ["--shape", "employees", "--rows", "20", "--param", "max-equipment=1001"],
+            "--param max-equipment")
+        gen("memory-too-big", ["--shape", "employees", "--rows", "100000000", "--param", "max-equipment=1000", "--csv", "out"],
+            "memory")
         gen("csv-empty", ["--shape", "pets", "--rows", "20", "--csv", ""], "--csv")
         gen("csv-blank", ["--shape", "pets", "--rows", "20", "--csv", " "], "--csv")
         gen("csv-root", ["--shape", "pets", "--rows", "20", "--csv", "/"], "--csv")
@@ -69,10 +80,18 @@ enum OtherCases {
         out.append(repro("table-missing-csv", manifest: line(7, "table: t9 indexed [] rows 1"), expect: ["t9"]))
         out.append(repro("rows-mismatch", manifest: line(7, "table: t1 indexed [] rows 5"), expect: ["manifest.txt:7"]))
         out.append(repro("index-unknown", manifest: line(6, "table: t0 indexed [zz] rows 1"), expect: ["manifest.txt:6"]))
-        out.append(repro("query-syntax", manifest: goodManifest, extra: ["r/query.rq": "output t0 join\n"], expect: ["query.rq:1"]))
+        out.append(repro("query-syntax", manifest: goodManifest, extra: ["r/query.rq": "output t0 join join t1\n"], expect: ["query.rq:1:16"]))
+        out.append(repro("query-syntax-at-end", manifest: goodManifest, extra: ["r/query.rq": "output t0 join\n"], expect: ["query.rq:2:1"]))
         out.append(repro("query-unknown-relation", manifest: goodManifest, extra: ["r/query.rq": "output t7\n"], expect: ["query.rq:1"]))
         out.append(repro("csv-truncated", manifest: goodManifest, extra: ["r/t0.csv": "a,d\n3\n"], expect: ["t0.csv:2"]))
-        out.append(repro("no-manifest", manifest: goodManifest, extra: ["r/manifest.txt": ""], expect: ["manifest"]))
+        out.append(repro("no-manifest", manifest: goodManifest, extra: ["r/manifest.txt": ""], expect: ["manifest.txt:1", "empty"]))
+        out.append(repro("blank-manifest", manifest: "\n  \n\n", expect: ["manifest.txt:1", "empty"]))
+        out.append(repro("backend-later-line", manifest: "\n" + line(2, "backend: Memory"), expect: ["manifest.txt:3"]))
+        out.append(repro("csv-bad-value", manifest: goodManifest, extra: ["r/t1.csv": "a,c\n3.0,zz\n"], expect: ["t1.csv:2", "zz"]))
+        out.append(repro("csv-unterminated-quote", manifest: line(7, "table: t1 indexed [] rows 2"),
+                         extra: ["r/t1.csv": "a,c\n3.0,-1\n1,\"open\n"], expect: ["t1.csv:3", "unterminated"]))
+        out.append(repro("csv-empty", manifest: goodManifest, extra: ["r/t0.csv": ""], expect: ["t0.csv:1", "empty"]))
+        out.append(repro("query-empty", manifest: goodManifest, extra: ["r/query.rq": ""], expect: ["query.rq"]))
         out.append(BatteryCase("verify/repro-missing-dir", ["verify", "--repro", "nothere"], expect: ["nothere"]))
         func opt(_ tag: String, _ arguments: [String], _ expect: String) {
             out.append(BatteryCase("verify/\(tag)", ["verify"] + arguments, expect: [expect]))
@@ -102,7 +121,8 @@ enum OtherCases {
             BatteryCase("flags/extra-argument", ["flags", "extra"], expect: ["extra"]),
             BatteryCase("demo/unknown-example", ["demo", "--example", "nope"], expect: ["nope"]),
             BatteryCase("demo/empty-example", ["demo", "--example", ""], expect: ["--example"]),
-            BatteryCase("demo/ctrl-example", ["demo", "--example", "x\u{1b}[2J"], expect: ["--example"]),
+            BatteryCase("demo/ctrl-example", ["demo", "--example", "x\u{1b}[2J"], expect: ["--example", "\\u{1b}"]),
+            BatteryCase("demo/second-example-unknown", ["demo", "--example", "pets", "--example", "dogs"], expect: ["--example", "dogs"]),
             BatteryCase("demo/unknown-flag", ["demo", "--fast"], expect: ["--fast"]),
             BatteryCase("demo/extra-argument", ["demo", "extra"], expect: ["extra"]),
             BatteryCase("top/unknown-subcommand", ["frobnicate"], expect: ["frobnicate"]),

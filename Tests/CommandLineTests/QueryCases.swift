@@ -56,9 +56,13 @@ enum QueryCases {
             option("shape-mismatch", ["--rows", "20", "--shape", "pets"], "q.rq")
             option("param-unknown", ["--rows", "20", "--param", "colour=blue"], "--param")
             option("param-no-equals", ["--rows", "20", "--param", "roots"], "--param")
-            option("param-bad-value", ["--rows", "20", "--param", "roots=7"], "--param")
+            option("param-bad-value", ["--rows", "20", "--param", "roots=1.5"], "--param roots")
+            option("param-over-rows", ["--rows", "20", "--param", "roots=21"], "--param roots")
+            option("param-no-value", ["--rows", "20", "--param", "roots="], "--param")
+            option("param-out-of-range", ["--rows", "20", "--param", "max-depth=-1"], "--param max-depth")
+            option("param-impossible", ["--rows", "20", "--param", "max-depth=0"], "--param")
             option("param-empty", ["--rows", "20", "--param", ""], "--param")
-            option("param-twice", ["--rows", "20", "--param", "roots=0.1", "--param", "roots=0.2"], "--param")
+            option("param-twice", ["--rows", "20", "--param", "roots=0.1", "--param", "roots=0.2"], "--param roots")
             option("backend-unknown", ["--rows", "20", "--backend", "postgres"], "--backend")
             option("preset-unknown", ["--rows", "20", "--preset", "most-on"], "--preset")
             option("enable-unknown", ["--rows", "20", "--enable", "teleport"], "--enable")
@@ -71,7 +75,15 @@ enum QueryCases {
             option("set-unknown", ["--rows", "20", "--set", "warp=9"], "--set")
             option("unknown-flag", ["--rows", "20", "--turbo"], "--turbo")
             option("memory-too-big", ["--rows", "100000000", "--param", "order=shuffled"], "memory")
+            option("memory-too-big-sqlite", ["--rows", "100000000", "--backend", "sqlite"], "sqlite backend needs about")
+            option("backend-then-enable", ["--rows", "20", "--enable", "teleport", "--backend", "postgres"], "--enable")
         }
+        // Query text is checked before a dataset is sized or generated.
+        let dangling = ["bad.rq": "# shape: documents\noutput documents join\n"]
+        out.append(BatteryCase("query/syntax-before-memory", ["query", "bad.rq", "--rows", "100000000"], files: dangling,
+                               expect: ["bad.rq:3"]))
+        out.append(BatteryCase("plan/syntax-before-memory", ["plan", "bad.rq", "--rows", "100000000", "--out", "p"],
+                               files: dangling, expect: ["bad.rq:3"]))
         out.append(BatteryCase("query/missing-file", ["query", "nothere.rq", "--rows", "20"], expect: ["nothere"]))
         out.append(BatteryCase("query/directory-as-file", ["query", "d", "--rows", "20"], files: ["d/x.rq": "x"], expect: ["d"]))
         out.append(BatteryCase("query/empty-file", ["query", "e.rq", "--rows", "20"], files: ["e.rq": ""], expect: ["e.rq"]))
@@ -87,6 +99,16 @@ enum QueryCases {
                                expect: ["cat"]))
         out.append(BatteryCase("queries/file-as-directory", ["queries", "--directory", "q.rq"], files: good, expect: ["q.rq"]))
         out.append(BatteryCase("queries/unknown-flag", ["queries", "--colour"], expect: ["--colour"]))
+        // A query without a `# shape:` line cannot be checked (or run) against a dataset.
+        let shapeless = ["cat/good.rq": good["q.rq"] ?? "", "cat/shapeless.rq": "output documents\n"]
+        out.append(BatteryCase("queries/no-shape", ["queries", "--directory", "cat"], files: shapeless, expect: ["shapeless.rq:1:1"]))
+        out.append(BatteryCase("verify/no-shape", ["verify", "--directory", "cat", "--sizes", "20", "--no-reduce"],
+                               files: shapeless, expect: ["shapeless.rq:1:1"]))
+        // The first bad file of several is reported, after good ones parsed.
+        out.append(BatteryCase("queries/second-file-bad", ["queries", "--directory", "cat"],
+                               files: ["cat/a.rq": good["q.rq"] ?? "", "cat/b.rq": "# shape: pets\noutput pets join\n"], expect: ["b.rq:3"]))
+        out.append(BatteryCase("verify/memory-too-big", ["verify", "--directory", "cat", "--sizes", "20,100000000", "--no-reduce"],
+                               files: ["cat/q.rq": good["q.rq"] ?? ""], expect: ["100000000 rows", "memory"]))
         return out
     }
 }

@@ -74,14 +74,24 @@ enum RunCases {
         }
         out.append(config("params-unknown", text(append: []).replacingOccurrences(of: "  seed: 1\n", with: "  seed: 1\n  params: {bogus: 1}\n"),
                           expect: ["exp.yaml:6", "dataset.params"]))
-        out.append(config("params-roots-bad", text().replacingOccurrences(of: "  seed: 1\n", with: "  seed: 1\n  params: {roots: 7}\n"),
+        out.append(config("params-roots-bad", text().replacingOccurrences(of: "  seed: 1\n", with: "  seed: 1\n  params: {roots: -7}\n"),
                           expect: ["exp.yaml:6", "dataset.params.roots"]))
+        // Valid alone, but more roots than the 20 rows: still the parameter's mistake.
+        out.append(config("params-roots-over-rows", text().replacingOccurrences(of: "  seed: 1\n", with: "  seed: 1\n  params: {roots: 21}\n"),
+                          expect: ["exp.yaml:6", "dataset.params.roots", "20"]))
+        out.append(config("params-max-depth-block", text().replacingOccurrences(of: "  seed: 1\n", with: "  seed: 1\n  params:\n    order: shuffled\n    max-depth: -1\n"),
+                          expect: ["exp.yaml:8", "dataset.params.max-depth"]))
         out.append(config("params-roots-nan", text().replacingOccurrences(of: "  seed: 1\n", with: "  seed: 1\n  params: {roots: .nan}\n"),
                           expect: ["exp.yaml:6", "dataset.params.roots"]))
         out.append(config("params-list", text().replacingOccurrences(of: "  seed: 1\n", with: "  seed: 1\n  params: [roots]\n"),
                           expect: ["exp.yaml:6", "dataset.params"]))
         out.append(config("params-huge-memory", text([4: "  rows: [100000000]"]).replacingOccurrences(of: "  seed: 1\n", with: "  seed: 1\n  params: {order: shuffled}\n"),
-                          expect: ["exp.yaml:4", "dataset.rows"]))
+                          expect: ["exp.yaml:4", "dataset.rows", "memory"]))
+        // Only the size that does not fit is named, and a resume checks it too.
+        out.append(config("params-huge-memory-second", text([4: "  rows: [20, 100000000]"]).replacingOccurrences(of: "  seed: 1\n", with: "  seed: 1\n  params: {order: shuffled}\n"),
+                          expect: ["exp.yaml:4", "dataset.rows[1]", "memory"]))
+        out.append(config("huge-memory-sqlite-baseline", text([4: "  rows: [100000000]", 6: "backend: [sqlite]"], append: ["baselines: [sqlite-analyzed]"]).replacingOccurrences(of: "  seed: 1\n", with: "  seed: 1\n  params: {selected: subtree}\n"),
+                          expect: ["exp.yaml:4", "dataset.rows", "sqlite-analyzed"]))
         // Backends and baselines.
         for (tag, value) in [("backend-empty", "[]"), ("backend-unknown", "[postgres]"), ("backend-number", "3"),
                              ("backend-dup", "[memory, memory]"), ("backend-map", "{a: b}"), ("backend-null", "null")] {
@@ -121,7 +131,16 @@ enum RunCases {
         ] {
             out.append(line(tag, 9, value, expect: ["exp.yaml:9", key]))
         }
-        out.append(line("query-unknown-catalog", 8, "  - nosuchquery", expect: ["exp.yaml:8", "queries[0]"]))
+        out.append(config("query-unknown-catalog", text([8: "  - nosuchquery", 9: nil]), expect: ["exp.yaml:8", "queries[0]", "nosuchquery"]))
+        // What SQLite would refuse only when a baseline prepares the statement, mid-run.
+        let deep = (1...13).map { "      let b\($0) = b\($0 - 1) join b\($0 - 1)" }
+        out.append(config("query-sqlite-expansion", text([9: "    text: |"], append: ["baselines: [sqlite]"]).replacingOccurrences(of: "    text: |\n",
+            with: (["    text: |", "      let b0 = documents join documents"] + deep + ["      output b13"]).joined(separator: "\n") + "\n"),
+                          expect: ["exp.yaml:9", "queries[0].text", "'q'", "table references"]))
+        out.append(config("query-sqlite-expression-depth",
+                          text([9: "    text: \"output documents select (" + (0..<1100).map { "id < \($0)" }.joined(separator: " or ") + ")\"",
+], append: ["baselines: [sqlite]"]),
+                          expect: ["exp.yaml:9", "queries[0].text", "'q'", "depth"]))
         out.append(config("query-wrong-shape", text([8: "  - current-cats", 9: nil]), expect: ["exp.yaml:8", "queries[0]"]))
         out.append(config("query-missing-file", text([9: "    file: nothere.rq"]), expect: ["exp.yaml:9", "queries[0]"]))
         out.append(config("query-dup-name", text(append: []).replacingOccurrences(of: "    text: \"output documents\"\n",
@@ -134,21 +153,26 @@ enum RunCases {
         out.append(config("unknown-top-key", text(append: ["colour: blue"]), expect: ["exp.yaml:15", "colour"]))
         out.append(config("duplicate-key", text(append: ["repetitions: 2"]), expect: ["exp.yaml:15", "repetitions"]))
         out.append(config("duplicate-dataset-key", text().replacingOccurrences(of: "  seed: 1\n", with: "  seed: 1\n  seed: 2\n"),
-                          expect: ["exp.yaml:6", "seed"]))
+                          expect: ["exp.yaml:6", "dataset.seed"]))
+        out.append(line("duplicate-flow-key", 11, "  on: {preset: all-on, preset: all-off}", expect: ["exp.yaml:11:24", "flagsets.on.preset"]))
+        out.append(line("duplicate-query-key", 9, "    text: \"output documents\"\n    text: \"output documents\"",
+                        expect: ["exp.yaml:10", "queries[0].text"]))
+        out.append(line("duplicate-key-quoted", 13, "\"warmup\": 0\nwarmup: 1", expect: ["exp.yaml:14", "warmup"]))
         out.append(line("name-missing", 1, nil, expect: ["exp.yaml", "name"]))
         out.append(line("name-slash", 1, "name: ../escape", expect: ["exp.yaml:1", "name"]))
         out.append(line("name-empty", 1, "name: ''", expect: ["exp.yaml:1", "name"]))
         out.append(line("name-ctrl", 1, "name: \"a\\u0007b\"", expect: ["exp.yaml:1", "name"]))
         out.append(line("name-list", 1, "name: [a]", expect: ["exp.yaml:1", "name"]))
         out.append(line("plans-string", 14, "plans: maybe", expect: ["exp.yaml:14", "plans"]))
-        out.append(line("dataset-scalar", 2, "dataset: documents", expect: ["exp.yaml:2", "dataset"]))
+        out.append(config("dataset-scalar", text([2: "dataset: documents", 3: nil, 4: nil, 5: nil]), expect: ["exp.yaml:2", "dataset"]))
         out.append(config("dataset-missing", text([2: nil, 3: nil, 4: nil, 5: nil]), expect: ["exp.yaml", "dataset"]))
         // YAML syntax and encodings.
         out.append(line("yaml-unclosed-bracket", 4, "  rows: [20", expect: ["exp.yaml:"]))
         out.append(line("yaml-bad-indent", 5, "     seed: 1", expect: ["exp.yaml:5"]))
         out.append(line("yaml-tab-indent", 5, "\tseed: 1", expect: ["exp.yaml:5"]))
         out.append(line("yaml-unclosed-quote", 9, "    text: \"output documents", expect: ["exp.yaml:"]))
-        out.append(line("yaml-ctrl-char", 1, "name: ba\u{1}t", expect: ["exp.yaml:1"]))
+        out.append(line("yaml-ctrl-char", 1, "name: ba\u{1}t", expect: ["exp.yaml:1:9", "U+0001"]))
+        out.append(line("yaml-ctrl-char-later", 9, "    text: \"output \u{7}documents\"", expect: ["exp.yaml:9:19", "U+0007"]))
         out.append(config("yaml-top-list", "- a\n- b\n", expect: ["exp.yaml"]))
         out.append(config("yaml-scalar", "just text\n", expect: ["exp.yaml"]))
         out.append(config("yaml-empty", "", expect: ["exp.yaml"]))

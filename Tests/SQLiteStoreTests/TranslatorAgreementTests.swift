@@ -185,7 +185,7 @@ final class TranslatorAgreementTests: XCTestCase {
     func testRandomFiltersAgreeWithCompiledPredicates() throws {
         for seed in 0..<20 as Range<UInt64> {
             let generator = try Generator(seed: 0xF117_0000 + seed)
-            for case let .source(source) in generator.bases.map(\.sqlite.operation) {
+            for case let source? in generator.bases.map(\.sqlite.source) {
                 guard let table = source as? SQLiteTable else { continue }
                 let all = try table.allRows()
                 for _ in 0..<6 {

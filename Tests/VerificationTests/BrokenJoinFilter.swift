@@ -15,7 +15,7 @@ final class BrokenJoinFilter: Heuristic {
     }
 
     func operandCompleted(_ edge: Edge, run: any RunnerContext) {
-        guard case let .join(pairs) = run.graph[edge.parent].operation, !pairs.isEmpty else { return }
+        guard case let .apply(.join(pairs)) = run.graph[edge.parent].operation, !pairs.isEmpty else { return }
         let otherEdge = Edge(parent: edge.parent, operand: 1 - edge.operand)
         let other = run.graph.child(at: otherEdge)
         guard !run.hasProvided(along: otherEdge), !run.hasStarted(other), !run.isComplete(other) else { return }

@@ -35,7 +35,7 @@ final class CatalogCheckTests: XCTestCase {
         let good = try query("good", "# g\n# shape: pets\noutput pets\n")
         let shapeless = try query("shapeless", "# s\noutput pets\n")
         XCTAssertEqual(failure([good, shapeless]),
-                       "cat/shapeless.rq:1:1: no `# shape:` line; verify needs one to generate the query's dataset")
+                       "cat/shapeless.rq:1:1: no `# shape:` line; a catalog query needs one to generate its dataset")
     }
 
     func testAQueryThatDoesNotParseIsLocatedBeforeTheOthersRun() throws {

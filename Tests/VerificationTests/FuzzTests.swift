@@ -58,14 +58,15 @@ final class FuzzTests: XCTestCase {
             var uses: [Int: Int] = [:]
             for n in g.reachableNodes {
                 for o in g.nodes[n].operands { uses[o, default: 0] += 1 }
-                switch g.nodes[n] {
-                case let .join(a, b, _) where a == b: selfJoins += 1
+                guard case let .apply(op, operands) = g.nodes[n] else { continue }
+                switch op.kind {
+                case .join: if operands[0] == operands[1] { selfJoins += 1 }
                 case .rename: renames += 1
                 case .union: unions += 1
                 case .difference: differences += 1
                 case .intersection: intersections += 1
                 case .project: projects += 1
-                default: break
+                case .select: break
                 }
             }
             if uses.values.contains(where: { $0 > 1 }) { shared += 1 }

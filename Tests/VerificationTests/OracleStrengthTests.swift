@@ -11,7 +11,7 @@ final class OracleStrengthTests: XCTestCase {
     private func projectCase() throws -> CaseGraph {
         CaseGraph(
             tables: [CaseTable(name: "t", scheme: try Scheme(["a", "b"]), rows: [[1, "x"], [1, "y"], [2, "z"]])],
-            nodes: [.table(0), .project(0, ["a"])], outputs: [1])
+            nodes: [.table(0), .apply(.project(try Scheme(["a"])), [0])], outputs: [1])
     }
 
     /// SQLite's answer through the real translation with every DISTINCT dropped: the bug a

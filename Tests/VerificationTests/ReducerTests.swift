@@ -22,7 +22,7 @@ final class ReducerTests: XCTestCase {
         // A join of two tables is all it takes: at most 4 nodes and 4 rows.
         XCTAssertLessThanOrEqual(reduced.graph.nodeCount, 4, "\(reduced.mismatch)")
         XCTAssertLessThanOrEqual(reduced.graph.rowCount, 4, "\(reduced.mismatch)")
-        XCTAssertTrue(reduced.graph.reachableNodes.contains { if case .join = reduced.graph.nodes[$0] { return true } else { return false } })
+        XCTAssertTrue(reduced.graph.reachableNodes.contains { if case .apply(.join, _) = reduced.graph.nodes[$0] { return true } else { return false } })
         XCTAssertTrue(reduced.flags.isOn("broken-join-filter"))
 
         // The repro directory holds the files and replays the mismatch with the broken
@@ -43,7 +43,8 @@ final class ReducerTests: XCTestCase {
         let right = CaseTable(name: "r", scheme: try Scheme(["k", "v"]),
                               rows: (0..<12).map { Row([.integer($0), .text("v\($0)")]) }, indexedAttributes: ["k"])
         let graph = CaseGraph(tables: [left, right], nodes: [
-            .table(0), .table(1), .join(0, 1, [JoinPair("k", "k")]), .select(2, Attribute("k") *>= 0), .project(3, ["v"]),
+            .table(0), .table(1), .apply(.join([JoinPair("k", "k")]), [0, 1]), .apply(.select(Attribute("k") *>= 0), [2]),
+            .apply(.project(try Scheme(["v"])), [3]),
         ], outputs: [4, 2])
         let catalog = BrokenJoinFilter.catalog
         let flags = try catalog.preset("all-on")

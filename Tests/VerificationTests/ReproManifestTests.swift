@@ -97,4 +97,27 @@ final class ReproManifestTests: XCTestCase {
         XCTAssertTrue(error("table: t0 indexed [zz] rows 1\ntable: t1 indexed [] rows 1\n")
             .hasPrefix(error(line: 1, "<embedded repro>/t0.csv: ")))
     }
+
+    func testBackendAndFlagsErrorsNameTheirLine() {
+        XCTAssertEqual(error("kind: reference\n\nbackend: postgres\n"), error(line: 3, "backend 'postgres' is not memory or sqlite"))
+        XCTAssertTrue(error("kind: reference\nflags: warp=on\n").hasPrefix("<embedded repro>/manifest.txt:2: flags: "))
+    }
+
+    func testAnEmptyManifestIsRefusedAtItsFirstLine() {
+        XCTAssertTrue(error("").hasPrefix("<embedded repro>/manifest.txt:1: the manifest is empty"), error(""))
+        XCTAssertTrue(error("\n \n").hasPrefix("<embedded repro>/manifest.txt:1: the manifest is empty"))
+    }
+
+    func testCSVErrorsNameTheLineTheRecordStartsOn() {
+        func csvError(_ t1: String, rows: Int) -> String {
+            var all = files(manifest: goodManifest.replacingOccurrences(of: "t1 indexed [] rows 1", with: "t1 indexed [] rows \(rows)"))
+            all["t1.csv"] = t1
+            do { _ = try ReproDirectory.parse(files: all); return "no error" } catch { return "\(error)" }
+        }
+        // A quoted field spanning two lines: the record after it starts on line 4.
+        XCTAssertEqual(csvError("a,c\n\"x\ny\",1\n2\n", rows: 2), "<embedded repro>/t1.csv:4: 1 fields, the header has 2")
+        XCTAssertEqual(csvError("a,c\n1,2\n3,zz\n", rows: 2), "<embedded repro>/t1.csv:3: 'zz' is not a value (null, number, \"text\" or x'hex')")
+        XCTAssertEqual(csvError("a,c\n1,2\n3,\"open\n", rows: 2), "<embedded repro>/t1.csv:3: unterminated quoted field (its quote opens here)")
+        XCTAssertEqual(csvError("", rows: 0), "<embedded repro>/t1.csv:1: empty CSV (no header line)")
+    }
 }

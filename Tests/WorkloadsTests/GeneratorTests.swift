@@ -185,4 +185,30 @@ final class GeneratorTests: XCTestCase {
             XCTAssertEqual("\(error)", "unknown shape 'document'; did you mean 'documents'? (expected one of: documents, pets, todo, employees)")
         }
     }
+
+    func testParameterAssignmentsAreRefusedWhenMalformedOrRepeated() throws {
+        XCTAssertEqual(try ShapeParameters(assignments: ["roots=3", "order=shuffled"]).description, "order=shuffled,roots=3")
+        XCTAssertThrowsError(try ShapeParameters(assignments: ["roots=3", "roots=4"])) { error in
+            XCTAssertEqual(error as? WorkloadError, .repeatedParameter("roots", first: "3", second: "4"))
+            XCTAssertEqual("\(error)", "parameter 'roots': given twice ('3', then '4'); give it once")
+        }
+        for text in ["roots", "roots=", "=3", ""] {
+            XCTAssertThrowsError(try ShapeParameters(assignments: [text])) { error in
+                XCTAssertEqual(error as? WorkloadError, .malformedParameter(text), text)
+            }
+        }
+        XCTAssertEqual("\(WorkloadError.malformedParameter("a\u{1b}"))", "'a\\u{1b}' is not key=value")
+    }
+
+    /// Callers name the place themselves (`--param roots`): the problem comes without its lead.
+    func testAParameterProblemSplitsTheNameFromTheMessage() {
+        let outOfRange = WorkloadError.outOfRange(name: "rows", value: "0", minimum: 1, maximum: 9)
+        XCTAssertEqual(outOfRange.parameterProblem?.name, "rows")
+        XCTAssertEqual(outOfRange.parameterProblem?.problem, "'0' is not valid; expected an integer from 1 to 9")
+        XCTAssertEqual("\(outOfRange)", "parameter 'rows': '0' is not valid; expected an integer from 1 to 9")
+        let bad = WorkloadError.badParameter(name: "order", value: "random", expected: "parents-first | shuffled")
+        XCTAssertEqual(bad.parameterProblem?.problem, "'random' is not valid; expected parents-first | shuffled")
+        XCTAssertNil(WorkloadError.unknownParameter("x", shape: "pets", known: [], suggestion: nil).parameterProblem)
+        XCTAssertNil(WorkloadError.impossible("no").parameterProblem)
+    }
 }

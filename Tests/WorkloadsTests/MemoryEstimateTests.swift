@@ -36,6 +36,25 @@ final class MemoryEstimateTests: XCTestCase {
         XCTAssertNotNil(refusal { try Shape.employees.checkFitsInMemory(rows: 100_000_000, parameters: ShapeParameters(["max-equipment": "1000"]), memory: oneGB) })
     }
 
+    /// `query`, `plan` and `verify` check the load before generating: a dataset that fits in
+    /// memory on its own but not with its load is refused with the whole load's estimate
+    /// (the check after generating would give only what the load adds, after minutes of work).
+    func testALoadThatCannotFitIsRefusedBeforeGenerating() throws {
+        let rows = 3_000_000
+        let generated = try Shape.documents.estimatedMemory(rows: rows, use: .generate)
+        let loaded = try Shape.documents.estimatedMemory(rows: rows, use: .load(.memory))
+        XCTAssertLessThan(generated, oneGB.availableBytes)
+        XCTAssertGreaterThan(loaded, oneGB.availableBytes)
+        do {
+            _ = try LoadedDataset.generate(.documents, rows: rows, seed: 1, backend: .memory, memory: oneGB)
+            XCTFail("a load estimated at \(loaded) bytes must be refused with 1 GB")
+        } catch let WorkloadError.insufficientMemory(activity, estimate, _, _) {
+            XCTAssertEqual(activity, "loading documents with 3000000 rows into the memory backend")
+            XCTAssertEqual(estimate, loaded)
+        }
+        XCTAssertEqual(try LoadedDataset.generate(.documents, rows: 50, seed: 1, backend: .sqlite, memory: oneGB).dataset.rowsRequested, 50)
+    }
+
     func testTheMessageGivesBothFigures() {
         let error = WorkloadError.insufficientMemory(
             activity: "generating documents with 100000000 rows in memory", estimate: 21_345_000_000,

@@ -35,11 +35,13 @@ final class ParserTests: XCTestCase {
             output s union s
             output s
             """, catalog: catalog)
-        guard case let .union(a, b) = query.relations[0].operation else { return XCTFail("not a union") }
+        guard case let .apply(.union, unionOperands) = query.relations[0].definition else { return XCTFail("not a union") }
+        let (a, b) = (unionOperands[0], unionOperands[1])
         XCTAssertTrue(a === b)
         XCTAssertTrue(a === query.relations[1])
         XCTAssertEqual(a.name, "s")
-        guard case let .join(l, r, _) = a.operation else { return XCTFail("not a join") }
+        guard case let .apply(.join, joinOperands) = a.definition else { return XCTFail("not a join") }
+        let (l, r) = (joinOperands[0], joinOperands[1])
         XCTAssertTrue(l === catalog["selected_documents"])
         XCTAssertTrue(r === catalog["documents"], "a table name resolves to the catalog's one node")
     }
@@ -48,20 +50,20 @@ final class ParserTests: XCTestCase {
         let catalog = try Fixtures.pets()
         // union and minus are equal and left-associative.
         let q1 = try Query.parse("output pets union added minus removed", catalog: catalog)
-        guard case let .difference(left, _) = q1.relations[0].operation, case .union = left.operation else {
+        guard case let .apply(.difference, o1) = q1.relations[0].definition, o1[0].operator == .union else {
             return XCTFail("expected (pets union added) minus removed")
         }
         // intersect binds tighter than union; join tighter than intersect; postfix tightest.
         let q2 = try Query.parse("output pets union added intersect removed", catalog: catalog)
-        guard case let .union(_, right) = q2.relations[0].operation, case .intersection = right.operation else {
+        guard case let .apply(.union, o2) = q2.relations[0].definition, o2[1].operator == .intersection else {
             return XCTFail("expected pets union (added intersect removed)")
         }
         let q3 = try Query.parse("output pets join added select (id == 1)", catalog: catalog)
-        guard case let .join(_, joined, _) = q3.relations[0].operation, case .select = joined.operation else {
+        guard case let .apply(.join, o3) = q3.relations[0].definition, o3[1].operator?.kind == .select else {
             return XCTFail("expected pets join (added select ...)")
         }
         let q4 = try Query.parse("output pets intersect added join removed", catalog: catalog)
-        guard case let .intersection(_, r4) = q4.relations[0].operation, case .join = r4.operation else {
+        guard case let .apply(.intersection, o4) = q4.relations[0].definition, o4[1].operator?.kind == .join else {
             return XCTFail("expected pets intersect (added join removed)")
         }
     }
@@ -70,7 +72,7 @@ final class ParserTests: XCTestCase {
         let catalog = try Fixtures.documents()
         func predicate(_ text: String) throws -> Predicate {
             let q = try Query.parse("output documents select (\(text))", catalog: catalog)
-            guard case let .select(_, p) = q.relations[0].operation else { throw QueryPrintError("no select") }
+            guard case let .select(p) = q.relations[0].operator else { throw QueryPrintError("no select") }
             return p
         }
         let id: Attribute = "id"

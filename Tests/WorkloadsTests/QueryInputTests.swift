@@ -193,7 +193,7 @@ final class BooleanLiteralTests: XCTestCase {
         let c = try Fixtures.documents()
         func predicate(_ text: String) throws -> Relational.Predicate {
             let q = try Query.parse("output documents select (\(text))", catalog: c)
-            guard case let .select(_, p) = q.relations[0].operation else { throw QueryPrintError("no select") }
+            guard case let .select(p) = q.relations[0].operator else { throw QueryPrintError("no select") }
             return p
         }
         let id: Attribute = "id"

@@ -3,9 +3,14 @@ import FileSupport
 /// `testbed merge DIR… [--out DIR]`: joins the output directories of `--shard K/N` runs of
 /// one config into one result, identical (apart from measured times and the environment)
 /// to an unsharded run: the same timings in the same order, the same summary and checks.
+/// Shards must come from one config, one commit and one split (`K/N` with one N). Whether
+/// their times are comparable (hosts, CPU models, load, cores shared) is reported on stderr
+/// and in the merged `environment.txt`; `normalise` scales each shard's times by the ratio of
+/// the first shard's calibration to its own.
 public struct MergeInvocation: ExperimentInvocation {
     public var directories: [String]
     public var out: String?
+    public var normalise = false
     public var resultsRoot = "Results"
     public var catalogDirectory: String?
     public var plots = true
@@ -27,12 +32,30 @@ public struct MergeInvocation: ExperimentInvocation {
         var records: [TimingRecord] = []
         var owner: [Cell: String] = [:]
         var shards: [Shard] = []
+        var environments: [ShardEnvironment] = []
         for directory in directories {
             let state = try RunState.read(directory: directory)
-            if shards.contains(state.shard) {
-                throw ExperimentFailure.usage("merge: shard \(state.shard) is given twice (\(Printable.quoted(directory)))")
+            if let index = shards.firstIndex(of: state.shard) {
+                throw ExperimentFailure.usage("merge: shard \(state.shard) is given twice (\(Printable.quoted(directory)) "
+                    + "and \(Printable.quoted(directories[index])))")
+            }
+            if let other = shards.first, other.count != state.shard.count {
+                throw ExperimentFailure.usage("merge: \(Printable.quoted(directory)) holds shard \(state.shard), but "
+                    + "\(Printable.quoted(first)) holds shard \(other): shards of different splits overlap; "
+                    + "merge shards of one --shard K/N split")
             }
             shards.append(state.shard)
+            let environment = try ShardEnvironment.read(directory: directory, shard: state.shard)
+            if let commit = environment.commit, let firstCommit = environments.first?.commit,
+               commit != firstCommit, commit != "unknown", firstCommit != "unknown" {
+                throw ExperimentFailure.usage("merge: \(Printable.quoted(directory)) was run at commit \(commit), "
+                    + "\(Printable.quoted(first)) at \(firstCommit) (environment.txt); merge shards of one commit")
+            }
+            if normalise && environment.calibrationMicroseconds == nil {
+                throw ExperimentFailure.usage("merge: --normalise: \(Printable.quoted(directory)) records no calibration_us "
+                    + "in its environment.txt (run by an older testbed?); merge without --normalise")
+            }
+            environments.append(environment)
             if state.status != .complete {
                 console.err("testbed: warning: \(Printable.quoted(directory)) (shard \(state.shard)) is \(state.status.rawValue): \(state.cellsDone)/\(state.cellsTotal) cells\n")
             }
@@ -48,8 +71,14 @@ public struct MergeInvocation: ExperimentInvocation {
                 }
                 owner[cell] = directory
             }
-            records += found
+            if let ratio = normaliseRatio(environment, reference: environments[0]) {
+                records += found.map { $0.scaled(by: ratio) }
+            } else {
+                records += found
+            }
         }
+        let warnings = ShardComparability.warnings(environments)
+        for warning in warnings { console.err("testbed: warning: \(warning)\n") }
 
         let all = experiment.cells
         let complete = Set(Dictionary(grouping: records, by: \.cell).filter { $0.value.count == experiment.repetitions }.keys)
@@ -71,7 +100,8 @@ public struct MergeInvocation: ExperimentInvocation {
         defer { lock?.release() }
         try FileSystem.writeTextAtomically(configText, to: FileSystem.join(directory, "config.yaml"))
         try FileSystem.writeTextAtomically(Environment.text(configPath: FileSystem.join(first, "config.yaml"))
-            + "merged from: \(directories.joined(separator: " "))\n", to: FileSystem.join(directory, "environment.txt"))
+            + "merged from: \(directories.joined(separator: " "))\n" + environmentLines(environments, warnings: warnings),
+            to: FileSystem.join(directory, "environment.txt"))
         try FileSystem.writeTextAtomically(TimingsFile.text(records, order: all), to: FileSystem.join(directory, TimingsFile.name))
         if let plans = directories.map({ $0 + "/plans" }).first(where: FileSystem.isDirectory) {
             try FileSystem.copyDirectory(plans, to: FileSystem.join(directory, "plans"))
@@ -79,5 +109,41 @@ public struct MergeInvocation: ExperimentInvocation {
         return try ResultsWriter(experiment: experiment, directory: directory, console: console, plots: plots)
             .finish(records: records, equality: EqualityCheck(), cellsDone: complete.count, cellsTotal: all.count,
                     interrupted: false, shard: .whole)
+    }
+}
+
+extension MergeInvocation {
+    /// The factor a shard's times are multiplied by: 1 without `normalise`, else the first
+    /// shard's calibration over this shard's (nil when either was not recorded; refused above).
+    func normaliseRatio(_ shard: ShardEnvironment, reference: ShardEnvironment) -> Double? {
+        guard normalise, let own = shard.calibrationMicroseconds, let base = reference.calibrationMicroseconds else { return nil }
+        return base / own
+    }
+
+    /// What the merged `environment.txt` records about the shards: each one's host, CPU,
+    /// load and calibration, the comparability warnings, and whether times were normalised.
+    func environmentLines(_ shards: [ShardEnvironment], warnings: [String]) -> String {
+        var lines = shards.map(\.summaryLine)
+        if let reference = shards.first, let base = reference.calibrationMicroseconds {
+            // The factor --normalise applies (or would apply) to each shard's times.
+            let ratios = shards.map { shard in
+                "shard \(shard.shard) " + (shard.calibrationMicroseconds.map { "x" + String(format: "%.6f", base / $0) } ?? "unknown")
+            }
+            lines.append("calibration ratios (to shard \(reference.shard)): " + ratios.joined(separator: ", "))
+        }
+        lines.append(normalise ? "times normalised: yes, by the calibration ratios" : "times normalised: no (as measured)")
+        lines += warnings.map { "warning: \($0)" }
+        return lines.map { $0 + "\n" }.joined()
+    }
+}
+
+extension TimingRecord {
+    /// This record with each measured phase multiplied by `ratio` (counters unchanged).
+    func scaled(by ratio: Double) -> TimingRecord {
+        var copy = self
+        copy.planMicroseconds = Self.round(planMicroseconds * ratio)
+        copy.optimizeMicroseconds = Self.round(optimizeMicroseconds * ratio)
+        copy.runMicroseconds = Self.round(runMicroseconds * ratio)
+        return copy
     }
 }

@@ -48,11 +48,14 @@ public struct RunInvocation: ExperimentInvocation {
             // lock file is written.
             let (state, _) = try ResumeCheck.previous(directory: directory, experiment: experiment, shard: shard)
             if state.status == .complete { return alreadyComplete(directory, state, console: console) }
+            try MachineCheck.checkMemory(experiment, cells: shard.select(experiment.cells), file: configPath)
             lock = try DirectoryLock.acquire(directory)
         } else if let out {
+            try MachineCheck.checkMemory(experiment, cells: shard.select(experiment.cells), file: configPath)
             directory = out
             lock = try OutputLocation.claim(out, hint: "pass --resume to continue it or choose another --out")
         } else {
+            try MachineCheck.checkMemory(experiment, cells: shard.select(experiment.cells), file: configPath)
             directory = try OutputLocation.claimDefaultDirectory(resultsRoot: resultsRoot, name: experiment.name, date: now())
             lock = try DirectoryLock.acquire(directory)
         }
@@ -71,11 +74,17 @@ public struct RunInvocation: ExperimentInvocation {
             try FileSystem.writeTextAtomically(started + Environment.resumedLine(), to: environment)
         } else {
             try FileSystem.writeTextAtomically(experiment.configText, to: FileSystem.join(directory, "config.yaml"))
-            try FileSystem.writeTextAtomically(Environment.text(configPath: configPath), to: FileSystem.join(directory, Environment.fileName))
+            // The load is read before the calibration adds its own.
+            let environment = Environment.text(configPath: configPath)
+            try FileSystem.writeTextAtomically(environment + Environment.calibrationLine(try Calibration.measure()),
+                                               to: FileSystem.join(directory, Environment.fileName))
         }
         console.err("testbed: running \(experiment.name) (\(shard.select(experiment.cells).count) cells"
             + (shard.isWhole ? "" : ", shard \(shard)") + ") into \(directory)\n")
-        return try runner.run(existing: existing)
+        let outcome = try runner.run(existing: existing)
+        let environment = FileSystem.join(directory, Environment.fileName)
+        try FileSystem.writeTextAtomically(try FileSystem.readText(environment) + Environment.finishedLines(), to: environment)
+        return outcome
     }
 }
 

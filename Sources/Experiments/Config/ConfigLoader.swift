@@ -23,7 +23,7 @@ public enum ConfigLoader {
             }
             node = root
         } catch let error as YamlError {
-            throw yamlError(error, file: file)
+            throw yamlError(error, file: file, text: text)
         }
         do {
             return try YAMLDecoder().decode(ExperimentConfig.self, from: node)
@@ -33,7 +33,7 @@ public enum ConfigLoader {
             let (path, message) = explain(error)
             throw located(path, message, in: node, file: file)
         } catch let error as YamlError {
-            throw yamlError(error, file: file)
+            throw yamlError(error, file: file, text: text)
         }
     }
 
@@ -73,10 +73,23 @@ public enum ConfigLoader {
         }
     }
 
-    static func yamlError(_ error: YamlError, file: String) -> ConfigError {
+    static func yamlError(_ error: YamlError, file: String, text: String) -> ConfigError {
         switch error {
         case let .scanner(_, problem, mark, _), let .parser(_, problem, mark, _), let .composer(_, problem, mark, _):
             return ConfigError(file: file, keyPath: "", line: mark.line, column: mark.column, message: "not valid YAML: \(problem)")
+        case let .reader(problem, offset, value, _):
+            let at = offset.flatMap { YAMLErrorLocation.position(ofCharacter: $0, in: text) }
+            let hex = String(value, radix: 16, uppercase: true)
+            let character = value >= 0 ? " (U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex + ")" : ""
+            return ConfigError(file: file, keyPath: "", line: at?.line, column: at?.column, message: "not valid YAML: \(problem)\(character)")
+        case let .duplicatedKeysInMapping(duplicates, context):
+            let key = duplicates.first ?? ""
+            guard let found = YAMLErrorLocation.duplicate(key: key, first: context.mark, in: text) else {
+                return ConfigError(file: file, keyPath: key, line: context.mark.line, column: context.mark.column,
+                                   message: "this key is given more than once in its mapping; keep one")
+            }
+            return ConfigError(file: file, keyPath: ConfigIssue.render(found.path), line: found.second.line, column: found.second.column,
+                               message: "given twice (first at \(found.first.line):\(found.first.column)); keep one")
         default:
             return ConfigError(file: file, keyPath: "", message: "not valid YAML: \(error)")
         }

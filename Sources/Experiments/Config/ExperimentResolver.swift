@@ -1,5 +1,6 @@
 import QueryEngine
 import Relational
+import SQLiteStore
 import Workloads
 
 /// Checks a decoded config against the query catalog, the heuristics and the generators,
@@ -56,17 +57,17 @@ public struct ExperimentResolver {
         }
         let parameters = ShapeParameters(assignments)
         // Every size with these parameters, checked without generating (a size over the cap
-        // must fail here, before any output directory exists).
+        // must fail here, before any output directory exists). A parameter's error stands at
+        // that parameter, a size's at the size.
         for (i, rows) in config.dataset.rows.enumerated() {
             do { try shape.validate(rows: rows, parameters: parameters) } catch {
-                throw fail(["dataset", "rows", "[\(i)]"], "\(error)")
+                throw fail(Self.datasetPath(of: error, size: i, parameters: assignments), "\(error)")
             }
         }
-        // Generating the smallest size checks every parameter value (and is cheap).
-        let probe: Dataset
-        do { probe = try shape.generate(rows: sizes[0], seed: config.dataset.seed, parameters: parameters) } catch {
-            throw fail(["dataset", "params"], "\(error)")
-        }
+        // Queries are parsed against a one-row dataset of the shape: checking query text
+        // needs only the schemes, and generating the smallest size could take gigabytes.
+        let relations: RelationCatalog
+        do { relations = try shape.parsingProbe() } catch { throw fail(["dataset"], "\(error)") }
 
         guard !config.backends.isEmpty else { throw fail(["backend"], "expected at least one backend (memory or sqlite)") }
         var backends: [Backend] = []
@@ -111,7 +112,8 @@ public struct ExperimentResolver {
             }
         }
 
-        let queries = try resolveQueries(config, shape: shape, probe: probe, fail: fail) { path, error in
+        let sql = baselines.isEmpty ? nil : try scratchDatabase(fail)
+        let queries = try resolveQueries(config, shape: shape, relations: relations, sql: sql, fail: fail) { path, error in
             // An inline query's error stands where the query text stands in the YAML file.
             guard let root, let error = error as? QueryError,
                   let node = NodeLocator.node(at: path, in: root),
@@ -150,12 +152,11 @@ public struct ExperimentResolver {
     }
 
     private func resolveQueries(
-        _ config: ExperimentConfig, shape: Shape, probe: Dataset, fail: ([String], String) -> ConfigError,
+        _ config: ExperimentConfig, shape: Shape, relations: RelationCatalog, sql: SQLiteDatabase?,
+        fail: ([String], String) -> ConfigError,
         inlineFailure: ([String], any Error) -> ConfigError
     ) throws -> [ExperimentQuery] {
         guard !config.queries.isEmpty else { throw fail(["queries"], "expected at least one query") }
-        let relations: RelationCatalog
-        do { relations = try probe.memoryRelations() } catch { throw fail(["dataset"], "\(error)") }
         var out: [ExperimentQuery] = []
         for (i, entry) in config.queries.enumerated() {
             let path = ["queries", "[\(i)]"]
@@ -167,19 +168,43 @@ public struct ExperimentResolver {
             } else {
                 let found: CatalogQuery
                 do { found = try QueryCatalog.find(entry.file ?? entry.name, directory: catalogDirectory) } catch {
-                    throw fail(path, "\(error)")
+                    throw fail(path + (entry.file == nil ? [] : ["file"]), "\(error)")
                 }
                 if let needed = found.shape, needed != shape {
                     throw fail(path, "query '\(found.name)' needs shape \(needed), but dataset.shape is \(shape)")
                 }
                 query = ExperimentQuery(name: entry.name, text: found.text, origin: found.path)
             }
-            do { _ = try Query.parse(query.text, catalog: relations, file: query.origin) } catch {
+            let parsed: Query
+            do { parsed = try Query.parse(query.text, catalog: relations, file: query.origin) } catch {
                 throw entry.text == nil ? fail(path, "\(error)") : inlineFailure(path + ["text"], error)
+            }
+            if let sql, let problem = BaselineSQLCheck.problem(parsed, database: sql) {
+                throw fail(path + (entry.text == nil ? [] : ["text"]), "query '\(entry.name)': \(problem)")
             }
             out.append(query)
         }
         return out
+    }
+
+    /// The database `BaselineSQLCheck` prepares statements in.
+    private func scratchDatabase(_ fail: ([String], String) -> ConfigError) throws -> SQLiteDatabase {
+        do { return try SQLiteDatabase.inMemory() } catch { throw fail(["baselines"], "cannot open SQLite to check the queries: \(error)") }
+    }
+
+    /// Where a dataset error belongs: a parameter the config gives (`dataset.params.NAME`),
+    /// the parameters together when the error names none of them, or the size.
+    static func datasetPath(of error: any Error, size: Int, parameters: [String: String]) -> [String] {
+        let sizePath = ["dataset", "rows", "[\(size)]"]
+        guard let error = error as? WorkloadError else { return sizePath }
+        // Matched case by case (not one exhaustive switch): any other kind of error is the size's.
+        var named: String?
+        if case let .badParameter(name, _, _) = error { named = name }
+        if case let .outOfRange(name, _, _, _) = error { named = name }
+        if case let .unknownParameter(name, _, _, _) = error { named = name }
+        if let named, parameters[named] != nil { return ["dataset", "params", named] }
+        if case .impossible = error, !parameters.isEmpty { return ["dataset", "params"] }
+        return sizePath
     }
 
     private func hint(_ name: String, _ options: [String]) -> String {

@@ -2,16 +2,22 @@ import Foundation
 import SQLiteStore
 
 /// `environment.txt`: what is needed to reproduce a result — machine, OS, Swift version,
-/// build configuration, git commit, SQLite version and the command line.
+/// build configuration, git commit, SQLite version and the command line; for a run also the
+/// CPU model, the load average at its start and end and its calibration time, which `merge`
+/// reads back (`ShardEnvironment`) to tell whether shards' times are comparable.
 public enum Environment {
     public static let fileName = "environment.txt"
 
     public static func text(configPath: String) -> String {
         let info = ProcessInfo.processInfo
         var lines = [
-            "date (UTC): \(ISO8601DateFormatter().string(from: Date()))",
+            "date (UTC): \(preciseDate(Date()))",
             "host: \(info.hostName)",
             "machine: \(machine()), \(info.activeProcessorCount) cores, \(info.physicalMemory / 1_048_576) MiB",
+            "cpu model: \(cpuModel())",
+            "cores: \(info.activeProcessorCount)",
+            "cpus allowed: \(cpusAllowed())",
+            "load at start: \(loadLine())",
             "os: \(info.operatingSystemVersionString)",
             "swift: \(firstLine(of: ["swift", "--version"]) ?? "unknown")",
             "build configuration: \(buildConfiguration)",
@@ -22,6 +28,66 @@ public enum Environment {
         ]
         lines.append("")
         return lines.joined(separator: "\n")
+    }
+
+    /// The line a run adds once its calibration is measured (`Calibration`).
+    public static func calibrationLine(_ microseconds: Double) -> String {
+        "calibration_us: \(TimingRecord.format(microseconds))\n"
+    }
+
+    /// The lines a run appends when its cells are done (or it stopped): when, and the load then.
+    public static func finishedLines(date: Date = Date()) -> String {
+        "finished (UTC): \(preciseDate(date))\nload at end: \(loadLine())\n"
+    }
+
+    /// Milliseconds included, so `merge` can tell which shards overlapped in time.
+    static func preciseDate(_ date: Date) -> String {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return formatter.string(from: date)
+    }
+
+    /// Reads what `preciseDate` writes, and the plain form older runs wrote.
+    static func parseDate(_ text: String) -> Date? {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return formatter.date(from: text) ?? ISO8601DateFormatter().date(from: text)
+    }
+
+    /// The 1, 5 and 15 minute load averages, e.g. `0.52 0.40 0.33`, or `unknown`.
+    static func loadLine() -> String {
+        var averages = [Double](repeating: 0, count: 3)
+        guard getloadavg(&averages, 3) == 3 else { return "unknown" }
+        return averages.map { String(format: "%.2f", $0) }.joined(separator: " ")
+    }
+
+    /// The cores this process may run on (`taskset`, Slurm's binding), e.g. `0-1` or `3`; `all`
+    /// where the system does not say.
+    static func cpusAllowed() -> String {
+        #if os(Linux)
+        if let text = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) {
+            for line in text.split(separator: "\n") where line.hasPrefix("Cpus_allowed_list:") {
+                return line.dropFirst("Cpus_allowed_list:".count).trimmingCharacters(in: .whitespaces)
+            }
+        }
+        #endif
+        return "all"
+    }
+
+    /// The processor's model name (`/proc/cpuinfo` on Linux, `sysctl` on macOS), or `unknown`.
+    static func cpuModel() -> String {
+        #if os(Linux)
+        if let text = try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8) {
+            for line in text.split(separator: "\n") where line.hasPrefix("model name") {
+                if let colon = line.firstIndex(of: ":") {
+                    return line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+                }
+            }
+        }
+        return "unknown"
+        #else
+        return firstLine(of: ["sysctl", "-n", "machdep.cpu.brand_string"]) ?? "unknown"
+        #endif
     }
 
     /// The line `--resume` appends to a run's `environment.txt`, so the file keeps what the

@@ -12,7 +12,7 @@ public enum PlanDot {
             if let id = ids[ObjectIdentifier(relation)] { return id }
             let id = ids.count
             ids[ObjectIdentifier(relation)] = id
-            var label = relation.operation.label
+            var label = relation.label
             if let name = relation.name { label = "\(name)\n\(label)" }
             label += "\nscheme: \(relation.scheme)"
             lines.append("  r\(id) [label=\(DotText.quoted(DotText.abbreviated(label)))];")

@@ -24,7 +24,7 @@ public final class JoinFilterThreshold: Heuristic {
     }
 
     public func operandCompleted(_ edge: Edge, run: any RunnerContext) {
-        guard case let .join(pairs) = run.graph[edge.parent].operation else { return }
+        guard case let .apply(.join(pairs)) = run.graph[edge.parent].operation else { return }
         let otherEdge = Edge(parent: edge.parent, operand: 1 - edge.operand)
         let other = run.graph.child(at: otherEdge)
         guard !run.hasProvided(along: otherEdge), !run.hasStarted(other), !run.isComplete(other) else { return }

@@ -18,7 +18,7 @@ public final class SelectPushdown: Heuristic {
 
     public func nodesAdded(_ nodes: [NodeID], run: any RunnerContext) {
         for id in nodes {
-            guard case let .select(predicate) = run.graph[id].operation else { continue }
+            guard case let .apply(.select(predicate)) = run.graph[id].operation else { continue }
             let edge = Edge(parent: id, operand: 0)
             guard !run.hasProvided(along: edge) else { continue }
             let state = run.filterState(of: id)

@@ -15,17 +15,12 @@ public struct Edge: Hashable, Sendable, CustomStringConvertible {
     public var description: String { "\(parent).\(operand)" }
 }
 
-/// What a plan node computes. Unions may have any number of operands (nested unions fold
+/// What a plan node computes: a source (a leaf) or an operator over the node's children.
+/// A variadic operator's node (union) may have any number of operands (nested unions fold
 /// into one); `dead` marks a node removed by an optimizer pass.
 public enum NodeOperation {
     case source(any SourceRelation)
-    case union
-    case intersection
-    case difference
-    case select(Predicate)
-    case project
-    case rename([Attribute: Attribute])
-    case join([JoinPair])
+    case apply(Operator)
     case dead
 
     public var isSource: Bool {
@@ -34,7 +29,7 @@ public enum NodeOperation {
     }
 
     public var isUnion: Bool {
-        if case .union = self { return true }
+        if case .apply(.union) = self { return true }
         return false
     }
 
@@ -43,26 +38,24 @@ public enum NodeOperation {
         return false
     }
 
+    /// The operator, nil for sources and dead nodes.
+    public var `operator`: Operator? {
+        if case let .apply(op) = self { return op }
+        return nil
+    }
+
     /// Allowed operand counts.
     var arity: ClosedRange<Int> {
         switch self {
         case .source, .dead: return 0...0
-        case .union: return 1...Int.max
-        case .intersection, .difference, .join: return 2...2
-        case .select, .project, .rename: return 1...1
+        case let .apply(op): return op.arity
         }
     }
 
     public var label: String {
         switch self {
         case let .source(s): return "source \(s.sourceName)"
-        case .union: return "union"
-        case .intersection: return "intersect"
-        case .difference: return "minus"
-        case let .select(p): return "select(\(p))"
-        case .project: return "project"
-        case let .rename(map): return Operation.renameLabel(map)
-        case let .join(pairs): return Operation.joinLabel(pairs)
+        case let .apply(op): return op.label
         case .dead: return "dead"
         }
     }

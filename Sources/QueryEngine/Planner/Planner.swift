@@ -13,7 +13,8 @@ public enum Planner {
         func node(for relation: Relation) -> NodeID {
             if let id = byRelation[ObjectIdentifier(relation)] { return id }
             let id: NodeID
-            if case let .source(source) = relation.operation {
+            switch relation.definition {
+            case let .source(source):
                 if let existing = bySource[ObjectIdentifier(source)] {
                     id = existing
                 } else {
@@ -23,9 +24,9 @@ public enum Planner {
                     id = graph.add(planNode)
                     bySource[ObjectIdentifier(source)] = id
                 }
-            } else {
-                let children = relation.operands.map(node(for:))
-                var planNode = PlanNode(operation: operation(of: relation), scheme: relation.scheme)
+            case let .apply(op, operands):
+                let children = operands.map(node(for:))
+                var planNode = PlanNode(operation: .apply(op), scheme: relation.scheme)
                 planNode.name = relation.name
                 id = graph.add(planNode, children: children)
             }
@@ -39,18 +40,5 @@ public enum Planner {
             graph.outputNodes.append(id)
         }
         return graph
-    }
-
-    private static func operation(of relation: Relation) -> NodeOperation {
-        switch relation.operation {
-        case let .source(s): return .source(s)
-        case .union: return .union
-        case .intersection: return .intersection
-        case .difference: return .difference
-        case let .select(_, p): return .select(p)
-        case .project: return .project
-        case let .rename(_, map): return .rename(map)
-        case let .join(_, _, pairs): return .join(pairs)
-        }
     }
 }

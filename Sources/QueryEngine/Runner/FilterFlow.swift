@@ -30,20 +30,11 @@ extension Runner {
         }
     }
 
-    /// Rewrites a node's filter for one of its children. Selects pass the node's filter
-    /// (sound without the select's own predicate, which a heuristic may add); joins pass
-    /// it only to a side that has every attribute it reads.
+    /// Rewrites a node's filter for one of its children (`Operator.filter(_:forOperandWith:)`).
     func derivedFilter(_ filter: Predicate, along edge: Edge) -> Predicate? {
         switch graph[edge.parent].operation {
-        case .union, .intersection, .difference, .select, .project:
-            return filter
-        case let .rename(map):
-            var inverse: [Attribute: Attribute] = [:]
-            for (old, new) in map { inverse[new] = old }
-            return filter.renamingAttributes(inverse)
-        case .join:
-            let childScheme = graph[graph.child(at: edge)].scheme
-            return filter.attributes.allSatisfy(childScheme.contains) ? filter : nil
+        case let .apply(op):
+            return op.filter(filter, forOperandWith: graph[graph.child(at: edge)].scheme)
         case .source, .dead:
             return nil
         }

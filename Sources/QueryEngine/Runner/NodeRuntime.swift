@@ -38,54 +38,29 @@ final class NodeRuntime {
     var rowsIn = 0
     var rowsOut = 0
 
-    // Operation state, used according to the node's operation.
-    var seen = Set<Row>()
-    var sides: [Set<Row>] = [[], []]
-    var pendingLeft: [Row] = []
-    var joinTables: [[Row: [Row]]] = [[:], [:]]
-    var joinRows = [0, 0]
+    /// Every row emitted so far, kept only when invariants are checked.
+    var emitted = Set<Row>()
 
-    // Compiled forms of the operation, built once.
-    let select: CompiledPredicate?
-    let columnMap: ColumnMap?
-    let joinLayout: JoinLayout?
+    /// The node's operator kernel (nil for sources and dead nodes).
+    let kernel: (any Kernel)?
 
-    /// Fresh state for a copy of a node, sharing the original's compiled operation.
+    /// Fresh state for a copy of a node, sharing the original's compiled operator.
     init(node: PlanNode, compiledLike original: NodeRuntime) {
         remainingParents = node.parents.count + (node.outputs.isEmpty ? 0 : 1)
         providedToOperand = Array(repeating: false, count: node.children.count)
         operandComplete = Array(repeating: false, count: node.children.count)
-        select = original.select
-        columnMap = original.columnMap
-        joinLayout = original.joinLayout
+        kernel = original.kernel?.freshCopy()
     }
 
     init(node: PlanNode, graph: PlanGraph) throws {
         remainingParents = node.parents.count + (node.outputs.isEmpty ? 0 : 1)
         providedToOperand = Array(repeating: false, count: node.children.count)
         operandComplete = Array(repeating: false, count: node.children.count)
-        let childSchemes = node.children.map { graph[$0].scheme }
         switch node.operation {
-        case let .select(p):
-            select = try CompiledPredicate(p, scheme: childSchemes[0])
-            columnMap = nil
-            joinLayout = nil
-        case .project:
-            select = nil
-            columnMap = .project(from: childSchemes[0], to: node.scheme)
-            joinLayout = nil
-        case let .rename(map):
-            select = nil
-            columnMap = .rename(from: childSchemes[0], to: node.scheme, map: map)
-            joinLayout = nil
-        case let .join(pairs):
-            select = nil
-            columnMap = nil
-            joinLayout = JoinLayout(left: childSchemes[0], right: childSchemes[1], pairs: pairs, output: node.scheme)
-        default:
-            select = nil
-            columnMap = nil
-            joinLayout = nil
+        case let .apply(op):
+            kernel = try KernelFactory.make(op, operands: node.children.map { graph[$0].scheme }, output: node.scheme)
+        case .source, .dead:
+            kernel = nil
         }
     }
 }

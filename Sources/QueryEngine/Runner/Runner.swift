@@ -11,11 +11,17 @@ final class Runner: RunnerContext {
     var runtimes: [NodeRuntime] = []
     var outputs: [[Row]]
     var growthBudget: GrowthBudget
+    /// Check the engine's invariants on every row (see `EngineChecks`).
+    let checkInvariants: Bool
+    /// The first broken invariant of a checked run.
+    var invariantViolation: String?
     /// Source nodes not yet drained, in declaration order (copies, numbered later, come last).
     var undrainedSources: [NodeID] = []
 
-    init(graph: PlanGraph, heuristics: [any Heuristic], counters: RunCounters, batchSize: Int) throws {
+    init(graph: PlanGraph, heuristics: [any Heuristic], counters: RunCounters, batchSize: Int,
+         checkInvariants: Bool = EngineChecks.enabled) throws {
         self.graph = graph
+        self.checkInvariants = checkInvariants
         self.heuristics = heuristics
         self.counters = counters
         self.batchSize = max(1, batchSize)
@@ -33,6 +39,9 @@ final class Runner: RunnerContext {
         for heuristic in heuristics { heuristic.nodesAdded(order, run: self) }
         while let initiator = nextInitiator() {
             try drain(initiator)
+            if let invariantViolation {
+                throw RelationError.unsupported("internal error: engine invariant broken: \(invariantViolation)")
+            }
         }
         for (output, node) in graph.outputNodes.enumerated() where !runtimes[node].complete {
             throw RelationError.unsupported("internal error: output \(output) never completed")
@@ -93,6 +102,7 @@ final class Runner: RunnerContext {
     /// Delivers a node's new rows to its outputs and parents.
     func emit(_ id: NodeID, _ rows: [Row]) {
         runtimes[id].rowsOut += rows.count
+        if checkInvariants { checkEmitted(id, rows) }
         let node = graph[id]
         for output in node.outputs { outputs[output].append(contentsOf: rows) }
         for edge in node.parents { receive(rows, along: edge) }
@@ -136,7 +146,7 @@ final class Runner: RunnerContext {
     }
 
     func joinKeys(of join: NodeID, operand: Int) -> (keys: [Row], rows: Int) {
-        let runtime = runtimes[join]
-        return (Array(runtime.joinTables[operand].keys), runtime.joinRows[operand])
+        guard let kernel = runtimes[join].kernel as? HashJoinKernel else { return ([], 0) }
+        return (kernel.keys(ofOperand: operand), kernel.rowsReceived[operand])
     }
 }

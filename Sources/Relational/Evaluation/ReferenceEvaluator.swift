@@ -1,7 +1,7 @@
 /// The seed's "simple query execution": materialize every operand, then compute the
 /// operator, with no optimization at all. It is the correctness oracle for the engine and
 /// the fuzzer, so it stays small, obviously right and independent of the engine: it shares
-/// the operator definition (`Relation.operation` and its scheme) but none of the engine's
+/// the operator definition (`Operator` and the scheme it derives) but none of the engine's
 /// machinery. Values are compared with `ReferenceOrder` (never `Value`'s `==`, `<` or
 /// hashing), predicates are interpreted by `ReferencePredicate` (not `CompiledPredicate`),
 /// attribute positions are looked up by name here (not `ColumnMap` or `JoinLayout`), and
@@ -32,33 +32,49 @@ public final class ReferenceEvaluator {
         try ReferenceEvaluator().rows(of: relation)
     }
 
-    /// The rows of one operation, possibly unsorted or repeated (`rows(of:)` fixes both).
+    /// The rows of one relation, possibly unsorted or repeated (`rows(of:)` fixes both).
     private func compute(_ relation: Relation) throws -> [Row] {
-        switch relation.operation {
+        switch relation.definition {
         case let .source(source):
             return try source.fetchAll(filter: nil)
-        case let .union(a, b):
-            return try rows(of: a) + rows(of: b)
-        case let .intersection(a, b):
-            let right = try rows(of: b)
+        case let .apply(op, operands):
+            return try apply(op, operands, scheme: relation.scheme)
+        }
+    }
+
+    private func apply(_ op: Operator, _ operands: [Relation], scheme: Scheme) throws -> [Row] {
+        guard let a = operands.first else {
+            throw RelationError.unsupported("reference evaluator: \(op.label) has no operands")
+        }
+        func second() throws -> Relation {
+            guard operands.count == 2 else {
+                throw RelationError.unsupported("reference evaluator: \(op.label) needs 2 operands, got \(operands.count)")
+            }
+            return operands[1]
+        }
+        switch op {
+        case .union:
+            return try operands.flatMap { try rows(of: $0) }
+        case .intersection:
+            let right = try rows(of: second())
             return try rows(of: a).filter { ReferenceOrder.contains(right, $0) }
-        case let .difference(a, b):
-            let right = try rows(of: b)
+        case .difference:
+            let right = try rows(of: second())
             return try rows(of: a).filter { !ReferenceOrder.contains(right, $0) }
-        case let .select(a, predicate):
+        case let .select(predicate):
             return try rows(of: a).filter { try ReferencePredicate.holds(predicate, $0, a.scheme) }
-        case let .project(a):
-            let positions = try relation.scheme.attributes.map { try Self.position(of: $0, in: a.scheme) }
+        case .project:
+            let positions = try scheme.attributes.map { try Self.position(of: $0, in: a.scheme) }
             return try rows(of: a).map { Self.pick(positions, from: $0) }
-        case let .rename(a, map):
+        case let .rename(map):
             var oldName: [String: String] = [:]
             for (old, new) in map { oldName[new.name] = old.name }
-            let positions = try relation.scheme.attributes.map { attribute in
+            let positions = try scheme.attributes.map { attribute in
                 try Self.position(of: Attribute(oldName[attribute.name] ?? attribute.name), in: a.scheme)
             }
             return try rows(of: a).map { Self.pick(positions, from: $0) }
-        case let .join(a, b, pairs):
-            return try join(a, b, pairs, output: relation.scheme)
+        case let .join(pairs):
+            return try join(a, second(), pairs, output: scheme)
         }
     }
 

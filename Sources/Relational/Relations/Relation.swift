@@ -4,85 +4,60 @@
 /// Identity matters: the same `Relation` object used by two parents is one shared node,
 /// which is what the engine's subtree copying is about.
 public final class Relation {
-    public let operation: Operation
+    /// What a relation is: a leaf whose rows live in a source, or an operator applied to
+    /// operand relations.
+    public enum Definition {
+        case source(any SourceRelation)
+        case apply(Operator, [Relation])
+    }
+
+    public let definition: Definition
     public let scheme: Scheme
     /// A name for plans and messages (`let` bindings in the query language set it).
     public var name: String?
 
-    init(_ operation: Operation, scheme: Scheme, name: String? = nil) {
-        self.operation = operation
-        self.scheme = scheme
-        self.name = name
+    /// A relation whose rows live in a source (memory table, SQLite table, ...).
+    public init(source: any SourceRelation) {
+        definition = .source(source)
+        scheme = source.scheme
+        name = source.sourceName
     }
 
-    /// A relation whose rows live in a source (memory table, SQLite table, ...).
-    public convenience init(source: any SourceRelation) {
-        self.init(.source(source), scheme: source.scheme, name: source.sourceName)
+    /// `op` applied to `operands`; throws when the operands' schemes do not fit.
+    public init(applying op: Operator, to operands: [Relation]) throws {
+        scheme = try op.scheme(over: operands.map(\.scheme))
+        definition = .apply(op, operands)
     }
 
     /// Operands in order (empty for sources).
-    public var operands: [Relation] { operation.operands }
-}
-
-/// Match `left` of the left operand with `right` of the right operand.
-public struct JoinPair: Hashable, Sendable, CustomStringConvertible {
-    public let left: Attribute
-    public let right: Attribute
-
-    public init(_ left: Attribute, _ right: Attribute) {
-        self.left = left
-        self.right = right
-    }
-
-    public var description: String { "\(left) = \(right)" }
-}
-
-public enum Operation {
-    case source(any SourceRelation)
-    case union(Relation, Relation)
-    case intersection(Relation, Relation)
-    case difference(Relation, Relation)
-    case select(Relation, Predicate)
-    /// Keeps the attributes of the relation's own scheme; duplicates coalesce.
-    case project(Relation)
-    /// Old name → new name.
-    case rename(Relation, [Attribute: Attribute])
-    /// Equijoin on attribute pairs; a pair of equal names yields one output attribute.
-    /// A natural join is the equijoin on the attributes both sides share.
-    case join(Relation, Relation, [JoinPair])
-
     public var operands: [Relation] {
-        switch self {
+        switch definition {
         case .source: return []
-        case let .union(a, b), let .intersection(a, b), let .difference(a, b), let .join(a, b, _):
-            return [a, b]
-        case let .select(a, _), let .project(a), let .rename(a, _):
-            return [a]
+        case let .apply(_, operands): return operands
         }
     }
 
-    /// A short label such as `union`, `select(id == 3)`, `join(id = owner_id)`.
+    /// The operator, nil for sources.
+    public var `operator`: Operator? {
+        switch definition {
+        case .source: return nil
+        case let .apply(op, _): return op
+        }
+    }
+
+    /// The source, nil for operator nodes.
+    public var source: (any SourceRelation)? {
+        switch definition {
+        case let .source(s): return s
+        case .apply: return nil
+        }
+    }
+
+    /// A short label such as `source documents`, `union`, `select(id == 3)`.
     public var label: String {
-        switch self {
+        switch definition {
         case let .source(s): return "source \(s.sourceName)"
-        case .union: return "union"
-        case .intersection: return "intersect"
-        case .difference: return "minus"
-        case let .select(_, p): return "select(\(p))"
-        case .project: return "project"
-        case let .rename(_, map): return Operation.renameLabel(map)
-        case let .join(_, _, pairs): return Operation.joinLabel(pairs)
+        case let .apply(op, _): return op.label
         }
-    }
-
-    /// `rename(a -> b, ...)`, pairs sorted by old name (shared with plan-node labels).
-    public static func renameLabel(_ map: [Attribute: Attribute]) -> String {
-        let pairs = map.sorted { $0.key < $1.key }.map { "\($0.key) -> \($0.value)" }
-        return "rename(\(pairs.joined(separator: ", ")))"
-    }
-
-    /// `join(a = b, ...)` (shared with plan-node labels).
-    public static func joinLabel(_ pairs: [JoinPair]) -> String {
-        "join(\(pairs.map(\.description).joined(separator: ", ")))"
     }
 }

@@ -3,32 +3,27 @@
 
 extension Relation {
     public func union(_ other: Relation) throws -> Relation {
-        try requireSameScheme(other, "union")
-        return Relation(.union(self, other), scheme: scheme)
+        try Relation(applying: .union, to: [self, other])
     }
 
     public func intersection(_ other: Relation) throws -> Relation {
-        try requireSameScheme(other, "intersect")
-        return Relation(.intersection(self, other), scheme: scheme)
+        try Relation(applying: .intersection, to: [self, other])
     }
 
     public func difference(_ other: Relation) throws -> Relation {
-        try requireSameScheme(other, "minus")
-        return Relation(.difference(self, other), scheme: scheme)
+        try Relation(applying: .difference, to: [self, other])
     }
 
     public func select(_ predicate: Predicate) throws -> Relation {
-        for a in predicate.attributes.sorted() where !scheme.contains(a) {
-            throw RelationError.unknownAttribute(a, scheme: scheme, context: "select (\(predicate))")
-        }
-        return Relation(.select(self, predicate), scheme: scheme)
+        try Relation(applying: .select(predicate), to: [self])
     }
 
     public func project(_ attributes: [Attribute]) throws -> Relation {
+        // Unknown attributes are reported before duplicates, in the order given.
         for a in attributes where !scheme.contains(a) {
             throw RelationError.unknownAttribute(a, scheme: scheme, context: "project")
         }
-        return Relation(.project(self), scheme: try Scheme(attributes))
+        return try Relation(applying: .project(try Scheme(attributes)), to: [self])
     }
 
     public func project(dropping attributes: [Attribute]) throws -> Relation {
@@ -42,21 +37,7 @@ extension Relation {
     /// Renames `old → new` for each entry; every old name must exist and no new name may
     /// collide with an attribute that is kept.
     public func rename(_ map: [Attribute: Attribute]) throws -> Relation {
-        for (old, _) in map.sorted(by: { $0.key < $1.key }) where !scheme.contains(old) {
-            throw RelationError.unknownAttribute(old, scheme: scheme, context: "rename")
-        }
-        let kept = scheme.attributes.filter { map[$0] == nil }
-        let keptSet = Set(kept)
-        var renamedFrom: [Attribute: Attribute] = [:]
-        for (old, new) in map.sorted(by: { $0.key < $1.key }) {
-            if keptSet.contains(new) {
-                throw RelationError.renameCollision(from: old, to: new, scheme: scheme)
-            }
-            if let first = renamedFrom.updateValue(old, forKey: new) {
-                throw RelationError.renameMerge(first, old, to: new, scheme: scheme)
-            }
-        }
-        return Relation(.rename(self, map), scheme: try Scheme(kept + map.values))
+        try Relation(applying: .rename(map), to: [self])
     }
 
     /// Natural join: matches every attribute the two sides share (a cross product when
@@ -70,16 +51,7 @@ extension Relation {
     /// with the same name on both sides becomes one attribute. Any other attribute the
     /// sides share is ambiguous and an error.
     public func equijoin(_ other: Relation, matching pairs: [JoinPair]) throws -> Relation {
-        for p in pairs {
-            _ = try scheme.requireIndex(of: p.left, context: "join [\(p)] (left operand)")
-            _ = try other.scheme.requireIndex(of: p.right, context: "join [\(p)] (right operand)")
-        }
-        let merged = Set(pairs.filter { $0.left == $0.right }.map(\.left))
-        let shared = Set(scheme.attributes).intersection(other.scheme.attributes)
-        let ambiguous = shared.subtracting(merged).sorted()
-        if !ambiguous.isEmpty { throw RelationError.ambiguousJoinAttributes(ambiguous) }
-        let all = Set(scheme.attributes).union(other.scheme.attributes)
-        return Relation(.join(self, other, pairs), scheme: Scheme(uniqueSorted: all.sorted()))
+        try Relation(applying: .join(pairs), to: [self, other])
     }
 
     /// Gives the relation a name for plans and messages; returns self for chaining.
@@ -87,11 +59,5 @@ extension Relation {
     public func named(_ name: String) -> Relation {
         self.name = name
         return self
-    }
-
-    private func requireSameScheme(_ other: Relation, _ operation: String) throws {
-        if scheme != other.scheme {
-            throw RelationError.schemeMismatch(operation: operation, left: scheme, right: other.scheme)
-        }
     }
 }

@@ -14,7 +14,7 @@ extension CaseGraph {
         func node(_ r: Relation) throws -> Int {
             if let n = nodeOfRelation[ObjectIdentifier(r)] { return n }
             let op: CaseOperation
-            switch r.operation {
+            switch r.definition {
             case let .source(source):
                 let key = ObjectIdentifier(source)
                 if let t = tableOfSource[key] {
@@ -27,13 +27,8 @@ extension CaseGraph {
                     tableOfSource[key] = tables.count - 1
                     op = .table(tables.count - 1)
                 }
-            case let .union(a, b): op = .union(try node(a), try node(b))
-            case let .intersection(a, b): op = .intersection(try node(a), try node(b))
-            case let .difference(a, b): op = .difference(try node(a), try node(b))
-            case let .select(a, p): op = .select(try node(a), p)
-            case let .project(a): op = .project(try node(a), r.scheme.attributes)
-            case let .rename(a, map): op = .rename(try node(a), map)
-            case let .join(a, b, pairs): op = .join(try node(a), try node(b), pairs)
+            case let .apply(o, operands):
+                op = .apply(o, try operands.map(node))
             }
             nodes.append(op)
             nodeOfRelation[ObjectIdentifier(r)] = nodes.count - 1

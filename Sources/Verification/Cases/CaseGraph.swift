@@ -68,8 +68,8 @@ public struct CaseGraph: Hashable, Sendable {
     public var validPartition: PartitionOutputs? {
         guard let p = partition, let whole = outputs[safe: p.whole],
             let matching = outputs[safe: p.matching], let rest = outputs[safe: p.rest],
-            case let .select(a, predicate) = nodes[matching], a == whole,
-            case let .select(b, negated) = nodes[rest], b == whole, negated == .not(predicate)
+            case let .apply(.select(predicate), a) = nodes[matching], a == [whole],
+            case let .apply(.select(negated), b) = nodes[rest], b == [whole], negated == .not(predicate)
         else { return nil }
         return p
     }

@@ -25,6 +25,22 @@ public struct RandomCaseGenerator {
         domain = RandomValues.Domain(keys: self.maxRows.map { max(4, $0 / 4) })
     }
 
+    /// How often each operator is drawn, relative to the others.
+    public static func weight(_ kind: Operator.Kind) -> Int {
+        switch kind {
+        case .select: return 20
+        case .project: return 10
+        case .rename: return 10
+        case .union: return 14
+        case .intersection: return 8
+        case .difference: return 10
+        case .join: return 24
+        }
+    }
+
+    /// The order operators are drawn in (fixed, so a seed always draws the same case).
+    public static let drawOrder: [Operator.Kind] = [.select, .project, .rename, .union, .intersection, .difference, .join]
+
     public func makeCase(_ random: inout VerificationRandom) -> CaseGraph {
         // Large tables: more of them, so a large one usually has a small one to meet.
         let tableCounts = maxRows == nil ? [0, 4, 4, 2, 1] : [0, 1, 4, 3, 2]
@@ -96,20 +112,24 @@ private struct Builder {
     mutating func addRandomOperation(_ random: inout VerificationRandom) {
         let a = pick(&random)
         let scheme = schemes[a]
-        switch random.weighted([20, 10, 10, 14, 8, 10, 24]) {
-        case 0:
+        let order = RandomCaseGenerator.drawOrder
+        switch order[random.weighted(order.map(RandomCaseGenerator.weight))] {
+        case .select:
             add(.select(a, RandomPredicate.make(over: scheme, domain: domain, &random)), scheme: scheme)
-        case 1:
+        case .project:
             let kept = random.subset(of: scheme.attributes, sizes: 1...max(1, scheme.count - 1))
             guard !kept.isEmpty, let s = try? Scheme(kept) else { return }
-            add(.project(a, kept), scheme: s)
-        case 2:
+            add(.apply(.project(s), [a]), scheme: s)
+        case .rename:
             addRename(a, &random)
-        case 3, 4, 5:
+        case .union, .intersection, .difference:
+            // Which set operator is drawn again, after the partner, with the same weights
+            // (kept so that seeds reproduce the cases they always did).
             let b = partner(for: a, &random)
-            let op: CaseOperation = [CaseOperation.union(a, b), .intersection(a, b), .difference(a, b)][random.weighted([14, 8, 10])]
-            add(op, scheme: scheme)
-        default:
+            let setOperators: [Operator] = [.union, .intersection, .difference]
+            let op = setOperators[random.weighted(setOperators.map { RandomCaseGenerator.weight($0.kind) })]
+            add(.apply(op, [a, b]), scheme: scheme)
+        case .join:
             addJoin(a, &random)
         }
     }
@@ -128,7 +148,9 @@ private struct Builder {
         }
         let all = Set(left.attributes).union(right.attributes)
         guard all.count <= RandomCaseGenerator.maxWidth, let scheme = try? Scheme(Array(all)) else { return }
-        add(random.chance(0.5) ? .join(large, small, pairs) : .join(small, large, pairs.map { JoinPair($0.right, $0.left) }),
+        add(random.chance(0.5)
+                ? .apply(.join(pairs), [large, small])
+                : .apply(.join(pairs.map { JoinPair($0.right, $0.left) }), [small, large]),
             scheme: scheme)
     }
 
@@ -142,7 +164,7 @@ private struct Builder {
         for (old, new) in zip(olds, free) { map[old] = new }
         let kept = scheme.attributes.filter { map[$0] == nil }
         guard !map.isEmpty, let s = try? Scheme(kept + Array(map.values)) else { return }
-        add(.rename(a, map), scheme: s)
+        add(.apply(.rename(map), [a]), scheme: s)
     }
 
     /// A node with `a`'s scheme: an existing one (possibly `a` itself), or another node of
@@ -155,7 +177,7 @@ private struct Builder {
         if random.chance(0.7), let c = random.element(of: width) {
             var map: [Attribute: Attribute] = [:]
             for (old, new) in zip(schemes[c].attributes, scheme.attributes) where old != new { map[old] = new }
-            return add(.rename(c, map), scheme: scheme)
+            return add(.apply(.rename(map), [c]), scheme: scheme)
         }
         if random.chance(0.3) { return a }
         return add(.select(a, RandomPredicate.make(over: scheme, domain: domain, &random)), scheme: scheme)
@@ -187,7 +209,7 @@ private struct Builder {
             add(.select(a, RandomPredicate.make(over: left, domain: domain, &random)), scheme: left)
             return
         }
-        add(.join(a, b, pairs), scheme: s)
+        add(.apply(.join(pairs), [a, b]), scheme: s)
     }
 }
 

@@ -33,10 +33,10 @@ enum GraphCandidates {
     static func simplifyingPredicates(_ g: CaseGraph) -> [CaseGraph] {
         var out: [CaseGraph] = []
         for n in g.reachableNodes.reversed() {
-            guard case let .select(a, p) = g.nodes[n] else { continue }
+            guard case let .apply(.select(p), operands) = g.nodes[n] else { continue }
             for simpler in simplifications(of: p) {
                 var c = g
-                c.nodes[n] = .select(a, simpler)
+                c.nodes[n] = .apply(.select(simpler), operands)
                 out.append(c)
             }
         }

@@ -1,3 +1,4 @@
+import FileSupport
 import Relational
 
 /// Reads the CSV that `Workloads.CSVWriter` writes, keeping each value's type: an empty
@@ -10,14 +11,14 @@ enum CSVReader {
         var bytes = Array(text.utf8)
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
         var records = try records(bytes, file: file)
-        guard !records.isEmpty else { throw VerificationError.repro(path: file, message: "empty CSV (no header line)") }
-        let header = records.removeFirst().map { Attribute(String(decoding: $0.bytes, as: UTF8.self)) }
-        let rows = try records.enumerated().map { number, fields in
-            guard fields.count == header.count else {
+        guard !records.isEmpty else { throw VerificationError.repro(path: "\(file):1", message: "empty CSV (no header line)") }
+        let header = records.removeFirst().fields.map { Attribute(String(decoding: $0.bytes, as: UTF8.self)) }
+        let rows = try records.map { record in
+            guard record.fields.count == header.count else {
                 throw VerificationError.repro(
-                    path: file, message: "line \(number + 2): \(fields.count) fields, the header has \(header.count)")
+                    path: "\(file):\(record.line)", message: "\(record.fields.count) fields, the header has \(header.count)")
             }
-            return try fields.map { try value($0, file: file, line: number + 2) }
+            return try record.fields.map { try value($0, file: file, line: record.line) }
         }
         return (header, rows)
     }
@@ -27,19 +28,23 @@ enum CSVReader {
         var quoted = false
     }
 
-    private static func records(_ bytes: [UInt8], file: String) throws -> [[Field]] {
-        var out: [[Field]] = []
+    /// The records with the line each starts on (a quoted field may span lines).
+    private static func records(_ bytes: [UInt8], file: String) throws -> [(line: Int, fields: [Field])] {
+        var out: [(line: Int, fields: [Field])] = []
         var record: [Field] = []
         var field = Field()
+        var line = 1, recordLine = 1
         var i = 0
         let quote = UInt8(ascii: "\""), comma = UInt8(ascii: ","), newline = UInt8(ascii: "\n")
         while i < bytes.count {
             let b = bytes[i]
             if b == quote && field.bytes.isEmpty && !field.quoted {
                 field.quoted = true
+                let opened = line
                 i += 1
                 var closed = false
                 while i < bytes.count {
+                    if bytes[i] == newline { line += 1 }
                     if bytes[i] == quote {
                         if i + 1 < bytes.count && bytes[i + 1] == quote {
                             field.bytes.append(quote)
@@ -53,16 +58,20 @@ enum CSVReader {
                     field.bytes.append(bytes[i])
                     i += 1
                 }
-                if !closed { throw VerificationError.repro(path: file, message: "unterminated quoted field") }
+                if !closed {
+                    throw VerificationError.repro(path: "\(file):\(opened)", message: "unterminated quoted field (its quote opens here)")
+                }
             } else if b == comma {
                 record.append(field)
                 field = Field()
                 i += 1
             } else if b == newline {
                 record.append(field)
-                out.append(record)
+                out.append((recordLine, record))
                 record = []
                 field = Field()
+                line += 1
+                recordLine = line
                 i += 1
             } else {
                 if b != UInt8(ascii: "\r") { field.bytes.append(b) }
@@ -71,7 +80,7 @@ enum CSVReader {
         }
         if !record.isEmpty || !field.bytes.isEmpty || field.quoted {
             record.append(field)
-            out.append(record)
+            out.append((recordLine, record))
         }
         return out
     }
@@ -105,6 +114,6 @@ enum CSVReader {
     }
 
     private static func bad(_ text: String, _ file: String, _ line: Int) -> VerificationError {
-        .repro(path: file, message: "line \(line): '\(text)' is not a value (null, number, \"text\" or x'hex')")
+        .repro(path: "\(file):\(line)", message: "\(Printable.quoted(text)) is not a value (null, number, \"text\" or x'hex')")
     }
 }

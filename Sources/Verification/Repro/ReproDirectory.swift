@@ -87,12 +87,12 @@ public enum ReproDirectory {
         let manifestPath = FileSystem.join(path, "manifest.txt")
         let manifest = try ReproManifest(try read("manifest.txt"), path: manifestPath)
         guard let backend = Backend(rawValue: manifest.backend) else {
-            throw VerificationError.repro(path: manifestPath,
+            throw VerificationError.repro(path: manifest.location(of: "backend", path: manifestPath),
                 message: "backend \(Printable.quoted(manifest.backend)) is not memory or sqlite")
         }
         let flags: FlagSet
         do { flags = try catalog.parseCanonical(manifest.flags) } catch {
-            throw VerificationError.repro(path: manifestPath, message: "flags: \(error)")
+            throw VerificationError.repro(path: manifest.location(of: "flags", path: manifestPath), message: "flags: \(error)")
         }
         var relations = RelationCatalog()
         for table in manifest.tables {

@@ -22,17 +22,21 @@ struct ReproManifest {
     var batchSize = CaseChecker.defaultBatchSize
     var partition: PartitionOutputs?
     var tables: [TableLine] = []
+    /// The line each key other than `table` stands on, for errors found after reading.
+    private(set) var lines: [String: Int] = [:]
 
     static let keys = ["flags", "backend", "kind", "batch-size", "partition", "table"]
 
     /// `path` names the manifest in errors, which read `path:line: message`.
     init(_ text: String, path: String) throws {
         var seen: [String: Int] = [:]
+        var empty = true
         for (index, raw) in SourceText.normalized(text).split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             let number = index + 1
             func fail(_ message: String) -> VerificationError { .repro(path: "\(path):\(number)", message: message) }
             let line = String(raw).trimmed
             if line.isEmpty { continue }
+            empty = false
             guard let colon = line.firstIndex(of: ":") else {
                 throw fail("\(Printable.quoted(line)) is not a `key: value` line")
             }
@@ -74,6 +78,16 @@ struct ReproManifest {
                 tables.append(table)
             }
         }
+        lines = seen
+        if empty {
+            throw VerificationError.repro(path: "\(path):1", message: "the manifest is empty; a repro's manifest lists at least "
+                + "its tables (`table: NAME indexed [ATTRIBUTES] rows N`), as `verify` writes it")
+        }
+    }
+
+    /// `path:LINE` of `key`'s line, or `path` when the key is absent.
+    func location(of key: String, path: String) -> String {
+        lines[key].map { "\(path):\($0)" } ?? path
     }
 
     /// `NAME indexed [a, b] rows N`.

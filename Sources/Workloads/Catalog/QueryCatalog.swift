@@ -96,6 +96,22 @@ public enum QueryCatalog {
         }.sorted { $0.name < $1.name }
     }
 
+    /// Parses every query against its shape's tables, so that a catalog is checked whole
+    /// before it is listed or run; the first error names file:line:column. A query without
+    /// a `# shape:` line is refused at line 1, since its dataset could not be generated.
+    public static func check(_ queries: [CatalogQuery]) throws {
+        var probes: [Shape: RelationCatalog] = [:]
+        for query in queries {
+            guard let shape = query.shape else {
+                throw QueryError(file: query.path, position: SourcePosition(line: 1, column: 1),
+                                 message: "no `# shape:` line; a catalog query needs one to generate its dataset")
+            }
+            let relations = try probes[shape] ?? shape.parsingProbe()
+            probes[shape] = relations
+            _ = try query.parse(catalog: relations)
+        }
+    }
+
     /// A catalog query by name, or a query file by path (anything with `/` or ending `.rq`).
     public static func find(_ nameOrFile: String, directory: String? = nil) throws -> CatalogQuery {
         if nameOrFile.contains("/") || nameOrFile.hasSuffix(".\(fileExtension)") || FileSystem.kind(of: nameOrFile) == .file {
@@ -110,6 +126,14 @@ public enum QueryCatalog {
         if let query = all.first(where: { $0.name == nameOrFile }) { return query }
         let suggestion = closestMatch(to: nameOrFile, among: all.map(\.name)).map { "; did you mean '\($0)'?" } ?? ""
         throw WorkloadError.output("no catalog query named \(Printable.quoted(nameOrFile))\(suggestion) (`testbed queries` lists them)")
+    }
+}
+
+extension Shape {
+    /// The relations of a one-row dataset of this shape: every table and column, which is
+    /// all parsing needs, so query text is checked before a real dataset is generated.
+    public func parsingProbe() throws -> RelationCatalog {
+        try generate(rows: 1, seed: 0).memoryRelations()
     }
 }
 

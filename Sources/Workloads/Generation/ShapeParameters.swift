@@ -7,13 +7,17 @@ public struct ShapeParameters: Sendable, Equatable, CustomStringConvertible {
 
     public init(_ values: [String: String] = [:]) { self.values = values }
 
-    /// Parses `key=value` assignments; a repeated key keeps the last value.
+    /// Parses `key=value` assignments; a key given twice is refused (the last value silently
+    /// winning would hide a typo in a long command line).
     public init(assignments: [String]) throws {
         var values: [String: String] = [:]
         for text in assignments {
             let parts = text.split(separator: "=", maxSplits: 1).map(String.init)
             guard parts.count == 2, !parts[0].isEmpty else {
-                throw WorkloadError.badParameter(name: text, value: "", expected: "key=value")
+                throw WorkloadError.malformedParameter(text)
+            }
+            if let first = values[parts[0]] {
+                throw WorkloadError.repeatedParameter(parts[0], first: first, second: parts[1])
             }
             values[parts[0]] = parts[1]
         }

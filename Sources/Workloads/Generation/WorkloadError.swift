@@ -1,3 +1,5 @@
+import FileSupport
+
 /// Mistakes in generator input: unknown shapes and parameters, values out of range.
 public enum WorkloadError: Error, Equatable, CustomStringConvertible {
     case unknownShape(String, suggestion: String?)
@@ -5,6 +7,10 @@ public enum WorkloadError: Error, Equatable, CustomStringConvertible {
     case badParameter(name: String, value: String, expected: String)
     /// An integer parameter (or the row count) outside `minimum...maximum`.
     case outOfRange(name: String, value: String, minimum: Int, maximum: Int)
+    /// Parameter text that is not `key=value`.
+    case malformedParameter(String)
+    /// A parameter given twice (`--param roots=1 --param roots=2`): refused rather than the last one winning.
+    case repeatedParameter(String, first: String, second: String)
     case impossible(String)
     case output(String)
     /// A dataset whose estimated size does not fit in the memory available.
@@ -18,12 +24,11 @@ public enum WorkloadError: Error, Equatable, CustomStringConvertible {
         case let .unknownParameter(key, shape, known, suggestion):
             return "unknown parameter '\(key)' for shape \(shape)" + (suggestion.map { "; did you mean '\($0)'?" } ?? "")
                 + " (known: " + known.joined(separator: ", ") + ")"
-        case let .badParameter(name, value, expected):
-            return value.isEmpty
-                ? "parameter '\(name)': expected \(expected)"
-                : "parameter '\(name)': '\(value)' is not valid; expected \(expected)"
-        case let .outOfRange(name, value, minimum, maximum):
-            return "parameter '\(name)': '\(value)' is not valid; expected an integer from \(minimum) to \(maximum)"
+        case let .malformedParameter(text):
+            return "\(Printable.quoted(text)) is not key=value"
+        case .badParameter, .outOfRange, .repeatedParameter:
+            let (name, problem) = parameterProblem ?? ("?", "?")  // these three cases always have one
+            return "parameter '\(name)': \(problem)"
         case let .impossible(message):
             return message
         case let .output(message):
@@ -31,6 +36,22 @@ public enum WorkloadError: Error, Equatable, CustomStringConvertible {
         case let .insufficientMemory(activity, estimate, memory, hint):
             return "\(activity) needs about \(MachineMemory.format(estimate)) of memory (estimated), more than the "
                 + "\(MachineMemory.format(memory.availableBytes)) available (\(memory.source)); \(hint)"
+        }
+    }
+
+    /// For an error about one parameter's value (or the row count, `rows`): its name, and
+    /// the message without the `parameter 'NAME': ` lead, so that a caller can name the
+    /// place its own way (`--param roots: …`, `--rows: …`).
+    public var parameterProblem: (name: String, problem: String)? {
+        switch self {
+        case let .badParameter(name, value, expected):
+            return (name, value.isEmpty ? "expected \(expected)" : "'\(value)' is not valid; expected \(expected)")
+        case let .outOfRange(name, value, minimum, maximum):
+            return (name, "'\(value)' is not valid; expected an integer from \(minimum) to \(maximum)")
+        case let .repeatedParameter(name, first, second):
+            return (name, "given twice ('\(first)', then '\(second)'); give it once")
+        case .unknownShape, .unknownParameter, .malformedParameter, .impossible, .output, .insufficientMemory:
+            return nil
         }
     }
 }

@@ -140,7 +140,7 @@ struct QueryParser {
     }
 
     private func isLiteral(_ relation: Relation) -> Bool {
-        guard case let .source(s) = relation.operation else { return false }
+        guard let s = relation.source else { return false }
         return catalog.name(of: relation) == nil && s is MemoryTable && relation.name == "literal"
     }
 

@@ -65,7 +65,7 @@ private struct Printer {
         if isCatalogTable(r) { return false }
         if (references[ObjectIdentifier(r)] ?? 0) > 1 { return true }
         if namedByOutput.contains(ObjectIdentifier(r)) { return false }
-        if case .source = r.operation { return false }
+        if r.source != nil { return false }
         return r.name != nil
     }
 
@@ -102,29 +102,45 @@ private struct Printer {
     }
 
     func render(_ r: Relation) throws -> (String, Int) {
-        switch r.operation {
+        switch r.definition {
         case let .source(source):
             if let name = catalog.name(of: r) { return (identifier(name), 5) }
             guard let table = source as? MemoryTable else {
                 throw QueryPrintError("cannot print source '\(source.sourceName)': it is not in the catalog and not a memory table")
             }
             return (literal(table), 5)
-        case let .union(a, b):
-            return ("\(try expression(a, minimum: 1)) union \(try expression(b, minimum: 2))", 1)
-        case let .difference(a, b):
-            return ("\(try expression(a, minimum: 1)) minus \(try expression(b, minimum: 2))", 1)
-        case let .intersection(a, b):
-            return ("\(try expression(a, minimum: 2)) intersect \(try expression(b, minimum: 3))", 2)
-        case let .join(a, b, pairs):
+        case let .apply(op, operands):
+            return try render(op, operands, scheme: r.scheme)
+        }
+    }
+
+    /// One operator in query syntax with its precedence level. Binary operators are left
+    /// associative, so a union of more than two operands prints as a chain.
+    func render(_ op: Operator, _ operands: [Relation], scheme: Scheme) throws -> (String, Int) {
+        let a = operands[0]
+        func chain(_ keyword: String, level: Int) throws -> (String, Int) {
+            var text = try expression(a, minimum: level)
+            for b in operands.dropFirst() { text += " \(keyword) \(try expression(b, minimum: level + 1))" }
+            return (text, level)
+        }
+        switch op {
+        case .union:
+            return try chain("union", level: 1)
+        case .difference:
+            return try chain("minus", level: 1)
+        case .intersection:
+            return try chain("intersect", level: 2)
+        case let .join(pairs):
+            let b = operands[1]
             let natural = Set(a.scheme.attributes).intersection(b.scheme.attributes).sorted().map { JoinPair($0, $0) }
             let spec = pairs == natural ? "" : " [" + pairs.map { "\(identifier($0.left.name)) = \(identifier($0.right.name))" }.joined(separator: ", ") + "]"
             return ("\(try expression(a, minimum: 3)) join\(spec) \(try expression(b, minimum: 4))", 3)
-        case let .select(a, predicate):
+        case let .select(predicate):
             return ("\(try expression(a, minimum: 4)) select (\(PredicateText.render(predicate)))", 4)
-        case let .project(a):
-            let names = r.scheme.attributes.map { identifier($0.name) }.joined(separator: ", ")
+        case .project:
+            let names = scheme.attributes.map { identifier($0.name) }.joined(separator: ", ")
             return ("\(try expression(a, minimum: 4)) project [\(names)]", 4)
-        case let .rename(a, map):
+        case let .rename(map):
             let pairs = map.sorted { $0.key < $1.key }.map { "\(identifier($0.key.name)) -> \(identifier($0.value.name))" }
             return ("\(try expression(a, minimum: 4)) rename [\(pairs.joined(separator: ", "))]", 4)
         }

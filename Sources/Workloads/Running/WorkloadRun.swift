@@ -32,6 +32,20 @@ public final class LoadedDataset {
         }
     }
 
+    /// Generates `shape`'s dataset and loads it into `backend`. Refuses
+    /// (`WorkloadError.insufficientMemory`) before generating anything when the dataset and
+    /// its load together are estimated not to fit, the same check `generate` makes for
+    /// its output: checking only after generating would let a request that cannot fit run
+    /// for minutes and exhaust memory first.
+    public static func generate(
+        _ shape: Shape, rows: Int, seed: UInt64, parameters: ShapeParameters = ShapeParameters(), backend: Backend,
+        analyze: Bool = false, memory: MachineMemory = .current()
+    ) throws -> LoadedDataset {
+        try shape.checkFitsInMemory(rows: rows, parameters: parameters, use: .load(backend), memory: memory)
+        let dataset = try shape.generate(rows: rows, seed: seed, parameters: parameters, memory: memory)
+        return try LoadedDataset(dataset, backend: backend, analyze: analyze)
+    }
+
     /// Parses `query` against this dataset's tables and runs it with `engine`.
     public func run(_ query: CatalogQuery, engine: QueryEngine) throws -> (Query, QueryRun) {
         let parsed = try query.parse(catalog: catalog)

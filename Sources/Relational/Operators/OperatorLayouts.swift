@@ -49,20 +49,3 @@ public struct JoinLayout: Sendable {
         return Row(out)
     }
 }
-
-extension Relation {
-    /// The column map of a project or rename node, nil for other operations.
-    public var columnMap: ColumnMap? {
-        switch operation {
-        case let .project(input): return .project(from: input.scheme, to: scheme)
-        case let .rename(input, map): return .rename(from: input.scheme, to: scheme, map: map)
-        default: return nil
-        }
-    }
-
-    /// The layout of a join node, nil for other operations.
-    public var joinLayout: JoinLayout? {
-        guard case let .join(l, r, pairs) = operation else { return nil }
-        return JoinLayout(left: l.scheme, right: r.scheme, pairs: pairs, output: scheme)
-    }
-}

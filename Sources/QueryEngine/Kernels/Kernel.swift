@@ -1,0 +1,31 @@
+import Relational
+
+/// Rows moving into or out of a kernel. Today it wraps `[Row]`; column batches will
+/// replace its insides without changing the kernel protocol.
+struct Batch {
+    var rows: [Row]
+
+    init(_ rows: [Row] = []) { self.rows = rows }
+
+    static var empty: Batch { Batch() }
+
+    var isEmpty: Bool { rows.isEmpty }
+    var count: Int { rows.count }
+}
+
+/// One operator's row processing in the runner. A kernel holds only its own operator's
+/// compiled form and state; the runner's generic path (progress, counters, filters,
+/// invariant checks) lives in `NodeRuntime` and `Runner`. Every node's output is a set:
+/// a kernel never emits a row twice, given operands that never deliver one twice.
+protocol Kernel: AnyObject {
+    /// Rows arriving on operand `operand` (never after that operand completed); returns
+    /// the rows the node emits now.
+    func receive(_ batch: Batch, operand: Int) -> Batch
+
+    /// Operand `operand` has delivered its last row; returns rows the node can emit now
+    /// (a difference releases held-back left rows) and drops state no longer needed.
+    func operandCompleted(_ operand: Int) -> Batch
+
+    /// A kernel for a copy of the node: the same compiled operator, empty state.
+    func freshCopy() -> any Kernel
+}

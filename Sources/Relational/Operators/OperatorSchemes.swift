@@ -1,0 +1,67 @@
+// Scheme derivation: the scheme an operator produces from its operands' schemes, or an
+// error naming the attributes involved. Every way of building a relation goes through it.
+
+extension Operator {
+    /// The result scheme of applying the operator to operands with these schemes.
+    public func scheme(over operands: [Scheme]) throws -> Scheme {
+        guard arity.contains(operands.count), let first = operands.first else {
+            throw RelationError.unsupported("\(label) takes \(operandCount) operand(s), got \(operands.count)")
+        }
+        switch self {
+        case .union, .intersection, .difference:
+            for other in operands.dropFirst() where other != first {
+                throw RelationError.schemeMismatch(operation: label, left: first, right: other)
+            }
+            return first
+        case let .select(predicate):
+            for a in predicate.attributes.sorted() where !first.contains(a) {
+                throw RelationError.unknownAttribute(a, scheme: first, context: "select (\(predicate))")
+            }
+            return first
+        case let .project(kept):
+            for a in kept.attributes where !first.contains(a) {
+                throw RelationError.unknownAttribute(a, scheme: first, context: "project")
+            }
+            return kept
+        case let .rename(map):
+            return try Self.renamedScheme(first, map)
+        case let .join(pairs):
+            return try Self.joinedScheme(first, operands[1], pairs)
+        }
+    }
+
+    /// Every old name must exist and no new name may collide with a kept attribute or
+    /// another new name.
+    private static func renamedScheme(_ scheme: Scheme, _ map: [Attribute: Attribute]) throws -> Scheme {
+        for (old, _) in map.sorted(by: { $0.key < $1.key }) where !scheme.contains(old) {
+            throw RelationError.unknownAttribute(old, scheme: scheme, context: "rename")
+        }
+        let kept = scheme.attributes.filter { map[$0] == nil }
+        let keptSet = Set(kept)
+        var renamedFrom: [Attribute: Attribute] = [:]
+        for (old, new) in map.sorted(by: { $0.key < $1.key }) {
+            if keptSet.contains(new) {
+                throw RelationError.renameCollision(from: old, to: new, scheme: scheme)
+            }
+            if let first = renamedFrom.updateValue(old, forKey: new) {
+                throw RelationError.renameMerge(first, old, to: new, scheme: scheme)
+            }
+        }
+        return try Scheme(kept + map.values)
+    }
+
+    /// Every attribute of both sides; a pair with the same name on both sides is one
+    /// attribute, and any other attribute the sides share is ambiguous.
+    private static func joinedScheme(_ left: Scheme, _ right: Scheme, _ pairs: [JoinPair]) throws -> Scheme {
+        for p in pairs {
+            _ = try left.requireIndex(of: p.left, context: "join [\(p)] (left operand)")
+            _ = try right.requireIndex(of: p.right, context: "join [\(p)] (right operand)")
+        }
+        let merged = Set(pairs.filter { $0.left == $0.right }.map(\.left))
+        let shared = Set(left.attributes).intersection(right.attributes)
+        let ambiguous = shared.subtracting(merged).sorted()
+        if !ambiguous.isEmpty { throw RelationError.ambiguousJoinAttributes(ambiguous) }
+        let all = Set(left.attributes).union(right.attributes)
+        return Scheme(uniqueSorted: all.sorted())
+    }
+}

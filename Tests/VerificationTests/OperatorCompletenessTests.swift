@@ -1,0 +1,176 @@
+import QueryEngine
+import Relational
+import SQLiteStore
+import Workloads
+import XCTest
+@testable import QueryEngine
+@testable import Verification
+
+/// Every operator (`Operator.Kind.allCases`) against every concern that must handle it:
+/// scheme derivation, the reference evaluator, the engine kernel factory and kernels, the
+/// filter rewrite for operands, the SQL translation, the query printer and parser, graph
+/// equivalence, the random case generator and the plan label. A new operator fails to build
+/// (an exhaustive switch somewhere, `sample` below) or fails here until each is done.
+final class OperatorCompletenessTests: XCTestCase {
+    /// Fresh sources: t(a, b) and u(a, b) overlap; v(a, c) joins t on a (2 matches twice).
+    struct Fixture {
+        let t: Relation
+        let u: Relation
+        let v: Relation
+        var catalog: RelationCatalog { RelationCatalog(["t": t, "u": u, "v": v]) }
+
+        init() throws {
+            t = try Tables.make("t", ["a", "b"], [[1, "x"], [2, "y"], [3, nil], [2, "z"]], indexed: ["a"])
+            u = try Tables.make("u", ["a", "b"], [[2, "y"], [3, nil], [4, "w"]], indexed: ["a"])
+            v = try Tables.make("v", ["a", "c"], [[1, 10], [2, 20], [2, 21], [5, 50]], indexed: ["a"])
+        }
+    }
+
+    /// One instance of each operator with its operands; every result holds attribute `a`.
+    static func sample(_ kind: Operator.Kind, _ f: Fixture) throws -> (Operator, [Relation]) {
+        switch kind {
+        case .union: return (.union, [f.t, f.u])
+        case .intersection: return (.intersection, [f.t, f.u])
+        case .difference: return (.difference, [f.t, f.u])
+        case .select: return (.select(Attribute("a") *>= 2), [f.t])
+        case .project: return (.project(try Scheme(["a"])), [f.t])
+        case .rename: return (.rename(["b": "c"]), [f.t])
+        case .join: return (.join([JoinPair("a", "a")]), [f.t, f.v])
+        }
+    }
+
+    static func build(_ kind: Operator.Kind, _ f: Fixture) throws -> Relation {
+        let (op, operands) = try sample(kind, f)
+        return try Relation(applying: op, to: operands)
+    }
+
+    func testEveryOperatorHasASampleOfItsKind() throws {
+        let f = try Fixture()
+        for kind in Operator.Kind.allCases {
+            XCTAssertEqual(try Self.sample(kind, f).0.kind, kind)
+        }
+    }
+
+    func testSchemeDerivationChecksOperandsOfEveryOperator() throws {
+        let f = try Fixture()
+        for kind in Operator.Kind.allCases {
+            let (op, operands) = try Self.sample(kind, f)
+            let relation = try Relation(applying: op, to: operands)
+            XCTAssertEqual(relation.scheme, try op.scheme(over: operands.map(\.scheme)), "\(kind)")
+            XCTAssertTrue(relation.scheme.contains("a"), "\(kind)")
+            XCTAssertEqual(relation.operands.count, op.operandCount, "\(kind)")
+            XCTAssertThrowsError(try op.scheme(over: []), "\(kind) with no operands")
+            let tooMany = Array(repeating: f.t.scheme, count: op.operandCount + 1)
+            if op.isVariadic {
+                XCTAssertNoThrow(try op.scheme(over: tooMany), "\(kind) folds any number of operands")
+            } else {
+                XCTAssertThrowsError(try op.scheme(over: tooMany), "\(kind) with too many operands")
+            }
+        }
+    }
+
+    /// The reference evaluator, the engine (under every preset, invariants checked) and
+    /// SQLite agree on every operator, each result a set, and none is empty.
+    func testEvaluatorKernelsAndSQLAgreeOnEveryOperator() throws {
+        let wasChecked = EngineChecks.enabled
+        EngineChecks.enabled = true
+        defer { EngineChecks.enabled = wasChecked }
+        let db = try SQLiteDatabase.inMemory()
+        for kind in Operator.Kind.allCases {
+            let relation = try Self.build(kind, try Fixture())
+            let reference = try ReferenceEvaluator.evaluate(relation)
+            XCTAssertFalse(reference.isEmpty, "\(kind): the sample should produce rows")
+            XCTAssertEqual(Set(reference).count, reference.count, "\(kind): reference has duplicates")
+            for preset in ["all-on", "all-off"] {
+                let run = try QueryEngine(preset: preset).run([relation])
+                XCTAssertEqual(run.results[0].sorted(), reference.sorted(), "\(kind) under \(preset)")
+            }
+            let sql = try db.evaluate(relation)
+            XCTAssertEqual(sql.sorted(), reference.sorted(), "\(kind) in SQLite")
+        }
+    }
+
+    /// Each operator's kernel comes from the factory, is its own type, and a fresh copy
+    /// starts empty.
+    func testEveryOperatorHasItsOwnKernel() throws {
+        let f = try Fixture()
+        var kernelTypes = Set<ObjectIdentifier>()
+        for kind in Operator.Kind.allCases {
+            let (op, operands) = try Self.sample(kind, f)
+            let output = try op.scheme(over: operands.map(\.scheme))
+            let kernel = try KernelFactory.make(op, operands: operands.map(\.scheme), output: output)
+            kernelTypes.insert(ObjectIdentifier(type(of: kernel)))
+            var emitted: [Row] = []
+            for (i, operand) in operands.enumerated() {
+                emitted += kernel.receive(Batch(try operand.rows()), operand: i).rows
+                emitted += kernel.operandCompleted(i).rows
+            }
+            XCTAssertEqual(emitted.sorted(), try Relation(applying: op, to: operands).rows().sorted(), "\(kind) kernel alone")
+            let copy = kernel.freshCopy()
+            XCTAssertTrue(type(of: copy) == type(of: kernel), "\(kind)")
+            XCTAssertFalse(copy === kernel, "\(kind)")
+        }
+        XCTAssertEqual(kernelTypes.count, Operator.Kind.allCases.count)
+    }
+
+    /// A filter above each operator flows through it to every source (all sample operands
+    /// have `a`), and the result is still right.
+    func testParentalFiltersFlowThroughEveryOperator() throws {
+        let filter: Relational.Predicate = Attribute("a") *== 2
+        for kind in Operator.Kind.allCases {
+            let f = try Fixture()
+            let (op, operands) = try Self.sample(kind, f)
+            for operand in operands {
+                XCTAssertEqual(op.filter(filter, forOperandWith: operand.scheme)?.attributes, ["a"], "\(kind)")
+            }
+            let query = try Relation(applying: op, to: operands).select(filter)
+            let run = try QueryEngine(preset: "all-on").run([query])
+            XCTAssertEqual(run.counters.filteredFetches, Set(operands.map(ObjectIdentifier.init)).count, "\(kind)")
+            XCTAssertEqual(run.results[0].sorted(), try query.rows().sorted(), "\(kind)")
+        }
+    }
+
+    /// Printing and parsing give back the same graph; graph equivalence tells every
+    /// operator from every other.
+    func testPrinterParserAndEquivalenceHandleEveryOperator() throws {
+        let f = try Fixture()
+        let all = try Operator.Kind.allCases.map { try Self.build($0, f) }
+        for (kind, relation) in zip(Operator.Kind.allCases, all) {
+            let text = try QueryPrinter.print([relation], catalog: f.catalog)
+            let parsed = try Query.parse(text, catalog: f.catalog)
+            XCTAssertTrue(sameGraph(parsed.relations, [relation]), "\(kind): \(text)")
+            XCTAssertTrue(sameGraph([try Self.build(kind, f)], [relation]), "\(kind) rebuilt")
+            for (other, otherRelation) in zip(Operator.Kind.allCases, all) where other != kind {
+                XCTAssertFalse(sameGraph([otherRelation], [relation]), "\(kind) vs \(other)")
+            }
+        }
+    }
+
+    /// Plans label every operator distinctly, as the operator's own label.
+    func testPlanLabelsNameEveryOperator() throws {
+        let f = try Fixture()
+        var labels = Set<String>()
+        for kind in Operator.Kind.allCases {
+            let (op, _) = try Self.sample(kind, f)
+            let graph = Planner.plan([try Self.build(kind, f)])
+            XCTAssertEqual(graph[graph.outputNodes[0]].operation.label, op.label, "\(kind)")
+            labels.insert(op.label)
+        }
+        XCTAssertEqual(labels.count, Operator.Kind.allCases.count)
+    }
+
+    /// The random case generator draws every operator.
+    func testRandomCasesUseEveryOperator() {
+        XCTAssertEqual(Set(RandomCaseGenerator.drawOrder), Set(Operator.Kind.allCases))
+        let fuzzer = Fuzzer(cases: 300, seed: 5)
+        var drawn = Set<Operator.Kind>()
+        for index in 0..<300 {
+            let g = fuzzer.makeCase(index)
+            for node in g.nodes { if case let .apply(op, _) = node { drawn.insert(op.kind) } }
+        }
+        for kind in Operator.Kind.allCases {
+            XCTAssertGreaterThan(RandomCaseGenerator.weight(kind), 0, "\(kind)")
+            XCTAssertTrue(drawn.contains(kind), "random cases never use \(kind)")
+        }
+    }
+}
