@@ -11,10 +11,14 @@
 # whether the process crashed (a runtime trap, not an oracle). The table goes to stdout and,
 # with --out FILE, to FILE.
 #
-# The patches are written against the code of the commit that added them (engine v1: the
-# row-at-a-time runner in Sources/QueryEngine/Runner). When the engine is rewritten they go
-# stale: a patch that no longer applies is reported as "stale" and skipped, which is
-# expected; re-plant the bug in the new code and regenerate the patch with `git diff`.
+# The patches are written against the code of the commit that last regenerated them (the
+# row-at-a-time kernels in Sources/QueryEngine/Kernels, after the one-Operator refactor).
+# When the engine is rewritten they go stale: a patch that no longer applies is reported as
+# "stale", and one that no longer compiles as "does not build"; both are expected. Re-plant
+# the bug in the new code and regenerate the patch with `git diff -- Sources > PATCH`.
+#
+# Stop it with Ctrl-C in its terminal (which signals every process of the run); the patch
+# that is applied is reverted on the way out.
 #
 # Usage: bash scripts/mutation-check.sh [--cases N] [--seed S] [--release] [--out FILE] [PATCH...]
 # Needs a clean Sources/ (the patches are applied in place); Ctrl-C or any failure reverts
