@@ -2,7 +2,9 @@
 # Installs what the testbed needs and is missing; safe to run any number of times.
 #
 #   bash scripts/setup.sh              Swift check + system libraries (libsqlite3-dev, libgraphviz-dev)
-#   bash scripts/setup.sh --plotting   also the Python plotting package (matplotlib)
+#   bash scripts/setup.sh --plotting   also the Python packages for plots and confidence intervals (matplotlib, numpy, scipy)
+#   bash scripts/setup.sh --engines    also DuckDB's Python package (duckdb), for the bulk benchmarks
+#   bash scripts/setup.sh --browser    also Chromium, for the report's headless-browser test
 #   bash scripts/setup.sh --sweep      also the schedulers scripts/sweep.sh uses: GNU parallel,
 #                                      Slurm (slurm-wlm), munge and the ssh client (Debian/Ubuntu)
 #   bash scripts/setup.sh --sweep-tests  --sweep plus what the scheduler tests need: sshd
@@ -10,15 +12,19 @@
 set -euo pipefail
 
 plotting=0
+engines=0
+browser=0
 sweep=0
 sweep_tests=0
 for arg in "$@"; do
     case "$arg" in
         --plotting) plotting=1 ;;
+        --engines) engines=1 ;;
+        --browser) browser=1 ;;
         --sweep) sweep=1 ;;
         --sweep-tests) sweep=1; sweep_tests=1 ;;
-        -h|--help) sed -n '2,9p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
-        *) echo "setup.sh: unknown option '$arg' (known: --plotting, --sweep, --sweep-tests)" >&2; exit 2 ;;
+        -h|--help) sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        *) echo "setup.sh: unknown option '$arg' (known: --plotting, --engines, --browser, --sweep, --sweep-tests)" >&2; exit 2 ;;
     esac
 done
 
@@ -84,18 +90,54 @@ if ((plotting)); then
         say "--plotting needs python3, which is not on PATH." >&2
         exit 1
     fi
-    has_matplotlib() { "$python" -c "import matplotlib" >/dev/null 2>&1; }
-    # Debian's own Python refuses pip installs (externally managed): use its package.
-    case "$(readlink -f "$python")" in
-        /usr/bin/*) has_matplotlib || apt_install python3-matplotlib ;;
-    esac
-    if ! has_matplotlib; then
-        say "installing matplotlib for $python with pip"
-        if ! "$python" -m pip install --quiet matplotlib; then
-            say "could not install matplotlib for $python; install it by hand (apt-get install python3-matplotlib, or pip)." >&2
+    # module to import, Debian package, pip package: matplotlib draws the plots, scipy
+    # (with numpy) computes the bootstrap confidence intervals (scripts/report/bootstrap.py).
+    for spec in "matplotlib python3-matplotlib matplotlib" "scipy.stats python3-scipy scipy"; do
+        read -r module deb pip_name <<<"$spec"
+        has_module() { "$python" -c "import $module" >/dev/null 2>&1; }
+        # Debian's own Python refuses pip installs (externally managed): use its package.
+        case "$(readlink -f "$python")" in
+            /usr/bin/*) has_module || apt_install "$deb" ;;
+        esac
+        if ! has_module; then
+            say "installing $pip_name for $python with pip"
+            if ! "$python" -m pip install --quiet "$pip_name"; then
+                say "could not install $pip_name for $python; install it by hand (apt-get install $deb, or pip)." >&2
+                exit 1
+            fi
+        fi
+    done
+fi
+
+if ((browser)); then
+    if ! command -v chromium >/dev/null 2>&1 && ! command -v chromium-browser >/dev/null 2>&1; then
+        apt_install chromium
+    fi
+fi
+
+if ((engines)); then
+    python=$(command -v python3 || command -v python || true)
+    if [ -z "$python" ]; then
+        say "--engines needs python3, which is not on PATH." >&2
+        exit 1
+    fi
+    if ! "$python" -c "import duckdb" >/dev/null 2>&1; then
+        # DuckDB's official Python package from PyPI (1.5.x or 2.0.x; the bulk benchmarks
+        # were measured with 2.0.0). Debian's own Python refuses pip installs (externally
+        # managed), so there the user site is used, with the override pip asks for.
+        say "installing duckdb for $python with pip"
+        pip_args=(--quiet "duckdb>=1.5,<2.1")
+        case "$(readlink -f "$python")" in
+            /usr/bin/*)
+                "$python" -m pip --version >/dev/null 2>&1 || apt_install python3-pip
+                pip_args+=(--user --break-system-packages) ;;
+        esac
+        if ! "$python" -m pip install "${pip_args[@]}"; then
+            say "could not install duckdb for $python; install it by hand (pip install duckdb)." >&2
             exit 1
         fi
     fi
+    say "duckdb $("$python" -c "import duckdb; print(duckdb.__version__)") for $python"
 fi
 
 say "ready ($(swift --version 2>/dev/null | head -n 1))"

@@ -3,9 +3,13 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+# --plotting and --browser: the report's tests use python3 with numpy, scipy and
+# matplotlib, and headless Chromium; with TESTBED_REQUIRE_REPORT_TOOLS=1 a missing one fails
+# those tests instead of skipping them, so CI always runs them.
 # --sweep-tests: the scheduler tests (Tests/SweepTests) run GNU parallel, ssh and a one-node
 # Slurm cluster for real; they fail, not skip, when these are missing.
-bash scripts/setup.sh --sweep-tests
+bash scripts/setup.sh --plotting --browser --sweep-tests
+export TESTBED_REQUIRE_REPORT_TOOLS=1
 swift build
 # swift test prints each suite's "Executed N tests, with M failures" summary and exits
 # non-zero when any test fails. Every test is XCTest; without --disable-swift-testing the

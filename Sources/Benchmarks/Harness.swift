@@ -11,6 +11,8 @@ struct BenchmarkSuite: Sendable {
     let name: String
     let summary: String
     let run: @Sendable ([String]) throws -> Void
+    /// False for suites `all` skips (long runs with their own entry script, or drivers).
+    var includedInAll = true
 }
 
 /// Timings of one benchmark: each repetition timed separately, warm-up runs discarded.
@@ -95,12 +97,17 @@ private func format(_ value: Double, _ unit: String) -> String {
 struct BenchmarkReport {
     private var rows: [(Measurement, target: Duration?, note: String)] = []
 
+    private var otherMisses: [String] = []
+
     var missedTargets: [String] {
         rows.compactMap { m, target, _ in
             guard let target, m.median >= target else { return nil }
             return m.label
-        }
+        } + otherMisses
     }
+
+    /// Records a missed target that is not a timing (e.g. memory per row).
+    mutating func noteMissed(_ label: String) { otherMisses.append(label) }
 
     mutating func add(_ m: Measurement, target: Duration? = nil, note: String = "") {
         rows.append((m, target, note))

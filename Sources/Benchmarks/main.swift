@@ -2,7 +2,7 @@
 //
 //   swift run -c release testbed-bench               lists the suites
 //   swift run -c release testbed-bench <suite> ...   runs one suite (arguments go to it)
-//   swift run -c release testbed-bench all           runs every suite
+//   swift run -c release testbed-bench all           runs every suite not marked "not in all"
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -14,13 +14,16 @@ let suites: [BenchmarkSuite] = [
     engineSuite,
     workloadsSuite,
     growthSuite,
+    bulkSuite,
+    memorySuite,
+    profileSuite,
 ]
 
 func usage() -> String {
     let width = suites.map(\.name.count).max() ?? 0
     var text = """
         USAGE: testbed-bench <suite> [arguments]
-               testbed-bench all
+               testbed-bench all            (every suite not marked "not in all")
 
         Build with -c release for meaningful figures:
           swift run -c release testbed-bench <suite>
@@ -29,7 +32,8 @@ func usage() -> String {
 
         """
     for suite in suites {
-        text += "  " + suite.name + String(repeating: " ", count: width - suite.name.count) + "  " + suite.summary + "\n"
+        text += "  " + suite.name + String(repeating: " ", count: width - suite.name.count) + "  " + suite.summary
+            + (suite.includedInAll ? "" : " (not in all)") + "\n"
     }
     return text
 }
@@ -42,7 +46,7 @@ guard let first = arguments.first, !["-h", "--help", "help"].contains(first) els
 
 let selected: [BenchmarkSuite]
 if first == "all" {
-    selected = suites
+    selected = suites.filter(\.includedInAll)
 } else if let suite = suites.first(where: { $0.name == first }) {
     selected = [suite]
 } else {
@@ -57,6 +61,9 @@ printError("warning: this is a debug build; run with `swift run -c release testb
 
 do {
     for suite in selected { try suite.run(Array(arguments.dropFirst())) }
+} catch let error as BenchmarkError {
+    printError("testbed-bench: \(error)")
+    exit(2)
 } catch {
     printError("testbed-bench: \(error)")
     exit(1)

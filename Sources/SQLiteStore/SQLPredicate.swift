@@ -14,7 +14,10 @@ import Relational
 ///   by swapping operands; simpler forms when an operand is a constant, e.g. `a < 5` →
 ///   `(a IS NULL OR a < ?)`, `a > 5` → `(a IS NOT NULL AND a > ?)`, `a > null` → `a IS NOT NULL`;
 /// - an OR of equalities of one attribute with constants → `a IN (?, ...)` (plus `OR a IS NULL`
-///   when null is among them), which SQLite answers from an index.
+///   when null is among them), which SQLite answers from an index;
+/// - an IN-set over one attribute the same way; over several attributes an OR, per key, of
+///   an AND of `a IS ?` (null-safe, and each key an index search on its leading attribute).
+///   A set too large for one statement's parameters is split by `SQLiteTable`'s cursor.
 ///
 /// Every translated predicate evaluates to 0 or 1, never NULL, so `NOT` is exact.
 /// Constants are always bound parameters (null is written as the keyword NULL).
@@ -37,7 +40,54 @@ enum SQLPredicate {
             return try disjunction(parts, &parameters, column)
         case let .not(inner):
             return "(NOT " + (try translate(inner, parameters: &parameters, column: column)) + ")"
+        case let .inSet(attributes, keys):
+            return try inSet(attributes, keys, &parameters, column)
         }
+    }
+
+    private static func inSet(
+        _ attributes: [Attribute], _ keys: Set<Row>, _ parameters: inout [Value], _ column: (Attribute) throws -> String
+    ) throws -> String {
+        if keys.isEmpty { return "0" }
+        let names = try attributes.map(column)
+        if let bad = keys.first(where: { $0.count != names.count }) {
+            throw SQLiteError(.usage, "an IN-set key has \(bad.count) values for \(names.count) attributes")
+        }
+        if names.count == 1 {
+            let pieces = membership(names[0], keys.map { $0.values[0] }, &parameters)
+            return pieces.count == 1 ? pieces[0] : "(" + pieces.joined(separator: " OR ") + ")"
+        }
+        // Sorted, so the same set always gives the same statement text (and cached statement).
+        var disjuncts: [String] = []
+        for key in keys.sorted() {
+            var conjuncts: [String] = []
+            for (name, value) in zip(names, key.values) {
+                if value.isNull {
+                    conjuncts.append("\(name) IS NULL")
+                } else {
+                    conjuncts.append("\(name) IS ?")
+                    parameters.append(value)
+                }
+            }
+            disjuncts.append(conjuncts.isEmpty ? "1" : "(" + conjuncts.joined(separator: " AND ") + ")")
+        }
+        return disjuncts.count == 1 ? disjuncts[0] : "(" + disjuncts.joined(separator: " OR ") + ")"
+    }
+
+    /// `name` equal to one of `values` (null-safe), as one or two OR-ed pieces.
+    private static func membership(_ name: String, _ values: [Value], _ parameters: inout [Value]) -> [String] {
+        let nonNull = values.filter { !$0.isNull }
+        var pieces: [String] = []
+        if nonNull.count == 1 {
+            pieces.append("\(name) IS ?")
+            parameters.append(nonNull[0])
+        } else if nonNull.count > 1 {
+            // Non-null list, so IN is NULL only when the column is; guard that to keep 0/1.
+            pieces.append("(\(name) IS NOT NULL AND \(name) IN (\(placeholders(nonNull.count))))")
+            parameters.append(contentsOf: nonNull)
+        }
+        if nonNull.count != values.count { pieces.append("\(name) IS NULL") }
+        return pieces
     }
 
     /// ORs, with equalities of one attribute to constants gathered into one IN list.
@@ -59,20 +109,7 @@ enum SQLPredicate {
         }
         var sql: [String] = []
         for a in order {
-            let values = groups[a] ?? []
-            let name = try column(a)
-            let nonNull = values.filter { !$0.isNull }
-            var pieces: [String] = []
-            if nonNull.count == 1 {
-                pieces.append("\(name) IS ?")
-                parameters.append(nonNull[0])
-            } else if nonNull.count > 1 {
-                // Non-null list, so IN is NULL only when the column is; guard that to keep 0/1.
-                pieces.append("(\(name) IS NOT NULL AND \(name) IN (\(placeholders(nonNull.count))))")
-                parameters.append(contentsOf: nonNull)
-            }
-            if nonNull.count != values.count { pieces.append("\(name) IS NULL") }
-            sql.append(contentsOf: pieces)
+            sql.append(contentsOf: membership(try column(a), groups[a] ?? [], &parameters))
         }
         for part in others { sql.append(try translate(part, parameters: &parameters, column: column)) }
         return sql.count == 1 ? sql[0] : "(" + sql.joined(separator: " OR ") + ")"

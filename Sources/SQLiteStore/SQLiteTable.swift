@@ -21,8 +21,11 @@ public final class SQLiteTable: SourceRelation {
     public private(set) var rowsDelivered = 0
     /// Rows SQLite stepped through in full-table scans for this table's cursors.
     public private(set) var fullScanSteps = 0
-    /// Cursors opened (each runs one SELECT).
+    /// Cursors opened (each runs one SELECT, or several for a filter too large for one).
     public private(set) var fetches = 0
+    /// The most parameters one SELECT binds; nil for SQLite's own limit. Tests lower it to
+    /// exercise the split of large IN-sets over several statements.
+    public var maxParametersPerStatement: Int?
 
     let quotedName: String
     /// The columns in scheme order, quoted and comma-separated.
@@ -74,6 +77,7 @@ public final class SQLiteTable: SourceRelation {
         }
         let (condition, parameters) = try whereClause(filter)
         if filter.isUnsatisfiable { return ArrayCursor([]) }
+        if parameters.count > parameterLimit { return try largeFilterCursor(filter) }
         return try SQLiteCursor(
             table: self, sql: "SELECT \(selectList) FROM \(quotedName) WHERE \(condition)", parameters: parameters)
     }

@@ -12,7 +12,10 @@ struct DemoCommand: ParsableCommand {
             Builds the employees/equipment examples of "An Introduction to Relational Algebra \
             Using PLRelational" (seed 001) and the pets example of "PLRelational: Query \
             Optimization and Execution" (seed 000) as lazy relations over memory tables, then \
-            prints each one as a titled table. Rows are computed by the reference evaluator \
+            prints each one as a titled table. Last comes "PLRelational: Observing Change" (seed \
+            001, example `observing-change`): the fruit example's six steps as transactions, each \
+            followed by the RowChanges its observers receive, step 6 an update applied to a \
+            derived relation and propagated back to the source. Rows are computed by the reference evaluator \
             when printed; columns are sorted by name and rows in the value order.
 
             Each title is the example's name and its expression in the query language.
@@ -33,16 +36,19 @@ struct DemoCommand: ParsableCommand {
         } catch {
             throw usageFailure("demo: could not build the examples: \(error)")
         }
-        let known = Set(examples.map(\.name))
+        let known = Set(examples.map(\.name) + [ObservingChangeDemo.name])
         for name in example where !known.contains(name) {
             throw usageFailure("--example: unknown example \(Printable.quoted(name)); known examples: "
-                + examples.map(\.name).joined(separator: ", "))
+                + (examples.map(\.name) + [ObservingChangeDemo.name]).joined(separator: ", "))
         }
         let chosen = example.isEmpty ? examples : examples.filter { example.contains($0.name) }
+        let showChanges = example.isEmpty || example.contains(ObservingChangeDemo.name)
         if list {
-            let width = chosen.map(\.name.count).max() ?? 0
-            for e in chosen {
-                print(e.name + String(repeating: " ", count: width - e.name.count) + "  " + e.expression)
+            let listed = chosen.map { ($0.name, $0.expression) }
+                + (showChanges ? [(ObservingChangeDemo.name, ObservingChangeDemo.summary)] : [])
+            let width = listed.map(\.0.count).max() ?? 0
+            for (name, text) in listed {
+                print(name + String(repeating: " ", count: width - name.count) + "  " + text)
             }
             return
         }
@@ -54,6 +60,13 @@ struct DemoCommand: ParsableCommand {
             }
             print("== \(e.name): \(e.expression)")
             print(try TablePrinter.render(e.relation))
+        }
+        if showChanges {
+            do {
+                print(try ObservingChangeDemo.render(), terminator: "")
+            } catch {
+                throw usageFailure("demo: the observing-change example failed: \(error)")
+            }
         }
     }
 }

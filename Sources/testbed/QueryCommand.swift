@@ -15,12 +15,14 @@ struct QueryCommand: ParsableCommand {
 
     @OptionGroup var dataset: DatasetOptions
     @OptionGroup var flags: HeuristicFlagOptions
+    @OptionGroup var engineOptions: EngineOptions
 
     @Flag(help: "Check the result against the reference evaluator.")
     var verify = false
 
     func run() throws {
-        let engine = QueryEngine(flags: try flags.flagSet())
+        var engine = QueryEngine(flags: try flags.flagSet())
+        try engineOptions.apply(to: &engine)
         let (catalogQuery, loaded, parsed) = try dataset.loadAndParse(query: query)
         let run = try engine.run(parsed.relations)
         print("query \(catalogQuery.name) on \(loaded.dataset.shape) rows \(dataset.rows) seed \(dataset.seed), "

@@ -7,9 +7,11 @@ struct RunCommand: ParsableCommand {
         abstract: "Run an experiment config: sizes × backends × queries × flag sets × repetitions, plus SQLite baselines.",
         discussion: """
             Writes into --out DIR or Results/<name>/<UTC timestamp>/: timings.csv (one row per \
-            repetition), summary.csv and summary.txt (median, min, max per cell; speedup against \
+            repetition), passes.csv (time of each optimizer pass and heuristic hook per repetition), summary.csv and summary.txt (median, min, max per cell; speedup against \
             the baseline flag set), plans/ (DOT and SVG at the smallest and largest size, when the \
-            config says `plans: true`), plots/ (matplotlib), config.yaml as run, environment.txt, run.txt.
+            config says `plans: true`), plots/ (matplotlib), report.html (the whole run on one page), \
+            config.yaml as run, environment.txt, run.txt. Confidence intervals in summary.csv come \
+            from scipy (scripts/setup.sh --plotting); without it their columns stay empty.
 
             Every cell of a query and size must give the same result hash (flag sets, backends, \
             SQLite engines); a mismatch is reported on stderr and in mismatches.txt, exit 1. \
@@ -30,8 +32,13 @@ struct RunCommand: ParsableCommand {
     @Option(help: "Run only shard K of N (K/N, 1-based) of the cell matrix.")
     var shard: String?
 
+    @OptionGroup var engine: EngineOptions
+
     func run() throws {
-        let code = RunInvocation(configPath: config, out: out, resume: resume, shard: shard).execute(console: .standard)
+        var invocation = RunInvocation(configPath: config, out: out, resume: resume, shard: shard)
+        invocation.disabledPasses = engine.disabledPasses
+        invocation.validate = engine.validate
+        let code = invocation.execute(console: .standard)
         if code != 0 { throw ExitCode(code) }
     }
 }

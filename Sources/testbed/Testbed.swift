@@ -23,9 +23,9 @@ struct Testbed: ParsableCommand {
         subcommands: [
             DemoCommand.self,
             GenerateCommand.self, QueriesCommand.self, QueryCommand.self, FlagsCommand.self,
-            PlanCommand.self,
+            PlanCommand.self, ObserveCommand.self,
             VerifyCommand.self,
-            RunCommand.self, CompareCommand.self, MergeCommand.self,
+            RunCommand.self, CompareCommand.self, MergeCommand.self, ReportCommand.self,
         ]
     )
 }

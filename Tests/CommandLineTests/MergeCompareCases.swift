@@ -129,6 +129,47 @@ enum MergeCompareCases {
         out.append(BatteryCase("compare/missing-dir", ["compare", "nothere"], expect: ["nothere"]))
         out.append(BatteryCase("compare/not-a-run", ["compare", "d"], files: ["d/readme": "x"], expect: ["d"]))
         out.append(BatteryCase("compare/unknown-flag", ["compare", "full", "--wide"], files: directory("full", as: "full"), expect: ["--wide"]))
+        out += twoRunCases + reportCases
         return out
+    }
+
+    /// `compare RUN_A RUN_B [--tolerance T]`.
+    static var twoRunCases: [BatteryCase] {
+        let full = directory("full", as: "full")
+        let both = full.merging(directory("full", as: "again")) { a, _ in a }
+        var other = directory("full", as: "other")
+        other["other/config.yaml"] = other["other/config.yaml"]?.replacingOccurrences(of: "name: bat", with: "name: bat2")
+        other["other/timings.csv"] = other["other/timings.csv"]?.replacingOccurrences(of: "\nbat,", with: "\nbat2,")
+        return [
+            BatteryCase("compare/three-runs", ["compare", "full", "again", "full"], files: both, expect: ["give one run directory, or two"]),
+            BatteryCase("compare/tolerance-one-run", ["compare", "full", "--tolerance", "0.1"], files: full, expect: ["--tolerance"]),
+            BatteryCase("compare/tolerance-text", ["compare", "full", "again", "--tolerance", "much"], files: both, expect: ["--tolerance", "much"]),
+            BatteryCase("compare/tolerance-negative", ["compare", "full", "again", "--tolerance=-0.5"], files: both, expect: ["--tolerance"]),
+            BatteryCase("compare/tolerance-nan", ["compare", "full", "again", "--tolerance", "nan"], files: both, expect: ["--tolerance"]),
+            BatteryCase("compare/baseline-two-runs", ["compare", "full", "again", "--baseline", "all-on"], files: both, expect: ["--baseline"]),
+            BatteryCase("compare/run-b-missing", ["compare", "full", "nothere"], files: full, expect: ["RUN_B", "nothere"]),
+            BatteryCase("compare/run-a-no-timings", ["compare", "d", "full"], files: full.merging(["d/config.yaml": full["full/config.yaml"] ?? ""]) { a, _ in a },
+                        expect: ["RUN_A", "timings.csv"]),
+            BatteryCase("compare/other-experiment", ["compare", "full", "other"], files: full.merging(other) { a, _ in a },
+                        expect: ["compare two runs of one config"]),
+            BatteryCase("compare/run-b-bad-timings", ["compare", "full", "again"],
+                        files: both.merging(["again/timings.csv": editField(both["again/timings.csv"] ?? "", row: 1, index: 5, value: "-3")]) { _, b in b },
+                        expect: ["timings.csv:2"]),
+        ]
+    }
+
+    /// `report DIR`: nothing is written when the run's files do not read.
+    static var reportCases: [BatteryCase] {
+        var bad = directory("full", as: "full")
+        bad["full/summary.csv"] = editField(bad["full/summary.csv"] ?? "", row: 1, index: 11, value: "nan")
+        var badPasses = directory("full", as: "full")
+        badPasses["full/timings.csv"] = editField(badPasses["full/timings.csv"] ?? "", row: 1, index: 1, value: "0")
+        return [
+            BatteryCase("compare/report-missing-dir", ["report", "nothere"], expect: ["nothere"]),
+            BatteryCase("compare/report-not-a-run", ["report", "d"], files: ["d/readme": "x"], expect: ["config.yaml"]),
+            BatteryCase("compare/report-bad-summary", ["report", "full"], files: bad, expect: ["summary.csv:2"]),
+            BatteryCase("compare/report-bad-timings", ["report", "full"], files: badPasses, expect: ["timings.csv:2"]),
+            BatteryCase("compare/report-no-dir", ["report"], expect: ["directory"]),
+        ]
     }
 }

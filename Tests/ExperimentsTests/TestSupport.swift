@@ -82,7 +82,7 @@ func deterministicColumns(_ path: String) throws -> [[String]] {
     let table = try CSVTable(parsing: try FileSystem.readText(path), file: path)
     let keep = table.header.enumerated().filter { index, name in
         !TimingRecord.timingColumns.contains(name) && !name.hasPrefix("plan_us") && !name.hasPrefix("optimize_us")
-            && !name.hasPrefix("run_us") && !name.hasPrefix("total_us") && name != "speedup"
+            && !name.hasPrefix("run_us") && !name.hasPrefix("total_us") && !name.hasPrefix("speedup")
     }.map(\.offset)
     return ([table.header] + table.rows).map { row in keep.map { row[$0] } }
 }

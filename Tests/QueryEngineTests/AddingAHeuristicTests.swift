@@ -25,9 +25,10 @@ final class AddingAHeuristicTests: XCTestCase {
     func testACustomHeuristicPlugsInThroughTheCatalog() throws {
         final class CountsInitiators: Heuristic {
             nonisolated(unsafe) static var seen = 0
-            static let flags = [FlagSpec(name: "count-initiators", kind: .toggle, allOn: .toggle(true),
+            static let counting = FlagKey<Bool>("count-initiators")
+            static let flags = [FlagSpec(name: counting.name, kind: .toggle, allOn: .toggle(true),
                                          allOff: .toggle(false), meaning: "test only")]
-            static func make(_ flags: FlagSet) -> CountsInitiators? { flags.isOn("count-initiators") ? .init() : nil }
+            static func make(_ flags: FlagSet) -> CountsInitiators? { flags.isOn(counting) ? .init() : nil }
             func chooseInitiator(from candidates: [NodeID], run: any RunnerContext) -> NodeID? {
                 CountsInitiators.seen += 1
                 return nil

@@ -19,8 +19,8 @@ final class FlagSetTests: XCTestCase {
         let flags = try catalog.flagSet(
             preset: "all-off", enable: ["subtree-copying"], disable: [],
             assignments: ["join-filter-threshold=10", "union-fold-max-operands=3"])
-        XCTAssertTrue(flags.isOn("subtree-copying"))
-        XCTAssertEqual(flags.integer("join-filter-threshold"), 10)
+        XCTAssertTrue(flags.isOn(SubtreeCopying.copying))
+        XCTAssertEqual(flags[JoinFilterThreshold.threshold], 10)
         XCTAssertTrue(flags.canonical.contains("union-fold-max-operands=3"))
         XCTAssertEqual(try catalog.parseCanonical(flags.canonical), flags)
     }

@@ -92,13 +92,13 @@ enum Sweep {
         return out
     }
 
-    /// A CSV file's rows without the measured-time columns (and `speedup`, a ratio of times).
+    /// A CSV file's rows without the measured-time columns (and `speedup` and its interval, ratios of times).
     static func deterministicColumns(_ path: String) throws -> [[String]] {
         let rows = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").map { fields(String($0)) }
         guard let header = rows.first else { return [] }
         let timed = ["plan_us", "optimize_us", "run_us", "total_us"]
         let keep = header.indices.filter { index in
-            !timed.contains { header[index].hasPrefix($0) } && header[index] != "speedup"
+            !timed.contains { header[index].hasPrefix($0) } && !header[index].hasPrefix("speedup")
         }
         return rows.map { row in keep.map { $0 < row.count ? row[$0] : "<missing>" } }
     }

@@ -5,13 +5,15 @@ import Relational
 /// `join-filter-threshold=100`, but the filter it builds leaves out the first join key, so
 /// the other operand loses the rows matching it.
 final class BrokenJoinFilter: Heuristic {
+    static let broken = FlagKey<Bool>("broken-join-filter")
+
     static let flags = [
-        FlagSpec(name: "broken-join-filter", kind: .toggle, allOn: .toggle(true), allOff: .toggle(false),
+        FlagSpec(name: broken.name, kind: .toggle, allOn: .toggle(true), allOff: .toggle(false),
                  meaning: "test only: a join filter that drops a key")
     ]
 
     static func make(_ flags: FlagSet) -> BrokenJoinFilter? {
-        flags.isOn("broken-join-filter") ? BrokenJoinFilter() : nil
+        flags.isOn(broken) ? BrokenJoinFilter() : nil
     }
 
     func operandCompleted(_ edge: Edge, run: any RunnerContext) {

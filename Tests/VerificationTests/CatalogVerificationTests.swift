@@ -27,7 +27,7 @@ final class CatalogVerificationTests: XCTestCase {
         let sets = try FlagGrid.verify().flagSets()
         // 3 on/off × 5 thresholds × 3 orderings × 3 copy limits.
         XCTAssertEqual(sets.count, 8 * 5 * 3 * 3)
-        XCTAssertTrue(sets.contains { $0.integer("join-filter-threshold") == Int.max })
-        XCTAssertEqual(Set(sets.compactMap { $0.integer("subtree-copy-limit") }), [0, 1, 100])
+        XCTAssertTrue(sets.contains { $0[JoinFilterThreshold.threshold] == Int.max })
+        XCTAssertEqual(Set(sets.compactMap { $0[SubtreeCopying.copyLimit] }), [0, 1, 100])
     }
 }

@@ -9,7 +9,8 @@ import XCTest
 /// Every operator (`Operator.Kind.allCases`) against every concern that must handle it:
 /// scheme derivation, the reference evaluator, the engine kernel factory and kernels, the
 /// filter rewrite for operands, the SQL translation, the query printer and parser, graph
-/// equivalence, the random case generator and the plan label. A new operator fails to build
+/// equivalence, the random case generator, the plan label, change derivation and reverse
+/// propagation. A new operator fails to build
 /// (an exhaustive switch somewhere, `sample` below) or fails here until each is done.
 final class OperatorCompletenessTests: XCTestCase {
     /// Fresh sources: t(a, b) and u(a, b) overlap; v(a, c) joins t on a (2 matches twice).
@@ -72,9 +73,6 @@ final class OperatorCompletenessTests: XCTestCase {
     /// The reference evaluator, the engine (under every preset, invariants checked) and
     /// SQLite agree on every operator, each result a set, and none is empty.
     func testEvaluatorKernelsAndSQLAgreeOnEveryOperator() throws {
-        let wasChecked = EngineChecks.enabled
-        EngineChecks.enabled = true
-        defer { EngineChecks.enabled = wasChecked }
         let db = try SQLiteDatabase.inMemory()
         for kind in Operator.Kind.allCases {
             let relation = try Self.build(kind, try Fixture())
@@ -82,7 +80,9 @@ final class OperatorCompletenessTests: XCTestCase {
             XCTAssertFalse(reference.isEmpty, "\(kind): the sample should produce rows")
             XCTAssertEqual(Set(reference).count, reference.count, "\(kind): reference has duplicates")
             for preset in ["all-on", "all-off"] {
-                let run = try QueryEngine(preset: preset).run([relation])
+                var engine = try QueryEngine(preset: preset)
+                engine.checked = true
+                let run = try engine.run([relation])
                 XCTAssertEqual(run.results[0].sorted(), reference.sorted(), "\(kind) under \(preset)")
             }
             let sql = try db.evaluate(relation)
@@ -157,6 +157,46 @@ final class OperatorCompletenessTests: XCTestCase {
             labels.insert(op.label)
         }
         XCTAssertEqual(labels.count, Operator.Kind.allCases.count)
+    }
+
+    /// Change propagation: every operator has a derivative rule whose graphs, run by the
+    /// engine, give exact changes equal to a requery (random transactions on its operands).
+    func testChangeDerivationHandlesEveryOperator() throws {
+        for (number, kind) in Operator.Kind.allCases.enumerated() {
+            let graph = try CaseGraph(outputs: [try Self.build(kind, try Fixture())])
+            var random = VerificationRandom(seed: 3, case: number)
+            let transactions = RandomTransactions.make(for: graph, count: 12, &random)
+            for preset in ["all-on", "all-off"] {
+                let problems = try ChangeCheck.check(graph, transactions: transactions, flags: try QueryEngine(preset: preset).flags)
+                XCTAssertEqual(problems, [], "\(kind) under \(preset)")
+            }
+            // A delta on the first operand's source yields a derived graph for the operator.
+            let f = try Fixture()
+            let (op, operands) = try Self.sample(kind, f)
+            guard let source = operands[0].source as? MemoryTable else { return XCTFail("\(kind)") }
+            var delta = SourceDelta(source: source)
+            delta.recordInsert(Row([7, "new"]))
+            let derivation = try ChangeDerivation(deltas: [delta])
+            XCTAssertNotNil(try derivation.added(try Relation(applying: op, to: operands)), "\(kind)")
+        }
+    }
+
+    /// Reverse propagation: an update through each operator either reaches source rows or
+    /// is refused with an error naming the operator.
+    func testReversePropagationHandlesEveryOperator() throws {
+        for kind in Operator.Kind.allCases {
+            let f = try Fixture()
+            let relation = try Self.build(kind, f)
+            let db = TransactionalDatabase(engine: try QueryEngine(preset: "all-on"))
+            let before = try [f.t, f.u, f.v].map { Set(try $0.rows()) }
+            do {
+                try db.update(relation, where: Attribute("a") *== 2, set: ["a": 9])
+                XCTAssertNotEqual(try [f.t, f.u, f.v].map { Set(try $0.rows()) }, before, "\(kind) changed nothing")
+            } catch let error as ChangeError {
+                XCTAssertTrue(error.message.contains("through \(relation.label)"), "\(kind): \(error)")
+                XCTAssertEqual(try [f.t, f.u, f.v].map { Set(try $0.rows()) }, before, "\(kind) refused but changed rows")
+            }
+        }
     }
 
     /// The random case generator draws every operator.

@@ -23,7 +23,7 @@ final class ReducerTests: XCTestCase {
         XCTAssertLessThanOrEqual(reduced.graph.nodeCount, 4, "\(reduced.mismatch)")
         XCTAssertLessThanOrEqual(reduced.graph.rowCount, 4, "\(reduced.mismatch)")
         XCTAssertTrue(reduced.graph.reachableNodes.contains { if case .apply(.join, _) = reduced.graph.nodes[$0] { return true } else { return false } })
-        XCTAssertTrue(reduced.flags.isOn("broken-join-filter"))
+        XCTAssertTrue(reduced.flags.isOn(BrokenJoinFilter.broken))
 
         // The repro directory holds the files and replays the mismatch with the broken
         // engine, and passes with the standard one.

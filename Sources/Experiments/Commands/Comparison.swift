@@ -5,7 +5,9 @@ import Relational
 
 /// `testbed compare RESULTS [--baseline FLAGSET]`: per query and size, the median total
 /// time of every flag set and engine side by side, each with its ratio to the baseline's
-/// median. A difference is marked (`*`) only where the two min–max ranges do not overlap.
+/// median and the ratio's bootstrap confidence interval (from `timings.csv`). A difference is
+/// marked (`*`) only where that interval excludes 1; without intervals (no `timings.csv`, or
+/// no scipy), where the two min–max ranges do not overlap.
 public struct Comparison {
     public var results: String
     public var baseline: String?
@@ -30,7 +32,8 @@ public struct Comparison {
         guard FileSystem.exists(path) else {
             throw ExperimentFailure.usage("\(Printable.quoted(results)) has no \(Summary.fileName); give a run's output directory")
         }
-        let rows = try Summary.read(path, experiment: try experiment(beside: path))
+        let experiment = try experiment(beside: path)
+        let rows = try Summary.read(path, experiment: experiment)
         guard !rows.isEmpty else { throw ExperimentFailure.usage("\(Printable.escaped(path)) has no cells") }
         let multipleBackends = Set(rows.filter(\.cell.isTestbed).map(\.cell.backend)).count > 1
         func label(_ r: SummaryRow) -> String { SummaryTable.label(r.cell, multipleBackends: multipleBackends) }
@@ -54,6 +57,8 @@ public struct Comparison {
             if cells[key] == nil { groups.append(key) }
             cells[key, default: [:]][label(r)] = r
         }
+        let intervals = RatioIntervals(summary: path, experiment: experiment, rows: rows, base: base, label: label)
+        var unclear: [String] = []
         var table = [["query", "rows"] + ordered.map { $0 == base ? "\($0) (baseline)" : $0 }]
         for key in groups {
             let parts = key.split(separator: "\u{0}").map(String.init)
@@ -65,18 +70,44 @@ public struct Comparison {
                 var text = SummaryTable.milliseconds(r.total.median) + " ms"
                 if l != base, let reference {
                     // A zero baseline median (a sub-0.1 µs cell) has no ratio.
-                    text += reference.total.median > 0
-                        ? String(format: " %.3gx", r.total.median / reference.total.median)
-                            + (r.total.separated(from: reference.total) ? " *" : "  ")
-                        : " -   "
+                    if reference.total.median > 0 {
+                        let ratio = r.total.median / reference.total.median
+                        text += String(format: " %.3gx", ratio)
+                        if let interval = intervals.interval(of: r) {
+                            text += String(format: " [%.3g–%.3g]", interval.low, interval.high)
+                            if interval.contains(1) {
+                                text += "  "
+                                if let n = BootstrapIntervals.repetitionsNeeded(ratio: ratio, interval: interval, repetitions: r.repetitions) {
+                                    unclear.append("\(r.cell.query) \(r.cell.rows) \(l): ratio \(String(format: "%.3g", ratio)), "
+                                        + "about \(n) repetitions would tell")
+                                }
+                            } else {
+                                text += " *"
+                            }
+                        } else {
+                            text += r.total.separated(from: reference.total) ? " *" : "  "
+                        }
+                    } else {
+                        text += " -   "
+                    }
                 }
                 line.append(text)
             }
             table.append(line)
         }
-        return SummaryTable.align(table, rightAligned: [1])
+        var text = SummaryTable.align(table, rightAligned: [1])
             + "ratio = median total time / the baseline's median (below 1 is faster); "
-            + "* = the min–max ranges do not overlap\n"
+        if let note = intervals.note {
+            text += "* = the min–max ranges do not overlap\n(no confidence intervals: \(note))\n"
+        } else {
+            text += "[low–high] = \(Int(BootstrapIntervals.confidence * 100))% bootstrap confidence interval of the ratio "
+                + "(\(intervals.library)); * = the interval excludes 1\n"
+            if !unclear.isEmpty {
+                text += "cannot tell (the interval includes 1), if the observed ratio is the true one:\n"
+                    + unclear.map { "  " + $0 + "\n" }.joined()
+            }
+        }
+        return text
     }
 
     /// The experiment of the run `summary` belongs to (its `config.yaml`), so every row can be

@@ -30,6 +30,7 @@ public struct MergeInvocation: ExperimentInvocation {
         let experiment = try ExperimentResolver.resolve(text: configText, file: FileSystem.join(first, "config.yaml"), catalogDirectory: catalogDirectory)
 
         var records: [TimingRecord] = []
+        var passes: [PassRecord] = []
         var owner: [Cell: String] = [:]
         var shards: [Shard] = []
         var environments: [ShardEnvironment] = []
@@ -76,6 +77,8 @@ public struct MergeInvocation: ExperimentInvocation {
             } else {
                 records += found
             }
+            passes += try PassesFile.read(FileSystem.join(directory, PassesFile.name), experiment: experiment,
+                                          keep: Set(found.map(\.cell)))
         }
         let warnings = ShardComparability.warnings(environments)
         for warning in warnings { console.err("testbed: warning: \(warning)\n") }
@@ -103,6 +106,7 @@ public struct MergeInvocation: ExperimentInvocation {
             + "merged from: \(directories.joined(separator: " "))\n" + environmentLines(environments, warnings: warnings),
             to: FileSystem.join(directory, "environment.txt"))
         try FileSystem.writeTextAtomically(TimingsFile.text(records, order: all), to: FileSystem.join(directory, TimingsFile.name))
+        try FileSystem.writeTextAtomically(PassesFile.text(passes, order: all), to: FileSystem.join(directory, PassesFile.name))
         if let plans = directories.map({ $0 + "/plans" }).first(where: FileSystem.isDirectory) {
             try FileSystem.copyDirectory(plans, to: FileSystem.join(directory, "plans"))
         }

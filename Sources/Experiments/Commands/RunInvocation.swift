@@ -1,4 +1,5 @@
 import FileSupport
+import QueryEngine
 import Foundation
 
 /// `testbed run CONFIG [--out DIR] [--resume] [--shard K/N]` as a function returning the
@@ -13,6 +14,11 @@ public struct RunInvocation: ExperimentInvocation {
     public var catalogDirectory: String?
     public var hooks = RunHooks()
     public var plots = true
+    /// `--disable-pass NAME` (repeatable): optimizer passes skipped by name, beside the
+    /// config's `disabled-passes`.
+    public var disabledPasses: [String] = []
+    /// `--validate`: checked mode for every engine run (see `EngineChecks`).
+    public var validate = false
 
     public init(configPath: String, out: String? = nil, resume: Bool = false, shard: String? = nil) {
         self.configPath = configPath
@@ -31,6 +37,9 @@ public struct RunInvocation: ExperimentInvocation {
         let shard = try self.shard.map(Shard.init(parsing:)) ?? .whole
         let out = try self.out.map { try FileSystem.checkedOutputPath($0, option: "--out", directory: true) }
         let experiment = try ExperimentResolver.load(path: configPath, catalogDirectory: catalogDirectory)
+        do { try HeuristicCatalog.standard.checkPassNames(disabledPasses) } catch {
+            throw ExperimentFailure.usage("--disable-pass: \(error)")
+        }
         let directory: String
         let lock: DirectoryLock?
         var existing: [TimingRecord] = []
@@ -64,6 +73,8 @@ public struct RunInvocation: ExperimentInvocation {
         runner.hooks = hooks
         runner.plots = plots
         runner.configPath = configPath
+        runner.disabledPasses = disabledPasses
+        if validate { runner.checked = true }
         if resume {
             let (state, records) = try ResumeCheck.previous(directory: directory, experiment: experiment, shard: shard)
             // Read again under the lock: the holder it waited for may have completed the run.

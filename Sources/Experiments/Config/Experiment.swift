@@ -39,6 +39,8 @@ public struct Experiment: Sendable {
     public let repetitions: Int
     public let warmup: Int
     public let plans: Bool
+    /// Optimizer passes skipped by name in every testbed run (config key `disabled-passes`).
+    public internal(set) var disabledPasses: [String] = []
     /// The config text exactly as read.
     public let configText: String
 

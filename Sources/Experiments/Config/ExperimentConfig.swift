@@ -14,14 +14,17 @@ public struct ExperimentConfig: Decodable {
     public let repetitions: Int
     public let warmup: Int
     public let plans: Bool
+    /// Optimizer passes skipped by name in every testbed run (`disabled-passes: [NAME, …]`).
+    public let disabledPasses: [String]
 
     static let keys = [
         "name", "description", "dataset", "backend", "queries", "flagsets", "baselines", "baseline",
-        "repetitions", "warmup", "plans",
+        "repetitions", "warmup", "plans", "disabled-passes",
     ]
 
     enum CodingKeys: String, CodingKey {
         case name, description, dataset, backend, queries, flagsets, baselines, baseline, repetitions, warmup, plans
+        case disabledPasses = "disabled-passes"
     }
 
     public init(from decoder: any Decoder) throws {
@@ -38,6 +41,7 @@ public struct ExperimentConfig: Decodable {
         repetitions = try c.decodeIfPresent(Int.self, forKey: .repetitions) ?? 5
         warmup = try c.decodeIfPresent(Int.self, forKey: .warmup) ?? 1
         plans = try c.decodeIfPresent(Bool.self, forKey: .plans) ?? false
+        disabledPasses = try c.decodeIfPresent(OneOrMany<String>.self, forKey: .disabledPasses)?.items ?? []
     }
 }
 

@@ -144,11 +144,19 @@ public struct ExperimentResolver {
             speedupBaseline = flagSets.first { $0.name == "all-off" }?.name ?? flagSets.first?.name
         }
 
-        return Experiment(
+        for (i, name) in config.disabledPasses.enumerated() {
+            do { try heuristics.checkPassNames([name]) } catch {
+                throw fail(["disabled-passes", "[\(i)]"], "\(error)")
+            }
+        }
+
+        var experiment = Experiment(
             name: config.name, description: config.description ?? "", shape: shape, sizes: sizes,
             seed: config.dataset.seed, parameters: parameters, backends: backends, queries: queries,
             flagSets: flagSets, baselines: baselines, speedupBaseline: speedupBaseline,
             repetitions: config.repetitions, warmup: config.warmup, plans: config.plans, configText: text)
+        experiment.disabledPasses = config.disabledPasses
+        return experiment
     }
 
     private func resolveQueries(

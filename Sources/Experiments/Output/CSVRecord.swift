@@ -53,4 +53,15 @@ public struct CSVRecord {
         }
         return value
     }
+
+    /// Two columns that are both empty (nil) or both hold a time (`time`) or a ratio, low <= high.
+    public func optionalInterval(_ lowColumn: String, _ highColumn: String, time: Bool) throws -> Interval? {
+        if text(lowColumn).isEmpty && text(highColumn).isEmpty { return nil }
+        let low = time ? try microseconds(lowColumn) : try optionalRatio(lowColumn)
+        let high = time ? try microseconds(highColumn) : try optionalRatio(highColumn)
+        guard let low else { throw failure(lowColumn, "expected a value, since \(highColumn) has one") }
+        guard let high else { throw failure(highColumn, "expected a value, since \(lowColumn) has one") }
+        guard low <= high else { throw failure(lowColumn, "expected at most \(highColumn)") }
+        return Interval(low: low, high: high)
+    }
 }

@@ -19,7 +19,9 @@ struct PlanWriter {
                 for set in experiment.flagSets {
                     if Interruption.requested { return }
                     let parsed = try Query.parse(query.text, catalog: catalog, file: query.origin)
-                    let run = try QueryEngine(flags: set.flags).run(parsed.relations, capture: true)
+                    var engine = QueryEngine(flags: set.flags)
+                    engine.disabledPasses = Set(experiment.disabledPasses)
+                    let run = try engine.run(parsed.relations, capture: true)
                     guard let snapshots = run.snapshots else { continue }
                     do {
                         try PlanExport.writePlans(snapshots, to: directory, baseName: "\(query.name)--\(set.name)--\(rows)")

@@ -6,6 +6,8 @@ struct ResultsWriter {
     let experiment: Experiment
     let directory: String
     let console: Console
+    /// Run the Python helpers: the plots and the bootstrap confidence intervals (tests
+    /// switch them off; without them the CI columns stay empty).
     let plots: Bool
     /// Test hook called as the summary and the plots begin.
     var finishing: ((FinishingStep) throws -> Void)?
@@ -25,7 +27,11 @@ struct ResultsWriter {
         var interrupted = interrupted
         try finishing?(.summary)
         let order = experiment.cells
-        let rows = Summary.rows(records, order: order, baseline: experiment.speedupBaseline)
+        let plain = Summary.rows(records, order: order, baseline: experiment.speedupBaseline)
+        let (rows, intervalNote) = plots
+            ? SummaryIntervals.attach(plain, records: records, order: order, baseline: experiment.speedupBaseline)
+            : (plain, nil)
+        if let intervalNote { console.err("testbed: \(intervalNote)\n") }
         try FileSystem.writeTextAtomically(Summary.text(rows), to: FileSystem.join(directory, Summary.fileName))
         let table = SummaryTable.render(rows)
         try FileSystem.writeTextAtomically(table, to: FileSystem.join(directory, "summary.txt"))
@@ -48,6 +54,9 @@ struct ResultsWriter {
 
         // The state last: `complete` only once everything above is written.
         let status: RunState.Status = interrupted ? .interrupted : (cellsDone == cellsTotal ? .complete : .incomplete)
+        try ReportWriter(directory: directory, experiment: experiment, rows: rows, records: records,
+                         status: "\(status.rawValue), \(cellsDone) of \(cellsTotal) cells" + (shard.isWhole ? "" : ", shard \(shard)"),
+                         intervalNote: intervalNote).write()
         let state = RunState(experiment: experiment.name, shard: shard, status: status, cellsDone: cellsDone, cellsTotal: cellsTotal)
         try FileSystem.writeTextAtomically(state.text, to: FileSystem.join(directory, RunState.fileName))
 
@@ -61,6 +70,7 @@ struct ResultsWriter {
             console.err("\n" + EqualityCheck.report(mismatches)
                 + "testbed: \(mismatches.count) result mismatch(es); see \(mismatchPath)\n")
         }
+        console.out("report: \(FileSystem.join(directory, ReportWriter.fileName))\n")
         return RunOutcome(directory: directory, cellsDone: cellsDone, cellsTotal: cellsTotal,
                           interrupted: interrupted, mismatches: mismatches)
     }

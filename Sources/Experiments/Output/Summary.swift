@@ -22,14 +22,22 @@ public struct SummaryRow: Equatable, Sendable {
     public let baseline: String
     /// Baseline median total time divided by this cell's: above 1 is faster than the baseline.
     public let speedup: Double?
+    /// Bootstrap confidence intervals (`BootstrapIntervals`) of the median total time and of
+    /// the speedup; nil when they could not be computed or the file predates them.
+    public var totalInterval: Interval?
+    public var speedupInterval: Interval?
 
-    public static let header: [String] = {
+    /// The columns before the confidence intervals were added; such files are still read.
+    public static let headerWithoutIntervals: [String] = {
         var h = ["experiment", "query", "shape", "rows", "seed", "backend", "engine", "flags", "flagset", "repetitions"]
         for phase in ["plan_us", "optimize_us", "run_us", "total_us"] {
             h += ["\(phase)_median", "\(phase)_min", "\(phase)_max"]
         }
         return h + ["result_rows", "result_hash", "source_rows_read", "baseline", "speedup"]
     }()
+
+    public static let intervalColumns = ["total_us_median_ci_low", "total_us_median_ci_high", "speedup_ci_low", "speedup_ci_high"]
+    public static let header = headerWithoutIntervals + intervalColumns
 
     public var fields: [String] {
         var f = [experiment, cell.query, shape, String(cell.rows), String(seed), cell.backend, cell.engine, flags,
@@ -38,7 +46,10 @@ public struct SummaryRow: Equatable, Sendable {
             f += [TimingRecord.format(s.median), TimingRecord.format(s.minimum), TimingRecord.format(s.maximum)]
         }
         return f + [String(resultRows), resultHash, sourceRowsRead.map(String.init) ?? "", baseline,
-                    speedup.map { String(format: "%.2f", $0) } ?? ""]
+                    speedup.map { String(format: "%.2f", $0) } ?? "",
+                    totalInterval.map { TimingRecord.format($0.low) } ?? "", totalInterval.map { TimingRecord.format($0.high) } ?? "",
+                    speedupInterval.map { String(format: "%.2f", $0.low) } ?? "",
+                    speedupInterval.map { String(format: "%.2f", $0.high) } ?? ""]
     }
 
     /// Reads a row of `summary.csv` back (for `compare`), range-checking every value.
@@ -67,6 +78,8 @@ public struct SummaryRow: Equatable, Sendable {
         sourceRowsRead = try r.optionalCount("source_rows_read")
         baseline = r.text("baseline")
         speedup = try r.optionalRatio("speedup")
+        totalInterval = try r.optionalInterval("total_us_median_ci_low", "total_us_median_ci_high", time: true)
+        speedupInterval = try r.optionalInterval("speedup_ci_low", "speedup_ci_high", time: false)
     }
 
     init(records: [TimingRecord], baseline: String, baselineTotal: Double?) {
@@ -97,18 +110,20 @@ public enum Summary {
     public static func rows(_ records: [TimingRecord], order: [Cell], baseline: String?) -> [SummaryRow] {
         let byCell = Dictionary(grouping: records, by: \.cell)
         let totals = byCell.mapValues { Spread($0.map(\.totalMicroseconds))?.median ?? 0 }
-        let firstBackend = order.first(where: \.isTestbed)?.backend ?? "memory"
         return order.compactMap { cell in
             guard let cellRecords = byCell[cell], !cellRecords.isEmpty else { return nil }
-            var baselineTotal: Double?
-            if let baseline {
-                let reference = Cell(query: cell.query, rows: cell.rows, backend: cell.isTestbed ? cell.backend : firstBackend,
-                                     engine: Cell.testbedEngine, flagset: baseline)
-                baselineTotal = totals[reference]
-            }
+            let baselineTotal = baseline.flatMap { totals[baselineCell(of: cell, baseline: $0, order: order)] }
             return SummaryRow(records: cellRecords.sorted { $0.repetition < $1.repetition },
                               baseline: baseline ?? "", baselineTotal: baselineTotal)
         }
+    }
+
+    /// The cell a cell's speedup is measured against: the baseline flag set on the same
+    /// query, size and backend (for a SQLite engine, on the first backend).
+    public static func baselineCell(of cell: Cell, baseline: String, order: [Cell]) -> Cell {
+        let firstBackend = order.first(where: \.isTestbed)?.backend ?? "memory"
+        return Cell(query: cell.query, rows: cell.rows, backend: cell.isTestbed ? cell.backend : firstBackend,
+                    engine: Cell.testbedEngine, flagset: baseline)
     }
 
     public static func text(_ rows: [SummaryRow]) -> String {
@@ -119,7 +134,7 @@ public enum Summary {
     /// each row must also be one of its cells, with no more repetitions than it runs.
     public static func read(_ path: String, experiment: Experiment?) throws -> [SummaryRow] {
         let table = try CSVTable(parsing: try FileSystem.readText(path), file: path)
-        try table.requireHeader(SummaryRow.header, file: path)
+        if table.header != SummaryRow.headerWithoutIntervals { try table.requireHeader(SummaryRow.header, file: path) }
         let matrix = experiment.map(ResultMatrix.init)
         var seen: [Cell: Int] = [:]
         return try table.located(file: path).map { located in

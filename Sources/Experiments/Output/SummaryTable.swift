@@ -5,7 +5,8 @@ import Foundation
 public enum SummaryTable {
     public static func render(_ rows: [SummaryRow]) -> String {
         let multipleBackends = Set(rows.filter(\.cell.isTestbed).map(\.cell.backend)).count > 1
-        var table: [[String]] = [["query", "rows", "engine / flag set", "median ms", "min–max ms", "result", "source rows", "speedup"]]
+        var table: [[String]] = [["query", "rows", "engine / flag set", "median ms", "95% CI ms", "min–max ms", "result", "source rows",
+                                  "speedup", "95% CI"]]
         var previous: (String, Int)?
         for r in rows {
             let key = (r.cell.query, r.cell.rows)
@@ -14,13 +15,18 @@ public enum SummaryTable {
             table.append([
                 first ? r.cell.query : "", first ? String(r.cell.rows) : "",
                 label(r.cell, multipleBackends: multipleBackends),
-                milliseconds(r.total.median), milliseconds(r.total.minimum) + "–" + milliseconds(r.total.maximum),
+                milliseconds(r.total.median), r.totalInterval.map { milliseconds($0.low) + "–" + milliseconds($0.high) } ?? "-",
+                milliseconds(r.total.minimum) + "–" + milliseconds(r.total.maximum),
                 "\(r.resultRows) \(String(r.resultHash.prefix(8)))", r.sourceRowsRead.map(String.init) ?? "-",
                 r.speedup.map { String(format: "%.2fx", $0) } ?? "-",
+                r.speedupInterval.map { String(format: "%.2f–%.2f", $0.low, $0.high) } ?? "-",
             ])
         }
         let baseline = rows.first?.baseline ?? ""
-        return align(table) + (baseline.isEmpty ? "" : "speedup = median total of flag set '\(baseline)' / median total of the row\n")
+        return align(table, rightAligned: [1, 3, 4, 5, 7, 8, 9])
+            + (baseline.isEmpty ? "" : "speedup = median total of flag set '\(baseline)' / median total of the row\n")
+            + (rows.contains { $0.totalInterval != nil }
+                ? "95% CI = seeded bootstrap confidence interval (scipy.stats.bootstrap) of the median and of the speedup\n" : "")
     }
 
     /// How a cell is named in tables and plots: the flag set, or the SQLite engine.

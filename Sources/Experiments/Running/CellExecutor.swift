@@ -11,6 +11,9 @@ public struct CellMeasurement {
     public var results: [[Row]]
     /// nil for SQLite engines (the testbed's counters do not apply).
     public var counters: RunCounters?
+    /// The testbed's optimizer passes and heuristic hooks, timed (empty for SQLite).
+    public var passes: [PassReport] = []
+    public var hooks: [HookReport] = []
 }
 
 /// Runs one repetition of a cell. The runner picks one per cell; tests can supply their
@@ -31,7 +34,8 @@ public struct TestbedExecutor: CellExecutor {
         let run = try engine.run(parsed.relations)
         return CellMeasurement(
             planMicroseconds: run.timings.planMicroseconds, optimizeMicroseconds: run.timings.optimizeMicroseconds,
-            runMicroseconds: run.timings.runMicroseconds, results: run.results, counters: run.counters)
+            runMicroseconds: run.timings.runMicroseconds, results: run.results, counters: run.counters,
+            passes: run.passReports, hooks: run.hookReports)
     }
 }
 

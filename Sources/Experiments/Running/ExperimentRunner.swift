@@ -12,11 +12,16 @@ public final class ExperimentRunner {
     public let shard: Shard
     public var hooks = RunHooks()
     public var console: Console
-    /// Run the plotting script at the end (tests switch it off).
+    /// Run the Python helpers at the end, plots and confidence intervals (tests switch them off).
     public var plots = true
     /// The config as given on the command line, for the resume hint.
     public var configPath = "CONFIG"
     private var records: [TimingRecord] = []
+    private var passRecords: [PassRecord] = []
+    /// Optimizer passes skipped by name (`--disable-pass`), beside the config's `disabled-passes`.
+    public var disabledPasses: [String] = []
+    /// Checked mode for every engine run (`--validate`); nil for the default (`EngineChecks`).
+    public var checked: Bool?
     private var equality = EqualityCheck()
 
     public init(experiment: Experiment, directory: String, shard: Shard = .whole, console: Console) {
@@ -33,6 +38,8 @@ public final class ExperimentRunner {
         let mine = shard.select(order)
         let complete = completeCells(existing)
         records = existing.filter { complete.contains($0.cell) && mine.contains($0.cell) }
+        passRecords = try PassesFile.read(
+            FileSystem.join(directory, PassesFile.name), experiment: experiment, keep: complete.intersection(mine))
         let pending = pendingCells(existing: existing)
         try writeState(.running, done: mine.count - pending.count, total: mine.count)
         if !complete.isEmpty { console.err("testbed: resuming: \(pending.count) of \(mine.count) cells left to run\n") }
@@ -48,9 +55,11 @@ public final class ExperimentRunner {
         for cell in pending {
             if Interruption.requested || hooks.shouldStop?(finished) == true { interrupted = true; break }
             progress.starting(cell.description)
-            guard let cellRecords = try runCell(cell, cache: cache) else { interrupted = true; break }
+            guard let (cellRecords, cellPasses) = try runCell(cell, cache: cache) else { interrupted = true; break }
             records += cellRecords
+            passRecords += cellPasses
             finished += 1
+            try FileSystem.writeTextAtomically(PassesFile.text(passRecords, order: order), to: FileSystem.join(directory, PassesFile.name))
             try FileSystem.writeTextAtomically(TimingsFile.text(records, order: order), to: FileSystem.join(directory, TimingsFile.name))
             progress.finished(work: work(of: cell))
         }
@@ -97,8 +106,9 @@ public final class ExperimentRunner {
         Double(cell.rows) * (Double(experiment.warmup) + Double(experiment.repetitions))
     }
 
-    /// The repetitions of one cell after its warm-up runs; nil if interrupted meanwhile.
-    private func runCell(_ cell: Cell, cache: DatasetCache) throws -> [TimingRecord]? {
+    /// The repetitions of one cell after its warm-up runs, and their pass and hook times;
+    /// nil if interrupted meanwhile.
+    private func runCell(_ cell: Cell, cache: DatasetCache) throws -> ([TimingRecord], [PassRecord])? {
         var executor = try makeExecutor(cell, data: try cache.data(rows: cell.rows))
         if let replace = hooks.executor { executor = replace(cell, executor) }
         for _ in 0..<experiment.warmup {
@@ -106,6 +116,7 @@ public final class ExperimentRunner {
             _ = try executor.execute()
         }
         var out: [TimingRecord] = []
+        var passes: [PassRecord] = []
         for repetition in 1...experiment.repetitions {
             if Interruption.requested { return nil }
             let m = try executor.execute()
@@ -119,8 +130,11 @@ public final class ExperimentRunner {
                 resultRows: m.results.reduce(0) { $0 + $1.count }, resultHash: hash,
                 counters: m.counters.map { $0.columns.map { Optional($0.value) } }
                     ?? Array(repeating: nil, count: RunCounters.columnNames.count)))
+            passes += PassRecord.records(
+                experiment: experiment.name, cell: cell, flags: experiment.flags(of: cell), repetition: repetition,
+                passes: m.passes, hooks: m.hooks)
         }
-        return out
+        return (out, passes)
     }
 
     private func makeExecutor(_ cell: Cell, data: SizedData) throws -> any CellExecutor {
@@ -135,7 +149,10 @@ public final class ExperimentRunner {
             throw ExperimentFailure.usage("no flag set named \(cell.flagset) in the experiment")
         }
         let catalog = cell.backend == Backend.sqlite.rawValue ? try data.sqlite(analyzed: false).1 : try data.memoryCatalog()
-        return TestbedExecutor(query: query, catalog: catalog, engine: QueryEngine(flags: set.flags))
+        var engine = QueryEngine(flags: set.flags)
+        engine.disabledPasses = Set(experiment.disabledPasses + disabledPasses)
+        if let checked { engine.checked = checked }
+        return TestbedExecutor(query: query, catalog: catalog, engine: engine)
     }
 
     private func writeState(_ status: RunState.Status, done: Int, total: Int) throws {

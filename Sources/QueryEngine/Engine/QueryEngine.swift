@@ -9,10 +9,14 @@ import Relational
 public struct QueryEngine {
     public let catalog: HeuristicCatalog
     public let flags: FlagSet
-    /// Optimizer passes to skip by name, on top of what the flags switch off.
+    /// Optimizer passes to skip by name, on top of what the flags switch off (as DuckDB's
+    /// `disabled_optimizers`); a name no heuristic contributes is an `UnknownPassError`.
     public var disabledPasses: Set<String> = []
     /// Rows pulled from an initiator per step.
     public var batchSize = 1024
+    /// Checked mode (see `EngineChecks`): validate the graph before and after every pass and
+    /// after every runtime edit, and fail the run on a broken engine invariant.
+    public var checked = EngineChecks.enabledByDefault
 
     public init(flags: FlagSet, catalog: HeuristicCatalog = .standard) {
         self.flags = flags
@@ -26,6 +30,7 @@ public struct QueryEngine {
     /// Runs a query with one output per relation. With `capture`, the result keeps the
     /// graph at each stage for plan rendering.
     public func run(_ outputs: [Relation], capture: Bool = false) throws -> QueryRun {
+        if !disabledPasses.isEmpty { try catalog.checkPassNames(disabledPasses.sorted()) }
         let clock = ContinuousClock()
         var timings = PhaseTimings()
         var counters = RunCounters()
@@ -36,7 +41,8 @@ public struct QueryEngine {
         counters.nodesPlanned = graph.liveNodeIDs.count
         let planned = capture ? graph : nil
 
-        let pipeline = OptimizerPipeline(passes: heuristics.flatMap(\.optimizerPasses), disabledPasses: disabledPasses)
+        let pipeline = OptimizerPipeline(
+            passes: heuristics.flatMap(\.optimizerPasses), disabledPasses: disabledPasses, validate: checked)
         let optimizeStart = clock.now
         let reports = try pipeline.run(&graph)
         timings.optimizeMicroseconds = (clock.now - optimizeStart).microseconds
@@ -44,7 +50,8 @@ public struct QueryEngine {
         let optimized = capture ? graph : nil
 
         let runStart = clock.now
-        let runner = try Runner(graph: graph, heuristics: heuristics, counters: counters, batchSize: batchSize)
+        let runner = try Runner(
+            graph: graph, heuristics: heuristics, counters: counters, batchSize: batchSize, checked: checked)
         let results = try runner.run()
         timings.runMicroseconds = (clock.now - runStart).microseconds
 
@@ -56,7 +63,7 @@ public struct QueryEngine {
         }
         return QueryRun(
             results: results, counters: runner.counters, timings: timings, passReports: reports,
-            snapshots: snapshots)
+            hookReports: runner.hookTimer.reports, snapshots: snapshots)
     }
 }
 
@@ -66,7 +73,10 @@ public struct QueryRun {
     public let results: [[Row]]
     public let counters: RunCounters
     public let timings: PhaseTimings
+    /// Each optimizer pass that ran: changes made and time taken.
     public let passReports: [PassReport]
+    /// Each heuristic hook that was called: calls and time inside it (see `HookReport`).
+    public let hookReports: [HookReport]
     public let snapshots: PlanSnapshots?
 }
 

@@ -5,6 +5,8 @@ public struct FlagSet: Hashable, Sendable, CustomStringConvertible {
     /// Names shown in the canonical text whatever their value.
     let alwaysListed: Set<String>
     let defaults: [String: FlagValue]
+    /// Set only by `recordingReads(into:)`; not part of the flag set's identity.
+    private var readLog: FlagReadLog?
 
     init(values: [String: FlagValue], specs: [FlagSpec]) {
         self.values = values
@@ -12,18 +14,33 @@ public struct FlagSet: Hashable, Sendable, CustomStringConvertible {
         self.defaults = Dictionary(uniqueKeysWithValues: specs.map { ($0.name, $0.allOn) })
     }
 
-    public subscript(name: String) -> FlagValue? { values[name] }
-
-    public func isOn(_ name: String) -> Bool { values[name] == .toggle(true) }
-
-    public func integer(_ name: String) -> Int? {
-        if case let .integer(n)? = values[name] { return n }
-        return nil
+    public static func == (a: FlagSet, b: FlagSet) -> Bool {
+        a.values == b.values && a.alwaysListed == b.alwaysListed && a.defaults == b.defaults
     }
 
-    public func choice(_ name: String) -> String? {
-        if case let .choice(c)? = values[name] { return c }
-        return nil
+    public func hash(into hasher: inout Hasher) { hasher.combine(values) }
+
+    /// The value of a flag by name, for generic code (listing, grids, CSV). Heuristics read
+    /// their flags through typed keys instead.
+    public subscript(name: String) -> FlagValue? { values[name] }
+
+    /// The value of a declared flag of the key's type; nil when the catalog declares no such
+    /// flag (recorded when reads are being logged).
+    public subscript<V>(key: FlagKey<V>) -> V? {
+        let value = values[key.name]
+        let typed = value.flatMap(V.from)
+        readLog?.record(key.name, declared: value != nil, typed: typed != nil)
+        return typed
+    }
+
+    /// True when the on/off flag is on.
+    public func isOn(_ key: FlagKey<Bool>) -> Bool { self[key] ?? false }
+
+    /// A copy whose key reads are logged into `log` (for the declared-keys test).
+    public func recordingReads(into log: FlagReadLog) -> FlagSet {
+        var copy = self
+        copy.readLog = log
+        return copy
     }
 
     /// The canonical text, e.g. `initiator-ordering=smallest-estimate,join-filter-threshold=100,...`:

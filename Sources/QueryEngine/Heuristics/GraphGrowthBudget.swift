@@ -4,13 +4,16 @@
 /// switched off: every preset has the same budget, so no flag set can make planning
 /// exponential. Neither flag is listed in canonical flag-set strings at its default.
 public final class GraphGrowthBudget: Heuristic {
+    public static let budget = FlagKey<Int>("graph-growth-budget")
+    public static let perNodeBudget = FlagKey<Int>("graph-growth-per-node")
+
     public static let flags = [
         FlagSpec(
-            name: "graph-growth-budget", kind: .integer(minimum: 0),
+            name: budget.name, kind: .integer(minimum: 0),
             allOn: .integer(GrowthBudget.defaultMinimum), allOff: .integer(GrowthBudget.defaultMinimum),
             meaning: "nodes the runner may add by copying in one run, at least (the budget is the larger of this and graph-growth-per-node × the optimized graph's nodes); a copy that does not fit is refused"),
         FlagSpec(
-            name: "graph-growth-per-node", kind: .integer(minimum: 0),
+            name: perNodeBudget.name, kind: .integer(minimum: 0),
             allOn: .integer(GrowthBudget.defaultPerNode), allOff: .integer(GrowthBudget.defaultPerNode),
             meaning: "copied nodes the growth budget allows per node of the optimized graph, when that is more than graph-growth-budget"),
     ]
@@ -25,8 +28,8 @@ public final class GraphGrowthBudget: Heuristic {
 
     public static func make(_ flags: FlagSet) -> GraphGrowthBudget? {
         GraphGrowthBudget(
-            minimum: flags.integer("graph-growth-budget") ?? GrowthBudget.defaultMinimum,
-            perNode: flags.integer("graph-growth-per-node") ?? GrowthBudget.defaultPerNode)
+            minimum: flags[budget] ?? GrowthBudget.defaultMinimum,
+            perNode: flags[perNodeBudget] ?? GrowthBudget.defaultPerNode)
     }
 
     public func growthBudget(forNodes nodes: Int) -> Int? {

@@ -37,11 +37,18 @@ public protocol Heuristic: AnyObject {
     func growthBudget(forNodes nodes: Int) -> Int?
 }
 
+// The defaults tell the runner's hook timer they did nothing, so reports list only the
+// hooks a heuristic implements.
 extension Heuristic {
     public var optimizerPasses: [any OptimizerPass] { [] }
-    public func nodesAdded(_ nodes: [NodeID], run: any RunnerContext) {}
-    public func operandCompleted(_ edge: Edge, run: any RunnerContext) {}
-    public func chooseInitiator(from candidates: [NodeID], run: any RunnerContext) -> NodeID? { nil }
-    public func willProvideFilter(_ filter: Predicate, along edge: Edge, run: any RunnerContext) {}
+    public func nodesAdded(_ nodes: [NodeID], run: any RunnerContext) { (run as? Runner)?.hookTimer.noteDefault() }
+    public func operandCompleted(_ edge: Edge, run: any RunnerContext) { (run as? Runner)?.hookTimer.noteDefault() }
+    public func chooseInitiator(from candidates: [NodeID], run: any RunnerContext) -> NodeID? {
+        (run as? Runner)?.hookTimer.noteDefault()
+        return nil
+    }
+    public func willProvideFilter(_ filter: Predicate, along edge: Edge, run: any RunnerContext) {
+        (run as? Runner)?.hookTimer.noteDefault()
+    }
     public func growthBudget(forNodes nodes: Int) -> Int? { nil }
 }

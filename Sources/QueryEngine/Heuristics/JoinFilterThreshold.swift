@@ -1,26 +1,29 @@
 import Relational
 
 /// `join-filter-threshold=N`: when a join has every row of one operand and there are at
-/// most N of them, their join keys become a filter (an OR of per-key equalities) on the
-/// other operand, which can then fetch only matching rows. 0 switches it off.
+/// most N of them, their join keys become a filter on the other operand (an IN-set: one
+/// hash lookup per row, not an OR of N equalities), which can then fetch only matching
+/// rows. 0 switches it off.
 public final class JoinFilterThreshold: Heuristic {
     /// The seed's threshold: 100 rows.
     static let defaultThreshold = 100
 
+    public static let threshold = FlagKey<Int>("join-filter-threshold")
+
     public static let flags = [
         FlagSpec(
-            name: "join-filter-threshold", kind: .integer(minimum: 0), allOn: .integer(defaultThreshold), allOff: .integer(0),
+            name: threshold.name, kind: .integer(minimum: 0), allOn: .integer(defaultThreshold), allOff: .integer(0),
             meaning: "a join that has all rows of one operand, at most N of them, turns them into a filter on the other operand; 0 disables",
             alwaysListed: true)
     ]
 
-    let threshold: Int
+    let limit: Int
 
-    init(threshold: Int) { self.threshold = threshold }
+    init(limit: Int) { self.limit = limit }
 
     public static func make(_ flags: FlagSet) -> JoinFilterThreshold? {
-        guard let n = flags.integer("join-filter-threshold"), n > 0 else { return nil }
-        return JoinFilterThreshold(threshold: n)
+        guard let n = flags[threshold], n > 0 else { return nil }
+        return JoinFilterThreshold(limit: n)
     }
 
     public func operandCompleted(_ edge: Edge, run: any RunnerContext) {
@@ -29,11 +32,9 @@ public final class JoinFilterThreshold: Heuristic {
         let other = run.graph.child(at: otherEdge)
         guard !run.hasProvided(along: otherEdge), !run.hasStarted(other), !run.isComplete(other) else { return }
         let (keys, rows) = run.joinKeys(of: edge.parent, operand: edge.operand)
-        guard rows <= threshold, !pairs.isEmpty || rows == 0 else { return }
+        guard rows <= limit, !pairs.isEmpty || rows == 0 else { return }
         let attributes = pairs.map { otherEdge.operand == 0 ? $0.left : $0.right }
-        let filter = Predicate.any(keys.sorted().map { key in
-            Predicate.all(zip(attributes, key.values).map { .comparison(.attribute($0), .equal, .value($1)) })
-        })
+        let filter: Predicate = keys.isEmpty ? .false : .inSet(attributes: attributes, keys: Set(keys))
         run.counters.joinFiltersBuilt += 1
         run.provideFilter(filter, along: otherEdge)
     }

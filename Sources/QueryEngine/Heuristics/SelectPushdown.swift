@@ -5,15 +5,17 @@ import Relational
 /// already active). From there the runner's filter flow carries it through select,
 /// project, rename, union, intersection and difference to sources that fetch selectively.
 public final class SelectPushdown: Heuristic {
+    public static let pushdown = FlagKey<Bool>("select-pushdown")
+
     public static let flags = [
         FlagSpec(
-            name: "select-pushdown", kind: .toggle, allOn: .toggle(true), allOff: .toggle(false),
+            name: pushdown.name, kind: .toggle, allOn: .toggle(true), allOff: .toggle(false),
             meaning: "just-in-time: select predicates become parental filters that flow down to sources that can fetch selectively",
             alwaysListed: true)
     ]
 
     public static func make(_ flags: FlagSet) -> SelectPushdown? {
-        flags.isOn("select-pushdown") ? SelectPushdown() : nil
+        flags.isOn(pushdown) ? SelectPushdown() : nil
     }
 
     public func nodesAdded(_ nodes: [NodeID], run: any RunnerContext) {

@@ -4,15 +4,19 @@ import Relational
 /// still waits on other parents, give this parent its own copy of the node's subtree so the
 /// filter takes effect at once. Seed 000's criteria: (1) the subtree has at most `limit`
 /// nodes, (2) another parent has not yet provided a filter, (3) some source in the subtree
-/// could fetch selectively with the filter. Nothing in the subtree may have started.
+/// could fetch selectively with the filter. Nothing in the subtree may have started or
+/// completed (the runner's `copySubtree` refuses such a copy anyway).
 public final class SubtreeCopying: Heuristic {
+    public static let copying = FlagKey<Bool>("subtree-copying")
+    public static let copyLimit = FlagKey<Int>("subtree-copy-limit")
+
     public static let flags = [
         FlagSpec(
-            name: "subtree-copying", kind: .toggle, allOn: .toggle(true), allOff: .toggle(false),
+            name: copying.name, kind: .toggle, allOn: .toggle(true), allOff: .toggle(false),
             meaning: "copy a node and its subtree when pushing a filter into a node still waiting on other parents",
             alwaysListed: true),
         FlagSpec(
-            name: "subtree-copy-limit", kind: .integer(minimum: 0), allOn: .integer(defaultLimit),
+            name: copyLimit.name, kind: .integer(minimum: 0), allOn: .integer(defaultLimit),
             allOff: .integer(defaultLimit),
             meaning: "criterion 1: largest subtree (in nodes) that is copied",
             alwaysListed: true),
@@ -25,8 +29,8 @@ public final class SubtreeCopying: Heuristic {
     init(limit: Int) { self.limit = limit }
 
     public static func make(_ flags: FlagSet) -> SubtreeCopying? {
-        guard flags.isOn("subtree-copying") else { return nil }
-        return SubtreeCopying(limit: flags.integer("subtree-copy-limit") ?? defaultLimit)
+        guard flags.isOn(copying) else { return nil }
+        return SubtreeCopying(limit: flags[copyLimit] ?? defaultLimit)
     }
 
     public func willProvideFilter(_ filter: Predicate, along edge: Edge, run: any RunnerContext) {
@@ -35,7 +39,7 @@ public final class SubtreeCopying: Heuristic {
         // Criterion 1: a subtree over the limit is not walked in full (the walk stops there).
         // The run's global growth budget is the runner's to enforce: it refuses the copy.
         guard let subtree = run.graph.subtree(of: child, upTo: limit),
-            !subtree.contains(where: run.hasStarted)
+            !subtree.contains(where: { run.hasStarted($0) || run.isComplete($0) })
         else { return }
         guard reachesSelectiveSource(child, filter, run) else { return }
         run.copySubtree(along: edge)

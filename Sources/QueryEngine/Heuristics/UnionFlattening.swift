@@ -5,17 +5,21 @@ public final class UnionFlattening: Heuristic {
     static let defaultMaxOperands = 10
     static let defaultMaxParents = 10
 
+    public static let flattening = FlagKey<Bool>("union-flattening")
+    public static let foldMaxOperands = FlagKey<Int>("union-fold-max-operands")
+    public static let foldMaxParents = FlagKey<Int>("union-fold-max-parents")
+
     public static let flags = [
         FlagSpec(
-            name: "union-flattening", kind: .toggle, allOn: .toggle(true), allOff: .toggle(false),
+            name: flattening.name, kind: .toggle, allOn: .toggle(true), allOff: .toggle(false),
             meaning: "ahead-of-time: eliminate single-operand unions, fold nested unions into their union parents (within limits), garbage-collect orphaned nodes",
             alwaysListed: true),
         FlagSpec(
-            name: "union-fold-max-operands", kind: .integer(minimum: 1),
+            name: foldMaxOperands.name, kind: .integer(minimum: 1),
             allOn: .integer(defaultMaxOperands), allOff: .integer(defaultMaxOperands),
             meaning: "nested-union folding only touches unions (and union parents) with at most this many operands"),
         FlagSpec(
-            name: "union-fold-max-parents", kind: .integer(minimum: 1),
+            name: foldMaxParents.name, kind: .integer(minimum: 1),
             allOn: .integer(defaultMaxParents), allOff: .integer(defaultMaxParents),
             meaning: "nested-union folding only folds a union with at most this many parents"),
     ]
@@ -29,10 +33,10 @@ public final class UnionFlattening: Heuristic {
     }
 
     public static func make(_ flags: FlagSet) -> UnionFlattening? {
-        guard flags.isOn("union-flattening") else { return nil }
+        guard flags.isOn(flattening) else { return nil }
         return UnionFlattening(
-            maxOperands: flags.integer("union-fold-max-operands") ?? defaultMaxOperands,
-            maxParents: flags.integer("union-fold-max-parents") ?? defaultMaxParents)
+            maxOperands: flags[foldMaxOperands] ?? defaultMaxOperands,
+            maxParents: flags[foldMaxParents] ?? defaultMaxParents)
     }
 
     public var optimizerPasses: [any OptimizerPass] {

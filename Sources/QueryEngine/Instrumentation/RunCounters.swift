@@ -18,6 +18,10 @@ public struct RunCounters: Sendable, Equatable {
     public var growthBudget = 0
     /// Copies refused because they did not fit in what was left of the budget (not a CSV column).
     public var copiesRefused = 0
+    /// Copies refused because a node of the subtree had started or completed (not a CSV column).
+    public var startedCopiesRefused = 0
+    /// Distinct (source, filter) estimates asked of sources (cached for the run; not a CSV column).
+    public var estimatesAsked = 0
     public var nodesPlanned = 0
     public var nodesAfterOptimization = 0
     /// Node names (or labels) of initiators in the order they were drained.

@@ -6,10 +6,14 @@ import Relational
 extension Runner {
     func provideFilter(_ filter: Predicate, along edge: Edge) {
         guard !hasProvided(along: edge) else { return }
-        for heuristic in heuristics { heuristic.willProvideFilter(filter, along: edge, run: self) }
+        forEachHeuristic(.willProvideFilter) { $0.willProvideFilter(filter, along: edge, run: self) }
         runtimes[edge.parent].providedToOperand[edge.operand] = true
         let child = graph.child(at: edge)
         let runtime = runtimes[child]
+        guard runtime.remainingParents > 0 else {
+            violated("node \(child) was given a filter along \(edge) with no parent left waiting")
+            return
+        }
         runtime.orIntoFilter(filter)
         runtime.remainingParents -= 1
         counters.filtersProvided += 1
@@ -20,7 +24,6 @@ extension Runner {
         let runtime = runtimes[id]
         guard !runtime.filterActive, let filter = runtime.filter else { return }
         runtime.filterActive = true
-        runtime.cachedEstimate = nil
         counters.filtersActivated += 1
         for operand in graph[id].children.indices {
             let edge = Edge(parent: id, operand: operand)

@@ -8,27 +8,13 @@ final class NodeRuntime {
     var filterActive = false
     /// Per operand: whether this node has already provided a filter to that child.
     var providedToOperand: [Bool]
-    /// The disjuncts of `filter`, each once.
-    private var disjuncts: [Predicate] = []
-    private var disjunctSet = Set<Predicate>()
-    /// A source's estimate under its current filter state, once asked (cleared when the
-    /// filter or its activation changes), so choosing among n initiators does not ask every
-    /// source again at every choice.
-    var cachedEstimate: Int??
+    /// The disjuncts of `filter`, each once (IN-sets over the same attributes merged).
+    private var disjuncts = FilterDisjuncts()
 
-    /// ORs `filter` into the parental filter, keeping each disjunct once: a node whose parents
-    /// pass it the same filter (say `b join b`, at every level of a self-sharing DAG) keeps
-    /// one copy instead of doubling it per level.
+    /// ORs `filter` into the parental filter (see `FilterDisjuncts`).
     func orIntoFilter(_ filter: Predicate) {
-        var parts = [filter]
-        if case let .or(inner) = filter { parts = inner }
-        var added = false
-        for part in parts where disjunctSet.insert(part).inserted {
-            disjuncts.append(part)
-            added = true
-        }
-        if added || self.filter == nil { self.filter = Predicate.any(disjuncts) }
-        cachedEstimate = nil
+        let added = disjuncts.add(filter)
+        if added || self.filter == nil { self.filter = disjuncts.predicate }
     }
 
     // Progress.
@@ -38,8 +24,6 @@ final class NodeRuntime {
     var rowsIn = 0
     var rowsOut = 0
 
-    /// Every row emitted so far, kept only when invariants are checked.
-    var emitted = Set<Row>()
 
     /// The node's operator kernel (nil for sources and dead nodes).
     let kernel: (any Kernel)?

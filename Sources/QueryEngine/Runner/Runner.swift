@@ -11,17 +11,21 @@ final class Runner: RunnerContext {
     var runtimes: [NodeRuntime] = []
     var outputs: [[Row]]
     var growthBudget: GrowthBudget
-    /// Check the engine's invariants on every row (see `EngineChecks`).
-    let checkInvariants: Bool
-    /// The first broken invariant of a checked run.
-    var invariantViolation: String?
+    /// Source estimates, per (source, filter), for the whole run.
+    var estimates = EstimateCache()
+    /// Checked mode's tracking (nil when unchecked); see `EngineChecks`.
+    let checks: InvariantChecks?
+    /// Broken invariants recorded so far; the run fails with the first.
+    var violations: [String] = []
+    /// Time inside each heuristic's hooks.
+    let hookTimer: HookTimer
     /// Source nodes not yet drained, in declaration order (copies, numbered later, come last).
     var undrainedSources: [NodeID] = []
 
-    init(graph: PlanGraph, heuristics: [any Heuristic], counters: RunCounters, batchSize: Int,
-         checkInvariants: Bool = EngineChecks.enabled) throws {
+    init(graph: PlanGraph, heuristics: [any Heuristic], counters: RunCounters, batchSize: Int, checked: Bool = false) throws {
         self.graph = graph
-        self.checkInvariants = checkInvariants
+        self.checks = checked ? InvariantChecks() : nil
+        self.hookTimer = HookTimer(heuristics: heuristics)
         self.heuristics = heuristics
         self.counters = counters
         self.batchSize = max(1, batchSize)
@@ -36,12 +40,11 @@ final class Runner: RunnerContext {
     /// Runs the query to completion and returns each output's rows.
     func run() throws -> [[Row]] {
         let order = graph.topologicalOrder()
-        for heuristic in heuristics { heuristic.nodesAdded(order, run: self) }
+        forEachHeuristic(.nodesAdded) { $0.nodesAdded(order, run: self) }
+        try throwIfViolated()
         while let initiator = nextInitiator() {
             try drain(initiator)
-            if let invariantViolation {
-                throw RelationError.unsupported("internal error: engine invariant broken: \(invariantViolation)")
-            }
+            try throwIfViolated()
         }
         for (output, node) in graph.outputNodes.enumerated() where !runtimes[node].complete {
             throw RelationError.unsupported("internal error: output \(output) never completed")
@@ -76,8 +79,9 @@ final class Runner: RunnerContext {
         undrainedSources.removeAll { runtimes[$0].complete }
         let candidates = undrainedSources
         guard let first = candidates.first else { return nil }
-        for heuristic in heuristics {
-            if let choice = heuristic.chooseInitiator(from: candidates, run: self) { return choice }
+        for (i, heuristic) in heuristics.enumerated() {
+            let choice = hookTimer.time(i, .chooseInitiator) { heuristic.chooseInitiator(from: candidates, run: self) }
+            if let choice { return choice }
         }
         return first
     }
@@ -101,8 +105,8 @@ final class Runner: RunnerContext {
 
     /// Delivers a node's new rows to its outputs and parents.
     func emit(_ id: NodeID, _ rows: [Row]) {
+        checkEmission(id, rows)
         runtimes[id].rowsOut += rows.count
-        if checkInvariants { checkEmitted(id, rows) }
         let node = graph[id]
         for output in node.outputs { outputs[output].append(contentsOf: rows) }
         for edge in node.parents { receive(rows, along: edge) }
@@ -116,11 +120,16 @@ final class Runner: RunnerContext {
     private func operandCompleted(_ edge: Edge) {
         let runtime = runtimes[edge.parent]
         runtime.operandComplete[edge.operand] = true
-        for heuristic in heuristics { heuristic.operandCompleted(edge, run: self) }
+        forEachHeuristic(.operandCompleted) { $0.operandCompleted(edge, run: self) }
         flushOnOperandComplete(edge)
         if !runtime.complete && runtime.operandComplete.allSatisfy({ $0 }) {
             markComplete(edge.parent)
         }
+    }
+
+    /// Calls one hook of every heuristic, in catalog order, timing each call.
+    func forEachHeuristic(_ hook: HookTimer.Hook, _ call: (any Heuristic) -> Void) {
+        for (i, heuristic) in heuristics.enumerated() { hookTimer.time(i, hook) { call(heuristic) } }
     }
 
     // MARK: RunnerContext
@@ -137,11 +146,10 @@ final class Runner: RunnerContext {
     func hasProvided(along edge: Edge) -> Bool { runtimes[edge.parent].providedToOperand[edge.operand] }
 
     func estimate(_ node: NodeID) -> Int? {
-        let runtime = runtimes[node]
-        if let cached = runtime.cachedEstimate { return cached }
         guard case let .source(source) = graph.nodes[node].operation else { return nil }
-        let estimate = source.estimatedCount(filter: runtime.filterActive ? runtime.filter : nil)
-        runtime.cachedEstimate = .some(estimate)
+        let runtime = runtimes[node]
+        let estimate = estimates.estimate(node: node, source, activeFilter: runtime.filterActive ? runtime.filter : nil)
+        counters.estimatesAsked = estimates.asked
         return estimate
     }
 

@@ -6,12 +6,27 @@ extension Runner {
     /// see the copies as newly added nodes. This is the only way the runner's graph grows,
     /// so the global growth budget is enforced here: a copy that does not fit in what is
     /// left is refused whole (nil, graph unchanged).
+    ///
+    /// A subtree in which any node has started or completed is refused too, whoever asks: its
+    /// copy would fetch again rows its original already delivered. (A node can be complete
+    /// without having started, when its operands delivered no rows.) Asking for such a copy
+    /// is a heuristic's bug, so checked mode fails the run.
     @discardableResult
     func copySubtree(along edge: Edge) -> NodeID? {
         let root = graph.child(at: edge)
-        guard let members = graph.subtree(of: root, upTo: growthBudget.remaining),
-            growthBudget.take(members.count)
-        else {
+        guard let members = graph.subtree(of: root, upTo: growthBudget.remaining) else {
+            counters.copiesRefused += 1
+            return nil
+        }
+        if let busy = members.first(where: { runtimes[$0].started || runtimes[$0].complete }) {
+            counters.startedCopiesRefused += 1
+            if checks != nil {
+                violated("copy requested along \(edge) of a subtree whose node \(busy) (\(graph[busy].operation.label)) "
+                    + (runtimes[busy].started ? "has started" : "is complete"))
+            }
+            return nil
+        }
+        guard growthBudget.take(members.count) else {
             counters.copiesRefused += 1
             return nil
         }
@@ -36,12 +51,17 @@ extension Runner {
         // waits on one fewer; if it had, its contribution stays in the OR (a superset, sound).
         if !hasProvided(along: edge) {
             let original = runtimes[root]
-            original.remainingParents -= 1
-            if original.remainingParents == 0 { activateFilter(root) }
+            if original.remainingParents > 0 {
+                original.remainingParents -= 1
+                if original.remainingParents == 0 { activateFilter(root) }
+            } else {
+                violated("node \(root) lost parent \(edge.parent) with no parent left waiting")
+            }
         }
+        validateAfterEdit("copy of the subtree at \(edge)")
 
         let added = graph.topologicalOrder(of: Array(copyOf.values))
-        for heuristic in heuristics { heuristic.nodesAdded(added, run: self) }
+        forEachHeuristic(.nodesAdded) { $0.nodesAdded(added, run: self) }
         return newRoot
     }
 }

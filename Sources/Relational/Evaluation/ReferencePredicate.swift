@@ -24,6 +24,13 @@ enum ReferencePredicate {
             return false
         case let .not(inner):
             return !(try holds(inner, row, scheme))
+        case let .inSet(attributes, keys):
+            // The OR over the keys of the AND of equalities, by a plain scan: the engine's
+            // hash lookup (and `Value`'s hashing) plays no part.
+            let values = try attributes.map { try value(.attribute($0), row, scheme) }
+            return keys.contains { key in
+                key.count == values.count && zip(key.values, values).allSatisfy { ReferenceOrder.compare($0, $1) == 0 }
+            }
         }
     }
 

@@ -8,6 +8,10 @@ public struct CompiledPredicate: Sendable {
         case and([Node])
         case or([Node])
         case not(Node)
+        /// One attribute's value in a set: one hash lookup, no allocation.
+        case valueIn(Int, Set<Value>)
+        /// Several attributes' values, as a row, in a set of rows.
+        case rowIn([Int], Set<Row>)
     }
 
     let root: Node
@@ -19,8 +23,10 @@ public struct CompiledPredicate: Sendable {
     }
 
     private static func compile(_ p: Predicate, _ scheme: Scheme) throws -> Node {
+        // The context text is built only on failure: describing a large IN-set costs a sort.
         func position(_ a: Attribute) throws -> Int {
-            try scheme.requireIndex(of: a, context: "select (\(p))")
+            if let i = scheme.index(of: a) { return i }
+            return try scheme.requireIndex(of: a, context: "select (\(p))")
         }
         switch p {
         case let .constant(b):
@@ -39,6 +45,14 @@ public struct CompiledPredicate: Sendable {
             return .or(try parts.map { try compile($0, scheme) })
         case let .not(inner):
             return .not(try compile(inner, scheme))
+        case let .inSet(attributes, keys):
+            let positions = try attributes.map(position)
+            if let bad = keys.first(where: { $0.count != positions.count }) {
+                throw RelationError.rowWidth(expected: positions.count, got: bad.count, relation: "IN-set key")
+            }
+            if keys.isEmpty { return .constant(false) }
+            if positions.count == 1 { return .valueIn(positions[0], Set(keys.map { $0.values[0] })) }
+            return .rowIn(positions, keys)
         }
     }
 
@@ -63,6 +77,10 @@ public struct CompiledPredicate: Sendable {
             return false
         case let .not(inner):
             return !evaluate(inner, values)
+        case let .valueIn(i, set):
+            return set.contains(values[i])
+        case let .rowIn(positions, set):
+            return set.contains(Row(positions.map { values[$0] }))
         }
     }
 }

@@ -52,6 +52,12 @@ public indirect enum Predicate: Hashable, Sendable {
     case and([Predicate])
     case or([Predicate])
     case not(Predicate)
+    /// Membership of the row's values at `attributes` (in that order) in `keys`: the rows
+    /// whose key is one of the rows of `keys`. Values compare as everywhere else (null is an
+    /// ordinary value, `3 == 3.0`, text by bytes), so it means exactly the OR, over the keys,
+    /// of the AND of `attribute == value`, but is tested with one hash lookup per row. The
+    /// engine builds it (a join's key filter); the query language has no syntax for it.
+    case inSet(attributes: [Attribute], keys: Set<Row>)
 
     public static let `true` = Predicate.constant(true)
     public static let `false` = Predicate.constant(false)

@@ -18,6 +18,8 @@ extension Predicate {
             for p in parts { p.collectAttributes(into: &out) }
         case let .not(inner):
             inner.collectAttributes(into: &out)
+        case let .inSet(attributes, _):
+            out.formUnion(attributes)
         }
     }
 
@@ -33,15 +35,27 @@ extension Predicate {
         case let .and(parts): return .and(parts.map { $0.renamingAttributes(map) })
         case let .or(parts): return .or(parts.map { $0.renamingAttributes(map) })
         case let .not(inner): return .not(inner.renamingAttributes(map))
+        case let .inSet(attributes, keys): return .inSet(attributes: attributes.map { map[$0] ?? $0 }, keys: keys)
         }
     }
 
     /// For each attribute `a` with a finite set `V` such that the predicate implies
     /// `a ∈ V`: equalities with constants, ORs of them (when every disjunct constrains `a`),
-    /// and ANDs (where any conjunct's constraint holds). A source indexed on `a` can fetch
-    /// the rows with `a ∈ V` and then test the whole predicate on just those.
+    /// and ANDs (where any conjunct's constraint holds), and IN-sets (each of their
+    /// attributes is in the set of its values over the keys, as for the equivalent OR of
+    /// ANDs). A source indexed on `a` can fetch the rows with `a ∈ V` and then test the whole
+    /// predicate on just those.
     public var impliedValueSets: [Attribute: Set<Value>] {
         switch self {
+        case let .inSet(attributes, keys):
+            var sets: [Attribute: Set<Value>] = [:]
+            for (i, a) in attributes.enumerated() {
+                var values = Set<Value>()
+                for key in keys where i < key.count { values.insert(key.values[i]) }
+                // An attribute named twice is in both positions' sets, as an AND would say.
+                sets[a] = sets[a].map { $0.intersection(values) } ?? values
+            }
+            return sets
         case let .comparison(.attribute(a), .equal, .value(v)),
             let .comparison(.value(v), .equal, .attribute(a)):
             return [a: [v]]
@@ -74,6 +88,7 @@ extension Predicate {
     public var isUnsatisfiable: Bool {
         switch self {
         case .constant(false): return true
+        case let .inSet(_, keys): return keys.isEmpty
         case let .or(parts): return parts.allSatisfy(\.isUnsatisfiable)
         case let .and(parts): return parts.contains(where: \.isUnsatisfiable)
         default: return false
@@ -87,6 +102,22 @@ extension Predicate {
         case .comparison: return 1
         case let .and(parts), let .or(parts): return parts.reduce(0) { $0 + $1.comparisonCount }
         case let .not(inner): return inner.comparisonCount
+        case let .inSet(attributes, keys): return attributes.count * keys.count
+        }
+    }
+
+    /// The same predicate with every IN-set written as its OR (over the keys, in the value
+    /// order) of ANDs of equalities: the form the query language can print and parse.
+    public var expandingInSets: Predicate {
+        switch self {
+        case .constant, .comparison: return self
+        case let .and(parts): return .and(parts.map(\.expandingInSets))
+        case let .or(parts): return .or(parts.map(\.expandingInSets))
+        case let .not(inner): return .not(inner.expandingInSets)
+        case let .inSet(attributes, keys):
+            return .any(keys.sorted().map { key in
+                .all(zip(attributes, key.values).map { .comparison(.attribute($0), .equal, .value($1)) })
+            })
         }
     }
 }

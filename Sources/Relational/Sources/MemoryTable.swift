@@ -1,20 +1,40 @@
-/// An in-memory table: a set of rows with a hash index on each declared attribute.
+/// An in-memory table: a set of rows, stored as columns, with a hash index on each
+/// declared attribute.
 ///
-/// Rows are stored by position against the table's scheme. A cursor whose filter implies
-/// `a ∈ {values}` for an indexed `a` visits only the rows in those index buckets;
-/// `rowsExamined` counts every row a cursor looked at, so tests can tell a lookup from a scan.
+/// Storage (see `ColumnStore`, `ValueColumn`): one column per attribute, each a tag byte
+/// plus an 8-byte payload per value, with text and blobs interned per column. Nothing
+/// else holds a copy of a row or a value:
+/// - membership (no duplicate rows) goes through an index whose column holds distinct
+///   values (an id): a row is present only if the one row with its key equals it. Without
+///   such an index (or once an add makes the column non-unique) it is a hash table of row
+///   positions keyed by a hash of the row, verified against the columns (`PositionTable`,
+///   4 bytes a slot);
+/// - each index maps a value to its positions (`ColumnIndex`: 4 bytes a row plus 4 bytes
+///   a slot per distinct value), keyed by the value's equality key, so `3` finds `3.0`.
+/// The values keep README's semantics: null is an ordinary value, integers and reals
+/// compare by numeric value, text by its bytes.
+///
+/// Reading: `makeCursor(filter:)` yields `[Row]` batches; `makeBatchCursor(filter:)`
+/// yields `ColumnBatch`es — the table's columns (a snapshot sharing storage, never copied
+/// per batch) plus a selection vector of the positions delivered — for consumers that
+/// work on columns. Both visit the same candidates in the same order and count alike: a
+/// cursor whose filter implies `a ∈ {values}` for an indexed `a` visits only the rows in
+/// those index groups; `rowsExamined` counts every row a cursor looked at, `rowsDelivered`
+/// every row it handed out, so tests can tell a lookup from a scan. A cursor reads the
+/// rows as they were when it was made.
+///
+/// Order: rows are kept in insertion order; deleting a row moves the last row into its gap.
 public final class MemoryTable: SourceRelation {
     public let scheme: Scheme
     public let sourceName: String
     public let indexedAttributes: [Attribute]
 
-    private var rows: [Row] = []
-    private var positionOfRow: [Row: Int] = [:]
-    /// Positions of the indexed columns, and for each a map value → row positions.
-    /// (Parallel arrays, not a dictionary of dictionaries: iterating a dictionary's keys while
-    /// mutating its values copies the whole dictionary on every insert.)
-    private var indexColumns: [Int] = []
-    private var indexBuckets: [[Value: [Int]]] = []
+    private var store: ColumnStore
+    /// The membership table; nil while `keyIndex` answers membership.
+    private var members: PositionTable?
+    /// An index whose column has held distinct values in every row so far.
+    private var keyIndex: Int?
+    private var indexes: [ColumnIndex] = []
 
     /// Rows looked at by cursors since creation (or the last `resetStatistics`).
     public private(set) var rowsExamined = 0
@@ -25,13 +45,14 @@ public final class MemoryTable: SourceRelation {
         self.sourceName = name
         self.scheme = scheme
         self.indexedAttributes = indexedAttributes
+        self.store = ColumnStore(width: scheme.count)
         for a in indexedAttributes {
             let column = try scheme.requireIndex(of: a, context: "index on table \(name)")
-            if !indexColumns.contains(column) {
-                indexColumns.append(column)
-                indexBuckets.append([:])
+            if !indexes.contains(where: { $0.column == column }) {
+                indexes.append(ColumnIndex(column: column))
             }
         }
+        if indexes.isEmpty { members = PositionTable() } else { keyIndex = 0 }
     }
 
     /// A table from rows written in `columns` order (any order; stored sorted by name),
@@ -41,7 +62,7 @@ public final class MemoryTable: SourceRelation {
     ) throws {
         let scheme = try Scheme(columns)
         try self.init(name: name, scheme: scheme, indexedAttributes: indexedAttributes)
-        let order = scheme.attributes.map { a in columns.firstIndex(of: a)! }
+        let order = scheme.attributes.compactMap { a in columns.firstIndex(of: a) }
         for values in rows {
             guard values.count == columns.count else {
                 throw RelationError.rowWidth(expected: columns.count, got: values.count, relation: name)
@@ -50,10 +71,13 @@ public final class MemoryTable: SourceRelation {
         }
     }
 
-    public var count: Int { rows.count }
+    public var count: Int { store.count }
 
-    /// Every row, in insertion order (deletions move the last row into the gap).
-    public var allRows: [Row] { rows }
+    /// Every row, in stored order (built from the columns on each call).
+    public var allRows: [Row] { store.rows }
+
+    /// The rows as columns: a snapshot that shares the table's storage.
+    public var columns: ColumnStore { store }
 
     public func resetStatistics() {
         rowsExamined = 0
@@ -68,37 +92,100 @@ public final class MemoryTable: SourceRelation {
         guard row.count == scheme.count else {
             throw RelationError.rowWidth(expected: scheme.count, got: row.count, relation: sourceName)
         }
-        // One hash of the row both checks membership and inserts (the load's hot path).
-        let position = rows.count
-        var isNew = false
-        insertIfAbsent(&positionOfRow[row, default: -1], position, &isNew)
-        if !isNew { return false }
-        rows.append(row)
-        for k in indexColumns.indices {
-            indexBuckets[k][row.values[indexColumns[k]], default: []].append(position)
+        // Interning first adds no text to a row already present (its texts are all known).
+        let stored = store.interned(row)
+        switch presence(of: stored) {
+        case .present: return false
+        case .absentKeyTaken: buildMembers()
+        case .absent: break
+        }
+        guard store.count < PositionTable.positionLimit else {
+            throw RelationError.unsupported("table \(sourceName) cannot hold more than \(PositionTable.positionLimit) rows")
+        }
+        store.appendStored(stored)
+        let position = store.count - 1
+        store.withReaders { rows in
+            members?.insert(position, hash: rows.rowHash(position), dense: true) { rows.rowHash($0) }
+            for k in indexes.indices { indexes[k].append(position, in: rows.columns[indexes[k].column]) }
         }
         return true
+    }
+
+    private enum Presence {
+        case present
+        case absent
+        /// Absent, but another row has its value in the key index's column.
+        case absentKeyTaken
+    }
+
+    private func presence(of stored: [(ValueTag, Int64)]) -> Presence {
+        store.withReaders { rows in
+            if let members {
+                return members.find(hash: hash(ofStored: stored), where: { rows.rowIs($0, stored) }) == nil ? .absent : .present
+            }
+            guard let u = keyIndex else { return .absent }
+            let column = indexes[u].column
+            let key = ValueKey(stored: stored[column].0, stored[column].1)
+            guard let p = indexes[u].onlyPosition(of: key, in: rows.columns[column]) else { return .absent }
+            return rows.rowIs(p, stored) ? .present : .absentKeyTaken
+        }
+    }
+
+    /// Switches membership from the key index to a table of its own (the key column is
+    /// about to hold a value twice).
+    private func buildMembers() {
+        keyIndex = nil
+        var set = PositionTable()
+        let count = store.count
+        store.withReaders { rows in
+            set.reserve(count) { _ in 0 }
+            for p in 0..<count { set.insert(p, hash: rows.rowHash(p), dense: true) { rows.rowHash($0) } }
+        }
+        members = set
     }
 
     public func add<S: Sequence>(contentsOf newRows: S) throws where S.Element == Row {
         for row in newRows { try add(row) }
     }
 
-    /// Reserves room for `n` more rows (bulk loads).
-    /// Index maps are sized for `n` distinct values too (right for keys, generous otherwise),
-    /// so a bulk load does not rehash them as they grow.
+    /// Bulk load: appends every row of `rows` (columns in scheme order) that is not already
+    /// present; returns how many were added. Into an empty table the columns are taken
+    /// over whole (shared, not copied) and membership and indexes are built in one pass.
+    @discardableResult
+    public func append(_ rows: ColumnStore) throws -> Int {
+        guard rows.width == scheme.count else {
+            throw RelationError.rowWidth(expected: scheme.count, got: rows.width, relation: sourceName)
+        }
+        guard rows.count <= PositionTable.positionLimit else {
+            throw RelationError.unsupported("table \(sourceName) cannot hold more than \(PositionTable.positionLimit) rows")
+        }
+        guard store.count == 0 else {
+            var added = 0
+            for p in 0..<rows.count where try add(rows.row(at: p)) { added += 1 }
+            return added
+        }
+        store = rows
+        store.seal()
+        rebuildMembershipAndIndexes()
+        return store.count
+    }
+
+    /// Reserves room for `n` more rows (bulk loads through `add`).
     public func reserveCapacity(_ n: Int) {
-        rows.reserveCapacity(rows.count + n)
-        positionOfRow.reserveCapacity(rows.count + n)
-        for k in indexBuckets.indices { indexBuckets[k].reserveCapacity(indexBuckets[k].count + n) }
+        store.reserveCapacity(n)
+        let total = store.count + n
+        store.withReaders { rows in
+            members?.reserve(total, dense: true) { rows.rowHash($0) }
+            for k in indexes.indices { indexes[k].reserve(total, in: rows.columns[indexes[k].column]) }
+        }
     }
 
     /// Deletes the rows matching the predicate; returns how many went.
     @discardableResult
     public func delete(where predicate: Predicate) throws -> Int {
-        let test = try CompiledPredicate(predicate, scheme: scheme)
-        let doomed = rows.filter { test.matches($0) }
-        for row in doomed { remove(row) }
+        let doomed = try positions(matching: predicate)
+        // Highest first: the row moved into each gap is then never one still to delete.
+        for p in doomed.reversed() { removeRow(at: p) }
         return doomed.count
     }
 
@@ -106,14 +193,14 @@ public final class MemoryTable: SourceRelation {
     /// An update that makes two rows equal leaves one (relations are sets).
     @discardableResult
     public func update(where predicate: Predicate, set newValues: [Attribute: Value]) throws -> Int {
-        let test = try CompiledPredicate(predicate, scheme: scheme)
         var assignments: [(Int, Value)] = []
         for (a, v) in newValues.sorted(by: { $0.key < $1.key }) {
             assignments.append((try scheme.requireIndex(of: a, context: "update of \(sourceName)"), v))
         }
-        let matched = rows.filter { test.matches($0) }
-        for row in matched { remove(row) }
-        for row in matched {
+        let matched = try positions(matching: predicate)
+        let rows = matched.map { store.row(at: $0) }
+        for p in matched.reversed() { removeRow(at: p) }
+        for row in rows {
             var changed = row.values
             for (i, v) in assignments { changed[i] = v }
             try add(Row(changed))
@@ -121,86 +208,160 @@ public final class MemoryTable: SourceRelation {
         return matched.count
     }
 
-    private func remove(_ row: Row) {
-        guard let position = positionOfRow.removeValue(forKey: row) else { return }
-        let last = rows.count - 1
-        for k in indexColumns.indices {
-            removeFromIndex(k, value: row.values[indexColumns[k]], position: position)
-        }
-        if position != last {
-            let moved = rows[last]
-            rows[position] = moved
-            positionOfRow[moved] = position
-            for k in indexColumns.indices {
-                let value = moved.values[indexColumns[k]]
-                if let i = indexBuckets[k][value]?.firstIndex(of: last) {
-                    indexBuckets[k][value]![i] = position
+    /// Positions of the rows matching the predicate, ascending (a scan; no counters).
+    private func positions(matching predicate: Predicate) throws -> [Int] {
+        var probe = RowProbe(try CompiledPredicate(predicate, scheme: scheme), scheme: scheme)
+        let rows = store
+        return (0..<rows.count).filter { probe.matches($0, in: rows) }
+    }
+
+    private func removeRow(at position: Int) {
+        let last = store.count - 1
+        store.withReaders { rows in
+            for k in indexes.indices {
+                indexes[k].remove(position, in: rows.columns[indexes[k].column])
+            }
+            if let found = members?.find(hash: rows.rowHash(position), where: { $0 == position }) {
+                members?.removeSlot(found.slot) { rows.rowHash($0) }
+            }
+            if position != last {
+                for k in indexes.indices {
+                    indexes[k].move(from: last, to: position, in: rows.columns[indexes[k].column])
                 }
+                if let found = members?.find(hash: rows.rowHash(last), where: { $0 == last }) {
+                    members?.setSlot(found.slot, to: position)
+                }
+            } else {
+                for k in indexes.indices { indexes[k].dropLast() }
             }
         }
-        rows.removeLast()
+        if position != last { store.moveRow(from: last, to: position) }
+        store.removeLast()
     }
 
-    private func removeFromIndex(_ k: Int, value: Value, position: Int) {
-        guard var bucket = indexBuckets[k].removeValue(forKey: value),
-            let i = bucket.firstIndex(of: position)
-        else { return }
-        bucket.swapAt(i, bucket.count - 1)
-        bucket.removeLast()
-        if !bucket.isEmpty { indexBuckets[k][value] = bucket }
+    /// Indexes and membership from scratch over `store`. Rows equal to an earlier row are
+    /// dropped (a bulk load's duplicates), keeping the first. When an index's column turns
+    /// out to hold distinct values, no row can repeat and that index answers membership.
+    private func rebuildMembershipAndIndexes() {
+        let rows = store
+        rows.withReaders { readers in
+            for k in indexes.indices {
+                indexes[k].rebuild(readers.columns[indexes[k].column], count: rows.count)
+            }
+        }
+        if let u = indexes.indices.first(where: { indexes[$0].distinctValues == rows.count }) {
+            keyIndex = u
+            members = nil
+            return
+        }
+        keyIndex = nil
+        var set = PositionTable()
+        var kept: [Int] = []
+        var sawDuplicate = false
+        rows.withReaders { readers in
+            set.reserve(rows.count) { _ in 0 }
+            // Equal rows share a hash, so in this order (equal hashes by position) the
+            // first of equal rows comes first.
+            let records = ScratchBuffer<HashRecord>(count: rows.count)
+            for p in 0..<rows.count { records[p] = HashRecord(hash: readers.rowHash(p), item: UInt32(p), kind: 0) }
+            sortByHome(records, spare: ScratchBuffer(count: rows.count), capacity: PositionTable.capacity(for: rows.count))
+            var duplicate = [Bool](repeating: false, count: rows.count)
+            for i in 0..<rows.count {
+                let r = records[i]
+                let p = Int(r.item)
+                let hash = r.hash
+                if set.find(hash: hash, where: { readers.rowsEqual($0, p) }) != nil {
+                    duplicate[p] = true
+                    sawDuplicate = true
+                } else {
+                    set.insert(p, hash: hash) { readers.rowHash($0) }
+                }
+            }
+            if sawDuplicate { kept = (0..<rows.count).filter { !duplicate[$0] } }
+        }
+        if sawDuplicate {
+            store.gather(kept)
+            rebuildMembershipAndIndexes()
+            return
+        }
+        members = set
     }
 
-    private func bucketIndex(for attribute: Attribute) -> Int? {
+    private func indexNumber(for attribute: Attribute) -> Int? {
         guard let column = scheme.index(of: attribute) else { return nil }
-        return indexColumns.firstIndex(of: column)
+        return indexes.firstIndex { $0.column == column }
     }
 
     // MARK: Reading rows
 
-    /// The indexed attribute whose implied value set touches the fewest rows, with those
-    /// rows' positions; nil when no index answers the filter.
-    private func indexedCandidates(_ filter: Predicate) -> [Int]? {
-        var best: [Int]?
+    /// Over the indexed attributes the filter constrains to a value set, the fewest rows
+    /// one of them touches: that count, and with `collect` those rows' positions in index
+    /// order; nil when no index answers the filter.
+    private func indexedCandidates(_ filter: Predicate, collect: Bool) -> (count: Int, positions: [Int])? {
+        var best: (count: Int, positions: [Int])?
         for (attribute, values) in filter.impliedValueSets {
-            guard let k = bucketIndex(for: attribute) else { continue }
-            let index = indexBuckets[k]
+            guard let k = indexNumber(for: attribute) else { continue }
+            let column = indexes[k].column
+            var n = 0
             var positions: [Int] = []
-            for v in values { positions.append(contentsOf: index[v] ?? []) }
-            if best == nil || positions.count < best!.count { best = positions }
+            store.withReaders { rows in
+                let values = values.compactMap { rows.columns[column].key(of: $0) }
+                for key in values {
+                    if collect {
+                        indexes[k].positions(of: key, in: rows.columns[column], into: &positions)
+                    } else {
+                        indexes[k].forEachPosition(of: key, in: rows.columns[column]) { _ in n += 1 }
+                    }
+                }
+            }
+            if collect { n = positions.count }
+            if n < best?.count ?? Int.max { best = (n, positions) }
         }
         return best
     }
 
     public func canFetchSelectively(_ filter: Predicate) -> Bool {
-        filter.isUnsatisfiable || indexedCandidates(filter) != nil
+        filter.isUnsatisfiable || indexedCandidates(filter, collect: false) != nil
     }
 
     public func estimatedCount(filter: Predicate?) -> Int? {
-        guard let filter else { return rows.count }
+        guard let filter else { return store.count }
         if filter.isUnsatisfiable { return 0 }
-        return indexedCandidates(filter)?.count ?? rows.count
+        return indexedCandidates(filter, collect: false)?.count ?? store.count
     }
 
     /// Rows whose `attribute` equals `value`, through the index (no scan).
     public func lookup(_ attribute: Attribute, _ value: Value) throws -> [Row] {
-        guard let k = bucketIndex(for: attribute) else {
+        guard let k = indexNumber(for: attribute) else {
             throw RelationError.unsupported("table \(sourceName) has no index on '\(attribute)'")
         }
-        let positions = indexBuckets[k][value] ?? []
-        rowsExamined += positions.count
-        rowsDelivered += positions.count
-        return positions.map { rows[$0] }
+        guard let key = store.columns[indexes[k].column].key(of: value) else { return [] }
+        var positions: [Int] = []
+        store.withReaders { indexes[k].positions(of: key, in: $0.columns[indexes[k].column], into: &positions) }
+        let out = positions.map { store.row(at: $0) }
+        rowsExamined += out.count
+        rowsDelivered += out.count
+        return out
     }
 
     public func makeCursor(filter: Predicate?) throws -> any RowCursor {
+        MemoryTableCursor(try makeScan(filter: filter))
+    }
+
+    /// A cursor that yields column batches with a selection vector (see `ColumnBatch`).
+    public func makeBatchCursor(filter: Predicate?) throws -> ColumnBatchCursor {
+        ColumnBatchCursor(try makeScan(filter: filter))
+    }
+
+    private func makeScan(filter: Predicate?) throws -> TableScan {
         guard let filter else {
-            return MemoryTableCursor(table: self, rows: rows, positions: nil, test: nil)
+            return TableScan(table: self, store: store, positions: nil, probe: nil)
         }
-        let test = try CompiledPredicate(filter, scheme: scheme)
+        let probe = RowProbe(try CompiledPredicate(filter, scheme: scheme), scheme: scheme)
         if filter.isUnsatisfiable {
-            return MemoryTableCursor(table: self, rows: [], positions: [], test: test)
+            return TableScan(table: self, store: ColumnStore(width: scheme.count), positions: [], probe: probe)
         }
-        return MemoryTableCursor(table: self, rows: rows, positions: indexedCandidates(filter), test: test)
+        return TableScan(table: self, store: store, positions: indexedCandidates(filter, collect: true)?.positions, probe: probe)
     }
 
     fileprivate func record(examined: Int, delivered: Int) {
@@ -209,42 +370,46 @@ public final class MemoryTable: SourceRelation {
     }
 }
 
-/// Walks either every row or the candidate positions from an index, testing the filter.
-private final class MemoryTableCursor: RowCursor {
+/// One pass over a snapshot of a table: every position, or the candidates an index gave,
+/// testing the filter; shared by both cursor kinds so they count alike.
+struct TableScan {
     private let table: MemoryTable
-    private let rows: [Row]
+    let store: ColumnStore
     private let positions: [Int]?
-    private let test: CompiledPredicate?
+    private var probe: RowProbe?
     private var next = 0
 
-    init(table: MemoryTable, rows: [Row], positions: [Int]?, test: CompiledPredicate?) {
+    fileprivate init(table: MemoryTable, store: ColumnStore, positions: [Int]?, probe: RowProbe?) {
         self.table = table
-        self.rows = rows
+        self.store = store
         self.positions = positions
-        self.test = test
+        self.probe = probe
     }
 
-    func next(maxRows: Int) throws -> [Row] {
-        let total = positions?.count ?? rows.count
-        var out: [Row] = []
+    /// Positions of up to `maxRows` more matching rows; empty when drained.
+    mutating func nextSelection(maxRows: Int) -> [Int] {
+        let total = positions?.count ?? store.count
+        var out: [Int] = []
         var examined = 0
         while next < total && out.count < maxRows {
-            let row = rows[positions?[next] ?? next]
+            let p = positions?[next] ?? next
             next += 1
             examined += 1
-            if test?.matches(row) ?? true { out.append(row) }
+            if probe?.matches(p, in: store) ?? true { out.append(p) }
         }
         table.record(examined: examined, delivered: out.count)
         return out
     }
 }
 
-/// Sets a freshly defaulted dictionary slot (value -1) to `position`, reporting whether it
-/// was new. Taking the slot `inout` through `subscript(_:default:)` hashes the key once.
-@inline(__always)
-private func insertIfAbsent(_ slot: inout Int, _ position: Int, _ isNew: inout Bool) {
-    if slot == -1 {
-        slot = position
-        isNew = true
+/// Walks a table scan, delivering rows.
+private final class MemoryTableCursor: RowCursor {
+    private var scan: TableScan
+
+    init(_ scan: TableScan) { self.scan = scan }
+
+    func next(maxRows: Int) throws -> [Row] {
+        let selection = scan.nextSelection(maxRows: maxRows)
+        return selection.map { scan.store.row(at: $0) }
     }
 }

@@ -78,6 +78,7 @@ public final class CaseChecker {
         do {
             var engine = QueryEngine(flags: flags, catalog: catalog)
             engine.batchSize = batchSize
+            engine.checked = true  // a broken engine invariant is an engine error, so a failure
             run = try engine.run(loaded.outputs(backend))
         } catch {
             return [mismatch(.engineError, flags, backend, 0, [], [], "the engine threw: \(error)", batchSize)]

@@ -74,7 +74,7 @@ public struct RandomCaseGenerator {
         } else {
             count = [0, 1, 2, 3, 4, 5, 6][random.weighted([2, 3, 3, 3, 3, 2, 2])]
         }
-        let rows = (0..<count).map { _ in Row(columns.map { RandomValues.value(for: $0, domain, &random) }) }
+        let rows = (0..<count).map { _ in Row(columns.map { RandomValues.value(for: $0, in: domain, &random) }) }
         return CaseTable(
             name: "t\(index)", scheme: scheme, rows: rows,
             indexedAttributes: attributes.filter { _ in random.chance(0.5) })

@@ -32,7 +32,7 @@ enum RandomPredicate {
             right = .attribute(random.element(of: attributes.filter { $0 != left }) ?? left)
         } else {
             right = .value(random.chance(0.7)
-                ? RandomValues.value(for: .smallIntegers, domain, &random) : RandomValues.anyValue(&random))
+                ? RandomValues.value(for: .smallIntegers, in: domain, &random) : RandomValues.anyValue(&random))
         }
         // Now and then the constant on the left, to exercise swapped comparisons.
         if case .value = right, random.chance(0.15) { return .comparison(right, op, .attribute(left)) }

@@ -30,7 +30,7 @@ enum RandomValues {
         static let small = Domain(keys: nil)
     }
 
-    static func value(for column: Column, _ domain: Domain = .small, _ random: inout VerificationRandom) -> Value {
+    static func value(for column: Column, in domain: Domain = .small, _ random: inout VerificationRandom) -> Value {
         if random.chance(0.12) { return .null }
         if let keys = domain.keys, column != .mixed || random.chance(0.5) {
             return wideValue(for: column, keys: keys, &random)

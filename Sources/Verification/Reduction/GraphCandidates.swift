@@ -66,6 +66,8 @@ enum GraphCandidates {
             }
         case let .not(inner):
             out = [.true, .false, inner] + simplifications(of: inner).map { .not($0) }
+        case .inSet:
+            out = [.true, .false]
         }
         return out
     }

@@ -47,6 +47,25 @@ public struct ContentHasher {
         for row in sorted { add(row: row) }
     }
 
+    /// The same encoding from rows held as columns: rows are decoded one at a time and
+    /// hashed as they come while they are in order (generated tables usually are); only a
+    /// table found out of order is decoded whole and sorted.
+    public mutating func add(table name: String, scheme: Scheme, store: ColumnStore) {
+        let start = self
+        addHeader(table: name, scheme: scheme, rowCount: store.count)
+        var previous: Row?
+        for p in 0..<store.count {
+            let row = store.row(at: p)
+            if let previous, !(previous < row) {
+                self = start
+                add(table: name, scheme: scheme, rows: store.rows)
+                return
+            }
+            add(row: row)
+            previous = row
+        }
+    }
+
     /// The part of a table's encoding before its rows; a streaming writer that knows the
     /// row count up front calls this, then `add(row:)` for each row in sorted order.
     public mutating func addHeader(table name: String, scheme: Scheme, rowCount: Int) {
@@ -81,13 +100,13 @@ extension Dataset {
     /// The content hash of every table (names, schemes, sorted rows); see `ContentHasher`.
     public var contentHash: UInt64 {
         var hasher = ContentHasher()
-        for t in tables { hasher.add(table: t.name, scheme: t.scheme, rows: t.rows) }
+        for t in tables { hasher.add(table: t.name, scheme: t.scheme, store: t.store) }
         return hasher.value
     }
 
     public var contentHashHex: String {
         var hasher = ContentHasher()
-        for t in tables { hasher.add(table: t.name, scheme: t.scheme, rows: t.rows) }
+        for t in tables { hasher.add(table: t.name, scheme: t.scheme, store: t.store) }
         return hasher.hex
     }
 }

@@ -1,11 +1,12 @@
 import Relational
 
-/// One generated table: its name, scheme, rows (values in scheme order) and the attributes
-/// to index (ids and foreign keys), as memory-table indexes or SQLite indexes.
+/// One generated table: its name, scheme, rows (held as columns in scheme order) and the
+/// attributes to index (ids and foreign keys), as memory-table indexes or SQLite indexes.
 public struct DatasetTable: Sendable {
     public let name: String
     public let scheme: Scheme
-    public let rows: [Row]
+    /// The rows as columns, in scheme order (what memory tables load without a `Row` per row).
+    public let store: ColumnStore
     public let indexedAttributes: [Attribute]
 
     /// `columns` in any order; each row's values in that order.
@@ -16,32 +17,45 @@ public struct DatasetTable: Sendable {
             guard let i = columns.firstIndex(of: a) else { continue }
             order.append(i)
         }
-        var stored: [Row] = []
-        stored.reserveCapacity(rows.count)
+        var store = ColumnStore(width: scheme.count)
+        store.reserveCapacity(rows.count)
         for values in rows {
             guard values.count == columns.count else {
                 throw RelationError.rowWidth(expected: columns.count, got: values.count, relation: name)
             }
-            stored.append(Row(order.map { values[$0] }))
+            try store.append(Row(order.map { values[$0] }))
         }
-        try self.init(name: name, scheme: scheme, rows: stored, indexedAttributes: indexedAttributes)
+        try self.init(name: name, scheme: scheme, store: store, indexedAttributes: indexedAttributes)
     }
 
     /// Rows already in scheme order.
     public init(name: String, scheme: Scheme, rows: [Row], indexedAttributes: [Attribute]) throws {
+        try self.init(name: name, scheme: scheme, store: ColumnStore(width: scheme.count, rows: rows), indexedAttributes: indexedAttributes)
+    }
+
+    /// Columns already in scheme order.
+    public init(name: String, scheme: Scheme, store: ColumnStore, indexedAttributes: [Attribute]) throws {
+        guard store.width == scheme.count else {
+            throw RelationError.rowWidth(expected: scheme.count, got: store.width, relation: name)
+        }
         for a in indexedAttributes {
             _ = try scheme.requireIndex(of: a, context: "index on generated table \(name)")
         }
         self.name = name
         self.scheme = scheme
-        self.rows = rows
+        self.store = store
         self.indexedAttributes = indexedAttributes
     }
+
+    public var rowCount: Int { store.count }
+
+    /// Every row, in stored order (decoded from the columns on each call).
+    public var rows: [Row] { store.rows }
 
     /// The values of one attribute, row by row.
     public func column(_ attribute: Attribute) throws -> [Value] {
         let i = try scheme.requireIndex(of: attribute, context: "table \(name)")
-        return rows.map { $0.values[i] }
+        return (0..<store.count).map { store.value(row: $0, column: i) }
     }
 }
 
@@ -72,14 +86,14 @@ public struct Dataset: Sendable {
         tables.first { $0.name == name }
     }
 
-    /// Memory tables with their indexes, by name. Rows are bulk-added (each table's rows
-    /// are distinct by construction; the table still enforces set semantics).
+    /// Memory tables with their indexes, by name. Each table takes over the generated
+    /// columns whole (shared, not copied; each table's rows are distinct by construction,
+    /// and the table still enforces set semantics).
     public func memoryTables() throws -> [String: MemoryTable] {
         var out: [String: MemoryTable] = [:]
         for t in tables {
             let table = try MemoryTable(name: t.name, scheme: t.scheme, indexedAttributes: t.indexedAttributes)
-            table.reserveCapacity(t.rows.count)
-            try table.add(contentsOf: t.rows)
+            try table.append(t.store)
             out[t.name] = table
         }
         return out

@@ -62,7 +62,7 @@ extension Dataset {
     public var overview: DatasetOverview {
         DatasetOverview(
             shape: shape, rowsRequested: rowsRequested, seed: seed, parameters: parameters,
-            tables: tables.map { TableOverview(name: $0.name, scheme: $0.scheme, rowCount: $0.rows.count, indexedAttributes: $0.indexedAttributes) },
+            tables: tables.map { TableOverview(name: $0.name, scheme: $0.scheme, rowCount: $0.rowCount, indexedAttributes: $0.indexedAttributes) },
             statistics: statistics, contentHashHex: contentHashHex)
     }
 

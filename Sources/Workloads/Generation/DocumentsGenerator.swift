@@ -189,17 +189,32 @@ struct DocumentsGenerator: ShapeGenerator {
         }
     }
 
-    /// Rows `[id, name, parent_id]` (scheme order) sorted by id.
+    /// Rows `[id, name, parent_id]` (scheme order) sorted by id, written straight into
+    /// columns: no `Row` or `String` is made per document.
     private func documentRows(parent: [Int32], ids: [Int64]) throws -> DatasetTable {
-        var rowsByID = [Row](repeating: Row([]), count: rows)
+        // parentByID[id - 1]: the parent's id, or 0 for a root (ids start at 1).
+        var parentByID = [Int64](repeating: 0, count: rows)
         for i in 0..<rows {
-            let id = ids[i]
             let p = parent[i]
-            let parentValue: Value = p < 0 ? .null : .integer(ids[Int(p)])
-            rowsByID[Int(id - 1)] = Row([.integer(id), .text("Document \(id)"), parentValue])
+            parentByID[Int(ids[i] - 1)] = p < 0 ? 0 : ids[Int(p)]
+        }
+        var idColumn = ValueColumn()
+        var nameColumn = ValueColumn()
+        var parentColumn = ValueColumn()
+        idColumn.reserveCapacity(rows)
+        nameColumn.reserveCapacity(rows)
+        nameColumn.reserveTextCapacity(strings: rows, bytes: rows * 16)
+        parentColumn.reserveCapacity(rows)
+        var name = DocumentName()
+        for id in stride(from: Int64(1), through: Int64(rows), by: 1) {
+            idColumn.appendInteger(id)
+            name.withBytes(id) { nameColumn.appendText(utf8: $0) }
+            let p = parentByID[Int(id - 1)]
+            if p == 0 { parentColumn.appendNull() } else { parentColumn.appendInteger(p) }
         }
         return try DatasetTable(
-            name: "documents", scheme: Scheme(["id", "name", "parent_id"]), rows: rowsByID,
+            name: "documents", scheme: Scheme(["id", "name", "parent_id"]),
+            store: ColumnStore(columns: [idColumn, nameColumn, parentColumn]),
             indexedAttributes: ["id", "parent_id"])
     }
 
@@ -237,5 +252,31 @@ struct DocumentsGenerator: ShapeGenerator {
         }
         let selected = random.distinctIndices(k, below: rows).map { ids[$0] }.sorted()
         return (selected, Self.selectionNote(selected))
+    }
+}
+
+/// The bytes of `"Document \(id)"` for a positive id, built in a reused buffer.
+private struct DocumentName {
+    private static let prefix = Array("Document ".utf8)
+    private var buffer: [UInt8] = DocumentName.prefix + [UInt8](repeating: 0, count: 20)
+
+    mutating func withBytes(_ id: Int64, _ body: (UnsafeRawBufferPointer) -> Void) {
+        let start = Self.prefix.count
+        var digits = 0
+        var n = id
+        repeat {
+            digits += 1
+            n /= 10
+        } while n > 0
+        n = id
+        buffer.withUnsafeMutableBytes { bytes in
+            var i = start + digits
+            repeat {
+                i -= 1
+                bytes[i] = UInt8(truncatingIfNeeded: 48 + n % 10)
+                n /= 10
+            } while n > 0
+            body(UnsafeRawBufferPointer(rebasing: bytes[0..<(start + digits)]))
+        }
     }
 }

@@ -35,7 +35,7 @@ struct QueryParser {
 
     private let tokens: [Token]
     private let file: String
-    private let catalog: RelationCatalog
+    let catalog: RelationCatalog
     private var position = 0
     private var bindings: [String: Relation] = [:]
     private var bindingPositions: [String: SourcePosition] = [:]

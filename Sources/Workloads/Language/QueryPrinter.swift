@@ -186,6 +186,7 @@ public enum PredicateText {
         case let .and(parts): return parts.isEmpty ? "true" : parts.map(grouped).joined(separator: " and ")
         case let .or(parts): return parts.isEmpty ? "false" : parts.map(grouped).joined(separator: " or ")
         case let .not(inner): return "not (\(render(inner)))"
+        case .inSet: return render(p.expandingInSets)
         }
     }
 

@@ -36,9 +36,9 @@ extension Dataset {
     func stream(into writer: StreamingTableWriter) throws {
         for t in tables {
             try writer.begin(TableHeader(
-                name: t.name, scheme: t.scheme, rowCount: t.rows.count,
+                name: t.name, scheme: t.scheme, rowCount: t.rowCount,
                 indexedAttributes: t.indexedAttributes, primaryKey: primaryKey(of: t)))
-            for row in t.rows { try writer.append(row) }
+            for p in 0..<t.rowCount { try writer.append(t.store.row(at: p)) }
             try writer.end()
         }
     }
@@ -54,8 +54,8 @@ extension Dataset {
         guard let first = table.indexedAttributes.first, first.name.hasSuffix("id"),
               let i = table.scheme.index(of: first) else { return [] }
         var seen = Set<Value>()
-        seen.reserveCapacity(table.rows.count)
-        for row in table.rows where !seen.insert(row.values[i]).inserted { return [] }
+        seen.reserveCapacity(table.rowCount)
+        for p in 0..<table.rowCount where !seen.insert(table.store.value(row: p, column: i)).inserted { return [] }
         return [first]
     }
 }

@@ -75,5 +75,25 @@ public func renderRun(_ query: Query, _ run: QueryRun) -> String {
     let t = run.timings
     out += "time (µs)" + String(repeating: " ", count: max(0, width - 9))
         + "  plan \(Int(t.planMicroseconds)), optimize \(Int(t.optimizeMicroseconds)), run \(Int(t.runMicroseconds)), total \(Int(t.totalMicroseconds))\n"
+    out += renderPassesAndHooks(run)
     return out
+}
+
+/// Where optimizer time went: each pass that ran, then each heuristic hook that was called
+/// (time inside it, excluding hooks it triggered), as `passes.csv` has them.
+public func renderPassesAndHooks(_ run: QueryRun) -> String {
+    var lines: [(String, String)] = run.passReports.map {
+        ("pass " + $0.name, "\($0.changes) change\($0.changes == 1 ? "" : "s"), \(microseconds($0.microseconds)) µs")
+    }
+    lines += run.hookReports.map {
+        ("hook " + $0.name, "\($0.calls) call\($0.calls == 1 ? "" : "s"), \(microseconds($0.microseconds)) µs")
+    }
+    guard !lines.isEmpty else { return "== passes and hooks\nnone ran\n" }
+    let width = lines.map(\.0.count).max() ?? 0
+    return "== passes and hooks\n" + lines.map { $0.0 + String(repeating: " ", count: width - $0.0.count) + "  " + $0.1 + "\n" }.joined()
+}
+
+private func microseconds(_ value: Double) -> String {
+    let tenths = Int((value * 10).rounded())
+    return "\(tenths / 10).\(tenths % 10)"
 }

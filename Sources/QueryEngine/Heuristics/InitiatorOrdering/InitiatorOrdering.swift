@@ -8,9 +8,11 @@ public final class InitiatorOrdering: Heuristic {
         LargestEstimateFirst(),
     ]
 
+    public static let ordering = FlagKey<String>("initiator-ordering")
+
     public static let flags = [
         FlagSpec(
-            name: "initiator-ordering", kind: .choice(strategies.map(\.name)),
+            name: ordering.name, kind: .choice(strategies.map(\.name)),
             allOn: .choice(SmallestEstimateFirst().name), allOff: .choice(DeclarationOrder().name),
             meaning: "which source to pull from next: "
                 + strategies.map { "\($0.name) (\($0.meaning))" }.joined(separator: "; "),
@@ -22,7 +24,7 @@ public final class InitiatorOrdering: Heuristic {
     init(strategy: any InitiatorOrderingStrategy) { self.strategy = strategy }
 
     public static func make(_ flags: FlagSet) -> InitiatorOrdering? {
-        let name = flags.choice("initiator-ordering") ?? SmallestEstimateFirst().name
+        let name = flags[ordering] ?? SmallestEstimateFirst().name
         guard let strategy = strategies.first(where: { $0.name == name }) else { return nil }
         return InitiatorOrdering(strategy: strategy)
     }

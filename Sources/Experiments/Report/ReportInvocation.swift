@@ -1,0 +1,34 @@
+import FileSupport
+
+/// `testbed report DIR`: (re)writes `DIR/report.html` from the files of a run directory.
+public struct ReportInvocation {
+    public var directory: String
+    public var catalogDirectory: String?
+
+    public init(directory: String) {
+        self.directory = directory
+    }
+
+    public func execute(console: Console) -> Int32 {
+        do {
+            let path = try write()
+            console.out("wrote \(path)\n")
+            return 0
+        } catch {
+            return ExitStatus.code(for: error, console: console)
+        }
+    }
+
+    @discardableResult
+    public func write() throws -> String {
+        guard FileSystem.isDirectory(directory) else {
+            throw ExperimentFailure.usage("report: \(Printable.quoted(directory)) is not a directory; give a run's output directory")
+        }
+        let config = FileSystem.join(directory, "config.yaml")
+        guard FileSystem.exists(config) else {
+            throw ExperimentFailure.usage("report: \(Printable.quoted(directory)) has no config.yaml; give a run's output directory")
+        }
+        let experiment = try ExperimentResolver.resolve(text: try FileSystem.readText(config), file: config, catalogDirectory: catalogDirectory)
+        return try ReportWriter(directory: directory, experiment: experiment).write()
+    }
+}

@@ -1,0 +1,345 @@
+import Relational
+
+/// Seed 001's `TransactionalDatabase`: changes to mutable sources are grouped into
+/// transactions, and each committed transaction is propagated once, as a whole, to every
+/// observed relation (source or derived).
+///
+///     let db = TransactionalDatabase(engine: try QueryEngine(preset: "all-on"))
+///     db.observe(selectedFruits) { change in print(change.rendered(scheme: selectedFruits.scheme)) }
+///     try db.transaction {
+///         try db.add([["id": 1, "name": "Apple"]], to: fruits)
+///         try db.update(selectedFruitIDs, set: ["fruit_id": 1])
+///     }
+///
+/// A statement outside `begin`/`commit` (or `transaction { }`) is its own transaction. A
+/// statement that fails rolls back its whole transaction: every source is left as it was
+/// before `begin`, observers hear nothing, and the error is rethrown.
+///
+/// Observers are called only with non-empty changes; `PropagationReport.changes` has
+/// every observation's change, empty ones included.
+public final class TransactionalDatabase {
+    public enum Mode: String, CaseIterable, Sendable {
+        /// Derivative graphs of the transaction's deltas, run by the engine operator by
+        /// operator, bottom-up: each operator's added and removed rows become small tables
+        /// before its parent's rules use them.
+        case incremental
+        /// The same derivative rules as one graph per observation, all run as one query
+        /// (PLRelational's route): fewer runs, but a delta that depends on a state that
+        /// depends on the delta makes the engine read that state whole.
+        case incrementalSingle = "incremental-single"
+        /// Every observed relation re-evaluated by the engine and diffed with its last contents.
+        case requery
+    }
+
+    public struct ObservationID: Hashable, Sendable {
+        let value: Int
+    }
+
+    private final class Observation {
+        let id: ObservationID
+        let relation: Relation
+        let observer: (RowChange) -> Void
+        /// Last contents, kept only in requery mode.
+        var contents: Set<Row>?
+
+        init(id: ObservationID, relation: Relation, observer: @escaping (RowChange) -> Void) {
+            self.id = id
+            self.relation = relation
+            self.observer = observer
+        }
+    }
+
+    public let engine: QueryEngine
+    public let mode: Mode
+    private let writer = SourceWriter()
+    private var observations: [Observation] = []
+    private var nextObservation = 0
+    public private(set) var inTransaction = false
+
+    public init(engine: QueryEngine, mode: Mode = .incremental) {
+        self.engine = engine
+        self.mode = mode
+    }
+
+    // MARK: Keys and observers
+
+    /// Declares that no two rows of `relation` (a mutable source) share `attributes`;
+    /// changes that would break it are refused.
+    public func declareKey(_ attributes: [Attribute], of relation: Relation) throws {
+        let source = try mutableSource(relation, "declare a key on")
+        for a in attributes where !source.scheme.contains(a) {
+            throw ChangeError("key of \(source.sourceName): unknown attribute '\(a)'; the relation has \(source.scheme)")
+        }
+        writer.keys[ObjectIdentifier(source), default: []].append(attributes)
+    }
+
+    /// Calls `observer` after each committed transaction that changed `relation`.
+    @discardableResult
+    public func observe(_ relation: Relation, _ observer: @escaping (RowChange) -> Void) throws -> ObservationID {
+        guard !inTransaction else { throw ChangeError("observe: a transaction is open; observe before begin or after commit") }
+        let observation = Observation(id: ObservationID(value: nextObservation), relation: relation, observer: observer)
+        nextObservation += 1
+        if mode == .requery { observation.contents = try evaluate(relation) }
+        observations.append(observation)
+        return observation.id
+    }
+
+    public func removeObserver(_ id: ObservationID) {
+        observations.removeAll { $0.id == id }
+    }
+
+    /// The observed relations, in the order they were observed.
+    public var observedRelations: [Relation] { observations.map(\.relation) }
+
+    // MARK: Transactions
+
+    public func begin() throws {
+        guard !inTransaction else { throw ChangeError("begin: a transaction is already open") }
+        inTransaction = true
+    }
+
+    /// Ends the transaction and propagates its changes to every observer.
+    @discardableResult
+    public func commit() throws -> PropagationReport {
+        guard inTransaction else { throw ChangeError("commit: no transaction is open") }
+        inTransaction = false
+        let deltas = writer.changedSources
+        writer.finish()
+        return try propagate(deltas)
+    }
+
+    /// Ends the transaction and puts every source back as it was at `begin`.
+    public func rollback() throws {
+        guard inTransaction else { throw ChangeError("rollback: no transaction is open") }
+        inTransaction = false
+        try writer.rollback()
+    }
+
+    /// Runs `body` as one transaction: committed if it returns, rolled back if it throws.
+    @discardableResult
+    public func transaction(_ body: () throws -> Void) throws -> PropagationReport {
+        try begin()
+        do {
+            try body()
+        } catch {
+            if inTransaction { try rollback() }
+            throw error
+        }
+        return try commit()
+    }
+
+    /// The report of the last transaction committed by a statement outside `begin`/`commit`.
+    public private(set) var lastReport: PropagationReport?
+
+    // MARK: Statements
+
+    /// Adds rows given by attribute name; each must name exactly the relation's attributes.
+    public func add(_ rows: [[Attribute: Value]], to relation: Relation) throws {
+        let scheme = relation.scheme
+        var ordered: [Row] = []
+        for row in rows {
+            guard Set(row.keys) == Set(scheme.attributes) else {
+                let given = "[" + row.keys.sorted().map(\.name).joined(separator: ", ") + "]"
+                throw ChangeError("add to \(relation.name ?? "relation"): the row has attributes \(given) "
+                    + "but the relation has \(scheme)")
+            }
+            ordered.append(Row(scheme.attributes.map { row[$0] ?? .null }))
+        }
+        try add(rows: ordered, to: relation)
+    }
+
+    /// Adds rows with values in scheme order (attributes sorted by name).
+    public func add(rows: [Row], to relation: Relation) throws {
+        try statement {
+            try writer.insert(rows, into: try mutableSource(relation, "add to"))
+        }
+    }
+
+    /// Deletes the rows of `relation` matching `predicate`. On a derived relation the delete
+    /// is propagated back to the source rows, or refused when that is ambiguous.
+    public func delete(from relation: Relation, where predicate: Predicate = .true) throws {
+        try statement {
+            if let source = relation.source {
+                let target = try mutableSource(relation, "delete from")
+                _ = try relation.select(predicate)
+                try writer.delete(Set(try source.fetchAll(filter: predicate)), from: target)
+                return
+            }
+            let rows = try evaluate(try relation.select(predicate))
+            for w in try reverse.writes(relation, rows: rows, set: nil) {
+                try writer.delete(w.rows, from: w.source)
+            }
+        }
+    }
+
+    /// Sets `values` on the rows of `relation` matching `predicate`. On a derived relation
+    /// the update is propagated back to the source rows, or refused when that is ambiguous.
+    public func update(_ relation: Relation, where predicate: Predicate = .true, set values: [Attribute: Value]) throws {
+        try statement {
+            for a in values.keys.sorted() where !relation.scheme.contains(a) {
+                throw ChangeError("update of \(relation.name ?? "relation"): unknown attribute '\(a)'; "
+                    + "the relation has \(relation.scheme)")
+            }
+            let rows = try evaluate(try relation.select(predicate))
+            if relation.source != nil {
+                try writer.update(rows, of: try mutableSource(relation, "update"), set: values)
+                return
+            }
+            for w in try reverse.writes(relation, rows: rows, set: values) {
+                try writer.update(w.rows, of: w.source, set: w.set ?? [:])
+            }
+        }
+    }
+
+    // MARK: Internals
+
+    private var reverse: ReversePropagation {
+        ReversePropagation(evaluate: { [engine] relation in Set(try engine.run([relation]).results[0]) })
+    }
+
+    private func evaluate(_ relation: Relation) throws -> Set<Row> {
+        Set(try engine.run([relation]).results[0])
+    }
+
+    /// Runs one statement: inside an open transaction, or as its own transaction. A failure
+    /// rolls back the whole transaction before the error is rethrown.
+    private func statement(_ body: () throws -> Void) throws {
+        let own = !inTransaction
+        if own { try begin() }
+        do {
+            try body()
+        } catch {
+            try rollback()
+            throw error
+        }
+        if own { lastReport = try commit() }
+    }
+
+    private func mutableSource(_ relation: Relation, _ verb: String) throws -> any MutableSource {
+        guard let source = relation.source else {
+            throw ChangeError("cannot \(verb) \(relation.name ?? relation.label): rows can only be added to a source table")
+        }
+        guard let mutable = source as? any MutableSource else {
+            throw ChangeError("cannot \(verb) \(source.sourceName): the source is read-only")
+        }
+        return mutable
+    }
+
+    private func propagate(_ deltas: [SourceDelta]) throws -> PropagationReport {
+        let clock = ContinuousClock()
+        let start = clock.now
+        var report = PropagationReport(mode: mode, observations: observations.count)
+        report.sourceRowsChanged = deltas.reduce(0) { $0 + $1.added.count + $1.removed.count }
+        guard !deltas.isEmpty, !observations.isEmpty else { return report }
+        switch mode {
+        case .incremental:
+            // Each operator's delta graphs run as soon as they are built (bottom-up) and
+            // become small tables its parents' rules join with the big states.
+            let runs = RunLog()
+            let derivation = try ChangeDerivation(deltas: deltas, materialize: { [engine] graphs in
+                let run = try engine.run(graphs)
+                runs.add(run)
+                return try zip(graphs, run.results).map { graph, rows in
+                    try ChangeDerivation.deltaTable(name: graph.name ?? "delta", scheme: graph.scheme, rows: rows)
+                }
+            })
+            for (i, o) in observations.enumerated() {
+                func rows(_ r: Relation?) throws -> Set<Row> { Set(try r?.source?.fetchAll() ?? []) }
+                report.changes[i] = RowChange(
+                    added: try rows(try derivation.added(o.relation)),
+                    removed: try rows(try derivation.removed(o.relation)))
+            }
+            report.counters = runs.counters
+            report.timings = runs.timings
+            report.engineRuns = runs.count
+        case .incrementalSingle:
+            let derivation = try ChangeDerivation(deltas: deltas)
+            var outputs: [Relation] = []
+            var slots: [(added: Int?, removed: Int?)] = []
+            for o in observations {
+                func slot(_ r: Relation?) -> Int? {
+                    guard let r else { return nil }
+                    outputs.append(r)
+                    return outputs.count - 1
+                }
+                let added = slot(try derivation.added(o.relation))
+                let removed = slot(try derivation.removed(o.relation))
+                slots.append((added, removed))
+            }
+            if !outputs.isEmpty {
+                let run = try engine.run(outputs)
+                report.record(run)
+                for (i, s) in slots.enumerated() {
+                    report.changes[i] = RowChange(
+                        added: s.added.map { Set(run.results[$0]) } ?? [],
+                        removed: s.removed.map { Set(run.results[$0]) } ?? [])
+                }
+            }
+        case .requery:
+            let run = try engine.run(observations.map(\.relation))
+            report.record(run)
+            for (i, o) in observations.enumerated() {
+                let now = Set(run.results[i])
+                report.changes[i] = RowChange.between(before: o.contents ?? [], after: now)
+                o.contents = now
+            }
+        }
+        report.totalMicroseconds = (clock.now - start).microseconds
+        for (o, change) in zip(observations, report.changes) where !change.isEmpty { o.observer(change) }
+        return report
+    }
+}
+
+/// What one transaction's propagation did: each observation's change, in observation
+/// order, and the engine's counters and phase times for the graphs it ran.
+public struct PropagationReport: Sendable {
+    public let mode: TransactionalDatabase.Mode
+    public var changes: [RowChange]
+    /// Source rows added plus source rows removed by the transaction (net).
+    public var sourceRowsChanged = 0
+    public var counters = RunCounters()
+    public var timings = PhaseTimings()
+    /// Wall-clock time of the whole propagation: building the graphs and running them.
+    public var totalMicroseconds: Double = 0
+    /// Engine runs the propagation took (incremental: one per changed operator; requery: 1).
+    public var engineRuns = 0
+
+    init(mode: TransactionalDatabase.Mode, observations: Int) {
+        self.mode = mode
+        self.changes = Array(repeating: .empty, count: observations)
+    }
+
+    mutating func record(_ run: QueryRun) {
+        counters = run.counters
+        timings = run.timings
+        engineRuns = 1
+    }
+}
+
+/// Counters and phase times summed over a propagation's engine runs.
+final class RunLog {
+    private(set) var counters = RunCounters()
+    private(set) var timings = PhaseTimings()
+    private(set) var count = 0
+
+    func add(_ run: QueryRun) {
+        count += 1
+        let c = run.counters
+        counters.sourceRowsRead += c.sourceRowsRead
+        counters.filtersProvided += c.filtersProvided
+        counters.filtersActivated += c.filtersActivated
+        counters.filteredFetches += c.filteredFetches
+        counters.joinFiltersBuilt += c.joinFiltersBuilt
+        counters.subtreesCopied += c.subtreesCopied
+        counters.nodesCopied += c.nodesCopied
+        counters.growthBudget += c.growthBudget
+        counters.copiesRefused += c.copiesRefused
+        counters.nodesPlanned += c.nodesPlanned
+        counters.nodesAfterOptimization += c.nodesAfterOptimization
+        counters.initiatorOrder += c.initiatorOrder
+        counters.perNode += c.perNode
+        timings.planMicroseconds += run.timings.planMicroseconds
+        timings.optimizeMicroseconds += run.timings.optimizeMicroseconds
+        timings.runMicroseconds += run.timings.runMicroseconds
+    }
+}

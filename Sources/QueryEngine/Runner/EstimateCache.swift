@@ -1,0 +1,41 @@
+import Relational
+
+/// Source estimates for one run, keyed by source object and filter. Sources do not change
+/// while a query runs, so an estimate once asked holds for the whole run: choosing among n
+/// initiators, again after every drain, and copies of a source (the same object) under the
+/// same filter all reuse it. For SQLite sources an estimate may be a query, so asking once
+/// per (source, filter) is what keeps initiator ordering cheap.
+struct EstimateCache {
+    private struct Key: Hashable {
+        let source: ObjectIdentifier
+        let filter: Predicate?
+    }
+
+    private var entries: [Key: Int?] = [:]
+    /// Per node, the last answer and whether its filter was active: a node's active filter
+    /// never changes (it activates once no parent is left to provide), so this saves
+    /// hashing the filter, which for an IN-set means hashing every key, on every choice.
+    private var byNode: [Int: (active: Bool, estimate: Int?)] = [:]
+    /// Keeps every source asked alive, so an identifier cannot be reused by another object.
+    private var sources: [ObjectIdentifier: any SourceRelation] = [:]
+
+    /// Distinct (source, filter) estimates asked of sources so far.
+    var asked: Int { entries.count }
+
+    mutating func estimate(node: Int, _ source: any SourceRelation, activeFilter: Predicate?) -> Int? {
+        let active = activeFilter != nil
+        if let memo = byNode[node], memo.active == active { return memo.estimate }
+        let estimate = estimate(source, filter: activeFilter)
+        byNode[node] = (active, estimate)
+        return estimate
+    }
+
+    mutating func estimate(_ source: any SourceRelation, filter: Predicate?) -> Int? {
+        let key = Key(source: ObjectIdentifier(source), filter: filter)
+        if let known = entries[key] { return known }
+        let estimate = source.estimatedCount(filter: filter)
+        entries[key] = .some(estimate)
+        sources[key.source] = source
+        return estimate
+    }
+}

@@ -1,0 +1,199 @@
+/// Turns a transaction's source deltas into ordinary relation graphs, one per changed
+/// relation: `added(r)` holds exactly the rows `r` gained, `removed(r)` exactly the rows it
+/// lost. The graphs read the sources in their state *after* the transaction plus two small
+/// memory tables per changed source (its added and removed rows); a relation's state before
+/// is rebuilt as `(after minus added) union removed`. Any engine can run them, so the
+/// optimizer's heuristics apply to change propagation as to any query.
+///
+/// `nil` stands for "no rows": a relation with no changed source below it gets no graph at
+/// all. Results are memoized by relation identity, so a subexpression shared in the query
+/// is shared in the derived graphs too.
+///
+/// With a `materialize` function, each operator's added and removed graphs are handed to it
+/// as soon as they are built, bottom-up, and replaced by what it returns: concrete small
+/// tables, or nil when empty (which prunes every rule above that needs them). Then a parent's
+/// rules join small concrete deltas with the operands' states, and no delta waits on a
+/// state that in turn waits on it.
+public final class ChangeDerivation {
+    private struct Parts {
+        let added: Relation?
+        let removed: Relation?
+        let before: Relation
+    }
+
+    /// Per changed source (by identity): relations of its added and removed rows.
+    private let deltas: [ObjectIdentifier: (added: Relation?, removed: Relation?)]
+    private var memo: [ObjectIdentifier: (relation: Relation, parts: Parts)] = [:]
+    private let materialize: (([Relation]) throws -> [Relation?])?
+
+    public init(deltas: [SourceDelta], materialize: (([Relation]) throws -> [Relation?])? = nil) throws {
+        self.materialize = materialize
+        var tables: [ObjectIdentifier: (added: Relation?, removed: Relation?)] = [:]
+        for d in deltas where !d.isEmpty {
+            let name = d.source.sourceName
+            tables[ObjectIdentifier(d.source)] = (
+                try Self.deltaTable(name: name + "+", scheme: d.source.scheme, rows: d.added.sorted()),
+                try Self.deltaTable(name: name + "-", scheme: d.source.scheme, rows: d.removed.sorted()))
+        }
+        self.deltas = tables
+    }
+
+    /// A memory table of delta rows, indexed on every attribute so any filter is a lookup;
+    /// nil when there are no rows.
+    public static func deltaTable(name: String, scheme: Scheme, rows: [Row]) throws -> Relation? {
+        guard !rows.isEmpty else { return nil }
+        let t = try MemoryTable(name: name, scheme: scheme, indexedAttributes: scheme.attributes)
+        try t.add(contentsOf: rows)
+        return Relation(source: t)
+    }
+
+    /// Rows `relation` gains in the transaction; nil when none can be gained.
+    public func added(_ relation: Relation) throws -> Relation? { try parts(relation).added }
+
+    /// Rows `relation` loses in the transaction; nil when none can be lost.
+    public func removed(_ relation: Relation) throws -> Relation? { try parts(relation).removed }
+
+    /// `relation` as it was before the transaction (the relation itself when unchanged).
+    public func before(_ relation: Relation) throws -> Relation { try parts(relation).before }
+
+    private func parts(_ relation: Relation) throws -> Parts {
+        let key = ObjectIdentifier(relation)
+        if let done = memo[key] { return done.parts }
+        let result: Parts
+        switch relation.definition {
+        case let .source(source):
+            result = try sourceParts(relation, source)
+        case let .apply(op, operands):
+            let children = try operands.map(parts)
+            if children.allSatisfy({ $0.added == nil && $0.removed == nil }) {
+                result = Parts(added: nil, removed: nil, before: relation)
+            } else {
+                result = try concrete(try Self.derive(op, operands, children, relation))
+            }
+        }
+        memo[key] = (relation, result)
+        return result
+    }
+
+    /// `parts` with its added and removed graphs materialized, when there is a materializer.
+    private func concrete(_ parts: Parts) throws -> Parts {
+        guard let materialize else { return parts }
+        let graphs = [parts.added, parts.removed].compactMap { $0 }
+        guard !graphs.isEmpty else { return parts }
+        var results = try materialize(graphs)[...]
+        func next(_ r: Relation?) -> Relation? { r == nil ? nil : results.popFirst() ?? nil }
+        let added = next(parts.added)
+        let removed = next(parts.removed)
+        return Parts(added: added, removed: removed, before: parts.before)
+    }
+
+    private func sourceParts(_ relation: Relation, _ source: any SourceRelation) throws -> Parts {
+        guard let d = deltas[ObjectIdentifier(source)] else {
+            return Parts(added: nil, removed: nil, before: relation)
+        }
+        var before = relation
+        if let a = d.added { before = try before.difference(a) }
+        if let r = d.removed { before = try before.union(r) }
+        return Parts(added: d.added, removed: d.removed, before: before)
+    }
+
+    /// The derivative rules, one per operator. Each is exact for sets: `A⁺`/`A⁻` are an
+    /// operand's added/removed rows, `A` its state after and `A₀` its state before.
+    ///
+    /// Wherever a small delta meets a whole operand state, the rule asks only for the
+    /// state's rows that match the delta: `semi(D, A)` (D joined with A on every attribute of
+    /// D) instead of `D ∩ A`, and `D − semi(D, A)` instead of `D − A`. A join with a small
+    /// complete operand is what the join-filter heuristic turns into a lookup, so the
+    /// engine reads the matching rows of A rather than all of it; without that heuristic the
+    /// result is the same.
+    private static func derive(_ op: Operator, _ operands: [Relation], _ c: [Parts], _ relation: Relation) throws -> Parts {
+        let after = operands
+        let before = c.map(\.before)
+        let rebuilt = try before.elementsEqual(after, by: ===) ? relation : Relation(applying: op, to: before)
+        switch op {
+        case .union:
+            // New rows are operand additions absent from every operand before; lost rows are
+            // operand removals present in no operand after.
+            let added = try unionAll(c.map(\.added)).map { try without($0, before) }
+            let removed = try unionAll(c.map(\.removed)).map { try without($0, after) }
+            return Parts(added: added, removed: removed, before: rebuilt)
+        case .intersection:
+            // (A⁺ ∩ B) ∪ (A ∩ B⁺) and (A⁻ ∩ B₀) ∪ (A₀ ∩ B⁻).
+            let added = try unionAll([
+                c[0].added.map { try semi($0, after[1]) },
+                c[1].added.map { try semi($0, after[0]) },
+            ])
+            let removed = try unionAll([
+                c[0].removed.map { try semi($0, before[1]) },
+                c[1].removed.map { try semi($0, before[0]) },
+            ])
+            return Parts(added: added, removed: removed, before: rebuilt)
+        case .difference:
+            // Gained: (A⁺ − B) ∪ (B⁻ ∩ A). Lost: (A⁻ − B₀) ∪ (B⁺ ∩ A₀).
+            let added = try unionAll([
+                c[0].added.map { try without($0, [after[1]]) },
+                c[1].removed.map { try semi($0, after[0]) },
+            ])
+            let removed = try unionAll([
+                c[0].removed.map { try without($0, [before[1]]) },
+                c[1].added.map { try semi($0, before[0]) },
+            ])
+            return Parts(added: added, removed: removed, before: rebuilt)
+        case .select, .rename:
+            // Row by row: the operator maps an operand's changes to its own.
+            return Parts(
+                added: try c[0].added.map { try Relation(applying: op, to: [$0]) },
+                removed: try c[0].removed.map { try Relation(applying: op, to: [$0]) },
+                before: rebuilt)
+        case .project:
+            // A projected row is gained only if no operand row projected to it before, and
+            // lost only if none projects to it after: project(A⁺) − project(A₀), asked as
+            // X − project(A₀ ⋈ X) for X = project(A⁺), and likewise for removals.
+            func lacking(_ delta: Relation, _ state: Relation) throws -> Relation {
+                let x = try Relation(applying: op, to: [delta])
+                let matching = try Relation(applying: .join(Self.pairs(x.scheme)), to: [state, x])
+                return try x.difference(Relation(applying: op, to: [matching]))
+            }
+            return Parts(
+                added: try c[0].added.map { try lacking($0, before[0]) },
+                removed: try c[0].removed.map { try lacking($0, after[0]) },
+                before: rebuilt)
+        case .join:
+            // A joined row holds both its operand rows, so it is new exactly when one of them
+            // is: (A⁺ ⋈ B) ∪ (A ⋈ B⁺), and lost: (A⁻ ⋈ B₀) ∪ (A₀ ⋈ B⁻).
+            let added = try unionAll([
+                c[0].added.map { try Relation(applying: op, to: [$0, after[1]]) },
+                c[1].added.map { try Relation(applying: op, to: [after[0], $0]) },
+            ])
+            let removed = try unionAll([
+                c[0].removed.map { try Relation(applying: op, to: [$0, before[1]]) },
+                c[1].removed.map { try Relation(applying: op, to: [before[0], $0]) },
+            ])
+            return Parts(added: added, removed: removed, before: rebuilt)
+        }
+    }
+
+    /// Every attribute of `scheme` matched with itself.
+    private static func pairs(_ scheme: Scheme) -> [JoinPair] {
+        scheme.attributes.map { JoinPair($0, $0) }
+    }
+
+    /// The rows of `delta` that `state` (same scheme) also holds: `delta ∩ state`, as a join.
+    private static func semi(_ delta: Relation, _ state: Relation) throws -> Relation {
+        try Relation(applying: .join(pairs(delta.scheme)), to: [delta, state])
+    }
+
+    /// The rows of `delta` that none of `states` holds.
+    private static func without(_ delta: Relation, _ states: [Relation]) throws -> Relation {
+        var out = delta
+        for s in states { out = try out.difference(semi(delta, s)) }
+        return out
+    }
+
+    private static func unionAll(_ parts: [Relation?]) throws -> Relation? {
+        let present = parts.compactMap { $0 }
+        guard var out = present.first else { return nil }
+        for p in present.dropFirst() { out = try out.union(p) }
+        return out
+    }
+}

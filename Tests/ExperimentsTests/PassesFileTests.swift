@@ -1,0 +1,87 @@
+import FileSupport
+import XCTest
+import QueryEngine
+@testable import Experiments
+
+/// Every run writes `passes.csv`: per testbed cell and repetition, each optimizer pass and
+/// each heuristic hook with its time; `disabled-passes` and `--disable-pass` skip passes by
+/// name, and an unknown name is refused before anything is written.
+final class PassesFileTests: XCTestCase {
+    func testPassesCSVHasOneRowPerRepetitionAndPassOrHook() throws {
+        let scratch = try Scratch()
+        let out = scratch.path + "/run"
+        let console = CapturedConsole()
+        XCTAssertEqual(try runConfig(tinyConfig(), in: scratch, out: out, console: console), 0, console.err)
+        let table = try CSVTable(parsing: try FileSystem.readText(out + "/passes.csv"), file: "passes.csv")
+        XCTAssertEqual(table.header, PassRecord.header)
+        let records = table.records
+        // 2 sizes × 2 queries × 2 flag sets × 2 repetitions, each running union flattening's three passes.
+        let passes = records.filter { $0["kind"] == "pass" }
+        XCTAssertEqual(passes.count, 2 * 2 * 2 * 2 * 3)
+        XCTAssertEqual(Set(passes.map { $0["name"] ?? "" }), ["single-operand-union-elimination", "nested-union-folding", "orphan-collection"])
+        XCTAssertTrue(passes.allSatisfy { $0["calls"] == "1" && Double($0["us"] ?? "") != nil })
+        let hooks = records.filter { $0["kind"] == "hook" }
+        XCTAssertTrue(hooks.contains { $0["name"] == "subtree-copying.willProvideFilter" && $0["flagset"] == "all-on" })
+        XCTAssertFalse(hooks.contains { $0["name"]?.hasPrefix("subtree-copying.") == true && $0["flagset"] == "no-copying" },
+                       "a heuristic switched off has no hooks")
+        XCTAssertFalse(hooks.contains { $0["name"] == "union-flattening.operandCompleted" }, "only hooks a heuristic implements")
+        XCTAssertFalse(records.contains { $0["backend"] == "sqlite" || $0["flagset"] == "sqlite" }, "SQLite baselines have no passes")
+        let canonical = try HeuristicCatalog.standard.preset("all-on").canonical
+        XCTAssertTrue(records.contains { $0["flagset"] == "all-on" && $0["flags"] == canonical && $0["repetition"] == "2" })
+    }
+
+    func testDisabledPassesAreSkippedAndUnknownNamesRefused() throws {
+        let scratch = try Scratch()
+        let out = scratch.path + "/run"
+        let config = tinyConfig() + "\ndisabled-passes: [nested-union-folding]\n"
+        let console = CapturedConsole()
+        XCTAssertEqual(try runConfig(config, in: scratch, out: out, console: console), 0, console.err)
+        let names = try CSVTable(parsing: try FileSystem.readText(out + "/passes.csv"), file: "passes.csv").records
+            .filter { $0["kind"] == "pass" }.map { $0["name"] ?? "" }
+        XCTAssertFalse(names.isEmpty)
+        XCTAssertFalse(names.contains("nested-union-folding"))
+
+        let bad = CapturedConsole()
+        XCTAssertEqual(try runConfig(tinyConfig() + "\ndisabled-passes: [orphan-colection]\n", in: scratch,
+                                     out: scratch.path + "/bad", console: bad), 2)
+        XCTAssertTrue(bad.err.contains("disabled-passes[0]: unknown optimizer pass 'orphan-colection'; did you mean 'orphan-collection'?"), bad.err)
+        XCTAssertFalse(FileSystem.exists(scratch.path + "/bad"))
+
+        let cli = CapturedConsole()
+        let file = try scratch.write(tinyConfig(), to: "cli.yaml")
+        var invocation = RunInvocation(configPath: file, out: scratch.path + "/cli")
+        invocation.plots = false
+        invocation.disabledPasses = ["nested-union-foldng"]
+        XCTAssertEqual(invocation.execute(console: cli.console), 2)
+        XCTAssertTrue(cli.err.contains("--disable-pass: unknown optimizer pass 'nested-union-foldng'; did you mean 'nested-union-folding'?"), cli.err)
+        XCTAssertFalse(FileSystem.exists(scratch.path + "/cli"))
+    }
+
+    /// Every column but the time.
+    private func passRows(_ path: String) throws -> [[String]] {
+        let table = try CSVTable(parsing: try FileSystem.readText(path), file: path)
+        let us = try XCTUnwrap(table.column("us"))
+        return table.rows.map { row in row.enumerated().filter { $0.offset != us }.map(\.element) }
+    }
+
+    func testResumedAndMergedRunsHaveTheSamePassRowsAsAWholeRun() throws {
+        let scratch = try Scratch()
+        let whole = scratch.path + "/whole", partial = scratch.path + "/partial"
+        XCTAssertEqual(try runConfig(tinyConfig(), in: scratch, out: whole), 0)
+        let expected = try passRows(whole + "/passes.csv")
+        XCTAssertFalse(expected.isEmpty)
+
+        XCTAssertEqual(try runConfig(tinyConfig(), in: scratch, out: partial, hooks: RunHooks(shouldStop: { $0 >= 5 })), 130)
+        XCTAssertEqual(try runConfig(tinyConfig(), in: scratch, out: partial, resume: true), 0)
+        XCTAssertEqual(try passRows(partial + "/passes.csv"), expected)
+
+        let one = scratch.path + "/one", two = scratch.path + "/two", merged = scratch.path + "/merged"
+        XCTAssertEqual(try runConfig(tinyConfig(), in: scratch, out: one, shard: "1/2"), 0)
+        XCTAssertEqual(try runConfig(tinyConfig(), in: scratch, out: two, shard: "2/2"), 0)
+        var merge = MergeInvocation(directories: [two, one], out: merged)
+        merge.plots = false
+        let console = CapturedConsole()
+        XCTAssertEqual(merge.execute(console: console.console), 0, console.err)
+        XCTAssertEqual(try passRows(merged + "/passes.csv"), expected)
+    }
+}

@@ -1,0 +1,153 @@
+import FileSupport
+import Foundation
+import XCTest
+@testable import Experiments
+
+/// `report.html` and the confidence-interval columns of `summary.csv`.
+final class ReportTests: XCTestCase {
+    /// A tiny run; `helpers` switches on the Python side (intervals and plots).
+    private func run(in scratch: Scratch, helpers: Bool, config: String = tinyConfig()) throws -> String {
+        let out = scratch.path + "/run"
+        let path = try scratch.write(config, to: "config.yaml")
+        var invocation = RunInvocation(configPath: path, out: out)
+        invocation.plots = helpers
+        let console = CapturedConsole()
+        XCTAssertEqual(invocation.execute(console: console.console), 0, console.err)
+        return out
+    }
+
+    func testEveryRunWritesAReportThatNeedsNothingFromTheNetwork() throws {
+        let scratch = try Scratch()
+        let out = try run(in: scratch, helpers: false, config: tinyConfig() + "\nplans: true\n")
+        let html = try FileSystem.readText(out + "/report.html")
+        for expected in ["<h1>tiny</h1>", "id=\"summary-table\"", "id=\"counters-table\"", "Results equal", "selected-document-parent",
+                         "no-copying", "source_rows_read", "config.yaml as run", "git commit:", "id=\"passes-table\"", "orphan-collection",
+                         "id=\"plan-data\"", "plans/selected-inline--all-on--40-final.svg"] {
+            XCTAssertTrue(html.contains(expected), "report.html lacks \(expected)")
+        }
+        // Nothing outside the directory: every src and href is relative (or a fragment or data:).
+        let links = html.components(separatedBy: "src=\"").dropFirst().map { $0.prefix { $0 != "\"" } }
+            + html.components(separatedBy: "href=\"").dropFirst().map { $0.prefix { $0 != "\"" } }
+        XCTAssertFalse(links.isEmpty)
+        for link in links {
+            XCTAssertFalse(link.contains(":") && !link.hasPrefix("data:"), "absolute link \(link)")
+            XCTAssertFalse(link.hasPrefix("/") || link.hasPrefix(".."), "link leaves the directory: \(link)")
+            if !link.hasPrefix("#") && !link.hasPrefix("data:") {
+                XCTAssertTrue(FileSystem.exists(out + "/" + link), "\(link) does not exist")
+            }
+        }
+    }
+
+    func testARunWithoutPassesCSVSaysSo() throws {
+        let scratch = try Scratch()
+        let out = try run(in: scratch, helpers: false)
+        FileSystem.remove(out + "/passes.csv")
+        XCTAssertEqual(ReportInvocation(directory: out).execute(console: CapturedConsole().console), 0)
+        XCTAssertTrue(try FileSystem.readText(out + "/report.html").contains("This run has no passes.csv"))
+    }
+
+    func testAMismatchAndPassTimingsAppearOnThePage() throws {
+        let scratch = try Scratch()
+        let out = try run(in: scratch, helpers: false)
+        try FileSystem.writeText("selected-inline at 40 rows: all-on gave 1 row, sqlite 2\n", to: out + "/mismatches.txt")
+        try FileSystem.writeText("""
+            experiment,query,rows,backend,flags,repetition,kind,name,calls,us
+            tiny,selected-inline,40,memory,x,1,pass,union-flattening.fold,1,12.5
+            tiny,selected-inline,40,memory,x,2,pass,union-flattening.fold,1,14.5
+            tiny,selected-inline,40,memory,x,1,hook,chooseInitiator,3,2.0
+
+            """, to: out + "/passes.csv")
+        XCTAssertEqual(ReportInvocation(directory: out).execute(console: CapturedConsole().console), 0)
+        let html = try FileSystem.readText(out + "/report.html")
+        XCTAssertTrue(html.contains("Results differ"))
+        XCTAssertTrue(html.contains("all-on gave 1 row, sqlite 2"))
+        XCTAssertTrue(html.contains("id=\"passes-table\""))
+        XCTAssertTrue(html.contains("union-flattening.fold"))
+        XCTAssertTrue(html.contains(">13.5<"), "median of 12.5 and 14.5")
+        XCTAssertTrue(html.contains("chooseInitiator"))
+        // A passes.csv without the expected columns is named, and the rest of the page still written.
+        try FileSystem.writeText("a,b\n1,2\n", to: out + "/passes.csv")
+        XCTAssertEqual(ReportInvocation(directory: out).execute(console: CapturedConsole().console), 0)
+        XCTAssertTrue(try FileSystem.readText(out + "/report.html").contains("passes.csv not shown"))
+    }
+
+    func testTextFromTheRunIsEscaped() throws {
+        let scratch = try Scratch()
+        let config = tinyConfig().replacingOccurrences(of: "A tiny experiment for tests.", with: "<script>alert(1)</script> & more")
+        let out = try run(in: scratch, helpers: false, config: config)
+        let html = try FileSystem.readText(out + "/report.html")
+        XCTAssertFalse(html.contains("<script>alert(1)"))
+        XCTAssertTrue(html.contains("&lt;script&gt;alert(1)&lt;/script&gt; &amp; more"))
+    }
+
+    func testReportRefusesWhatIsNotARun() throws {
+        let scratch = try Scratch()
+        let console = CapturedConsole()
+        XCTAssertEqual(ReportInvocation(directory: scratch.path + "/nothere").execute(console: console.console), 2)
+        XCTAssertTrue(console.err.hasPrefix("testbed: report: "), console.err)
+        let empty = CapturedConsole()
+        XCTAssertEqual(ReportInvocation(directory: scratch.path).execute(console: empty.console), 2)
+        XCTAssertTrue(empty.err.contains("has no config.yaml"), empty.err)
+        XCTAssertFalse(FileSystem.exists(scratch.path + "/report.html"))
+    }
+
+    // MARK: intervals (need scipy)
+
+    func testSummaryHasIntervalsThatReadBackAndBracketTheMedianWithinMinMax() throws {
+        try ReportTools.needScipy()
+        let scratch = try Scratch()
+        let out = try run(in: scratch, helpers: true)
+        let rows = try Summary.read(out + "/summary.csv", experiment: nil)
+        XCTAssertEqual(rows.count, 12)
+        for row in rows {
+            let total = try XCTUnwrap(row.totalInterval, "\(row.cell)")
+            XCTAssertLessThanOrEqual(row.total.minimum, total.low)
+            XCTAssertLessThanOrEqual(total.low, total.high)
+            XCTAssertLessThanOrEqual(total.high, row.total.maximum)
+            if row.speedup != nil { XCTAssertNotNil(row.speedupInterval, "\(row.cell)") }
+        }
+        let text = try FileSystem.readText(out + "/summary.txt")
+        XCTAssertTrue(text.contains("95% CI"))
+        XCTAssertTrue(try FileSystem.readText(out + "/report.html").contains("scipy.stats.bootstrap"))
+    }
+
+    func testSummaryFilesWithoutIntervalsStillReadAndBadIntervalsAreRefusedAtTheirLine() throws {
+        let scratch = try Scratch()
+        let out = try run(in: scratch, helpers: false)
+        let path = out + "/summary.csv"
+        var table = try CSVTable(parsing: try FileSystem.readText(path), file: path)
+        XCTAssertEqual(table.header, SummaryRow.header)
+        // An older file: the columns before the intervals.
+        let old = CSVTable(header: SummaryRow.headerWithoutIntervals,
+                           rows: table.rows.map { Array($0.prefix(SummaryRow.headerWithoutIntervals.count)) })
+        try FileSystem.writeText(old.text, to: path)
+        XCTAssertEqual(try Summary.read(path, experiment: nil).count, 12)
+
+        let low = try XCTUnwrap(table.column("total_us_median_ci_low")), high = try XCTUnwrap(table.column("total_us_median_ci_high"))
+        for (lowValue, highValue, column) in [("5.0", "4.0", "total_us_median_ci_low"), ("5.0", "", "total_us_median_ci_high"),
+                                              ("nan", "4.0", "total_us_median_ci_low"), ("-1.0", "4.0", "total_us_median_ci_low")] {
+            table.rows[0][low] = lowValue
+            table.rows[0][high] = highValue
+            try FileSystem.writeText(table.text, to: path)
+            XCTAssertThrowsError(try Summary.read(path, experiment: nil)) {
+                XCTAssertTrue("\($0)".contains("summary.csv:2: column \(column)"), "\($0)")
+            }
+        }
+        table.rows[0][low] = "4.0"
+        table.rows[0][high] = "5.0"
+        try FileSystem.writeText(table.text, to: path)
+        XCTAssertEqual(try Summary.read(path, experiment: nil)[0].totalInterval, Interval(low: 4, high: 5))
+    }
+
+    func testReportOfAnOlderRunComputesTheIntervalsForThePage() throws {
+        try ReportTools.needScipy()
+        let scratch = try Scratch()
+        let out = try run(in: scratch, helpers: false)
+        FileSystem.remove(out + "/report.html")
+        let before = try FileSystem.readText(out + "/summary.csv")
+        XCTAssertEqual(ReportInvocation(directory: out).execute(console: CapturedConsole().console), 0)
+        let html = try FileSystem.readText(out + "/report.html")
+        XCTAssertTrue(html.contains(" – "), "intervals shown")
+        XCTAssertEqual(try FileSystem.readText(out + "/summary.csv"), before, "summary.csv is left as it is")
+    }
+}

@@ -1,0 +1,40 @@
+import XCTest
+import Relational
+@testable import QueryEngine
+
+/// The pipeline reports each pass it ran; the runner reports each hook a heuristic
+/// implements, with deterministic call counts; passes are skipped by name.
+final class PassAndHookReportTests: XCTestCase {
+    func testReportsOnTheSeedScenario() throws {
+        let documents = try Fixtures.documents(100)
+        let query = try Fixtures.selectedDocumentParent(documents: documents, selected: 3)
+        let run = try QueryEngine(preset: "all-on").run([query])
+        XCTAssertEqual(run.passReports.map(\.name), HeuristicCatalog.standard.passNames)
+        XCTAssertEqual(HeuristicCatalog.standard.passNames,
+                       ["single-operand-union-elimination", "nested-union-folding", "orphan-collection"])
+        let calls = Dictionary(uniqueKeysWithValues: run.hookReports.map { ($0.name, $0.calls) })
+        XCTAssertEqual(calls, [
+            "select-pushdown.nodesAdded": 2,  // at start, and for the copy
+            "join-filter-threshold.operandCompleted": 6,
+            "initiator-ordering.chooseInitiator": 3,
+            "subtree-copying.willProvideFilter": 2,
+        ])
+        XCTAssertTrue(run.hookReports.allSatisfy { $0.microseconds >= 0 })
+        let off = try QueryEngine(preset: "all-off").run([query])
+        XCTAssertEqual(off.passReports.count, 0)
+        // all-off still orders initiators (by declaration), and that is the only hook called.
+        XCTAssertEqual(off.hookReports.map(\.name), ["initiator-ordering.chooseInitiator"])
+    }
+
+    func testPassesAreSkippedByNameAndUnknownNamesRefused() throws {
+        let query = try Fixtures.selectedDocumentParent(documents: try Fixtures.documents(20), selected: 3)
+        var engine = try QueryEngine(preset: "all-on")
+        engine.disabledPasses = ["orphan-collection"]
+        XCTAssertEqual(try engine.run([query]).passReports.map(\.name), ["single-operand-union-elimination", "nested-union-folding"])
+        engine.disabledPasses = ["orphan-colection"]
+        XCTAssertThrowsError(try engine.run([query])) { error in
+            XCTAssertEqual(error as? UnknownPassError, UnknownPassError(
+                name: "orphan-colection", suggestion: "orphan-collection", known: HeuristicCatalog.standard.passNames))
+        }
+    }
+}

@@ -1,0 +1,89 @@
+import Foundation
+import XCTest
+
+/// `testbed observe` through the built executable: the shipped change script verifies
+/// under every preset and both modes, and bad scripts exit 2 at file:line:column.
+final class ObserveCommandLineTests: XCTestCase {
+    private var script: String {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Workloads/changes/select-and-rename.changes").path
+    }
+
+    func testTheShippedScriptVerifiesUnderEveryPresetAndMode() throws {
+        let testbed = try TestbedProcess(label: "observe-cli")
+        defer { testbed.remove() }
+        for preset in ["all-on", "all-off"] {
+            for mode in ["incremental", "incremental-single", "requery"] {
+                let outcome = try testbed.run(["observe", "selected-document-parent", "--changes", script, "--rows", "10000",
+                                              "--preset", preset, "--mode", mode, "--verify"])
+                XCTAssertEqual(outcome.status, 0, outcome.err)
+                XCTAssertEqual(outcome.out.components(separatedBy: "verified: every change is exact").count - 1, 4)
+                XCTAssertTrue(outcome.out.contains("[id: 221, name: Renamed parent, parent_id: 32]"), outcome.out)
+            }
+        }
+    }
+
+    func testBadScriptsAndOptionsExitTwoNamingWhere() throws {
+        let testbed = try TestbedProcess(label: "observe-cli")
+        defer { testbed.remove() }
+        let cases: [(String, [String], String)] = [
+            ("update selected_documents set [idd = 3]", [], "bad.changes:1:32: update set: unknown attribute"),
+            ("begin\nupdate selected_documents set [id = 3]\n", [], "bad.changes:3:1: the transaction begun at line 1 has no 'commit'"),
+            // The update through the join on `parent`'s join attribute is refused at its line.
+            ("update selected_documents set [id = 5]\nupdate parent set [id = 9]", [],
+             "bad.changes:2:1: cannot update 'parent' through join(id = id): 'id' is a join attribute"),
+            ("delete documents", ["--mode", "fast"], "--mode: 'fast' is not a mode"),
+        ]
+        for (text, extra, message) in cases {
+            let path = try testbed.write("bad.changes", text)
+            let outcome = try testbed.run(["observe", "selected-document-parent", "--changes", path, "--rows", "100"] + extra)
+            XCTAssertEqual(outcome.status, 2, text)
+            XCTAssertTrue(outcome.err.hasPrefix("testbed: ") && outcome.err.contains(message), "\(text): \(outcome.err)")
+        }
+        // A script mistake is found before a large dataset is generated.
+        let path = try testbed.write("bad.changes", "delete documents where (nope == 1)")
+        let early = try testbed.run(["observe", "selected-document-parent", "--changes", path, "--rows", "50000000"])
+        XCTAssertEqual(early.status, 2)
+        XCTAssertTrue(early.err.contains("bad.changes:1:25: where: unknown attribute 'nope'"), early.err)
+        XCTAssertEqual(early.out, "")
+        let missing = try testbed.run(["observe", "selected-document-parent", "--changes", "nope.changes", "--rows", "100"])
+        XCTAssertEqual(missing.status, 2)
+        XCTAssertTrue(missing.err.hasPrefix("testbed: --changes: "), missing.err)
+    }
+
+    /// `testbed demo` ends with the fruit example; step 6's update, applied to
+    /// selectedFruitName, reaches the fruits table.
+    func testDemoPrintsTheFruitExampleWithStepSixPropagatedBack() throws {
+        let testbed = try TestbedProcess(label: "observe-cli")
+        defer { testbed.remove() }
+        let outcome = try testbed.run(["demo", "--example", "observing-change"])
+        XCTAssertEqual(outcome.status, 0, outcome.err)
+        let parts = outcome.out.components(separatedBy: "-- Step 6: Reverse-propagating Update\n")
+        XCTAssertEqual(parts.count, 2, outcome.out)
+        XCTAssertTrue(parts.last?.hasPrefix("""
+            selectedFruitName.asyncUpdateString("Banana")
+
+            ============================
+            fruits
+            ----------------------------
+            Added
+            [id: 3, name: Banana]
+            Removed
+            [id: 3, name: Bandana]
+            """) ?? false, outcome.out)
+        XCTAssertTrue(parts[0].contains("-- Step 2: Deletion\nfruits.asyncDelete(Fruit.id *== 2)\n\n"
+            + "============================\nfruits\n----------------------------\nRemoved\n[id: 2, name: Apricot]\n"
+            + "============================\n\n-- Step 3"), outcome.out)
+    }
+
+    func testVerifyChangesRunsTheChangeFuzzerAndNeedsRandom() throws {
+        let testbed = try TestbedProcess(label: "observe-cli")
+        defer { testbed.remove() }
+        let outcome = try testbed.run(["verify", "--random", "40", "--seed", "9", "--changes"])
+        XCTAssertEqual(outcome.status, 0, outcome.err)
+        XCTAssertTrue(outcome.out.contains("verify --changes: 40 cases, 160 runs, 800 transactions checked, 0 failed"), outcome.out)
+        let refused = try testbed.run(["verify", "--changes"])
+        XCTAssertEqual(refused.status, 2)
+        XCTAssertTrue(refused.err.hasPrefix("testbed: --changes checks random cases; give --random N"), refused.err)
+    }
+}

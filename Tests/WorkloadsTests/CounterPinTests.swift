@@ -1,0 +1,165 @@
+import XCTest
+import QueryEngine
+import Relational
+@testable import Workloads
+
+/// Counters keep their meaning: every catalog query on a generated dataset (fixed size and
+/// seed), on both backends, under several flag sets, gives exactly these counters. The
+/// values were recorded on the engine before the execution-core changes (IN-set join
+/// filters, the run-wide estimate cache, typed flag keys, checked-mode invariants), so a
+/// change to the mechanisms that moves `source_rows_read` or any other counter fails here.
+///
+/// Run with `TESTBED_PRINT_PINS=1` to print the table (to re-pin deliberately).
+final class CounterPinTests: XCTestCase {
+    static let rows = 2_000
+    static let seed: UInt64 = 42
+    static let flagSets: [(name: String, preset: String, disable: [String], set: [String: String])] = [
+        ("all-on", "all-on", [], [:]),
+        ("all-off", "all-off", [], [:]),
+        ("no-copying", "all-on", ["subtree-copying"], [:]),
+        ("threshold-1", "all-on", [], ["join-filter-threshold": "1"]),
+        ("declaration", "all-on", [], ["initiator-ordering": "declaration"]),
+    ]
+
+    /// One line per query × backend × flag set: the CSV counters in column order, then the
+    /// initiator order.
+    func measuredLines() throws -> [String] {
+        var lines: [String] = []
+        let queries = try QueryCatalog.load(directory: catalogDirectory)
+        for shape in Shape.allCases {
+            let mine = queries.filter { $0.shape == shape }
+            guard !mine.isEmpty else { continue }
+            let dataset = try shape.generate(rows: Self.rows, seed: Self.seed)
+            for backend in Backend.allCases {
+                let loaded = try LoadedDataset(dataset, backend: backend)
+                for query in mine {
+                    for flagSet in Self.flagSets {
+                        let flags = try HeuristicCatalog.standard.flagSet(
+                            preset: flagSet.preset, disable: flagSet.disable, set: flagSet.set)
+                        let (_, run) = try loaded.run(query, engine: QueryEngine(flags: flags))
+                        let counters = run.counters.columns.map { String($0.value) }.joined(separator: " ")
+                        let order = run.counters.initiatorOrder.joined(separator: ",")
+                        lines.append("\(query.name) \(backend) \(flagSet.name): \(counters) | \(order)")
+                    }
+                }
+            }
+        }
+        return lines
+    }
+
+    func testCountersOnEveryCatalogQueryArePinned() throws {
+        XCTAssertEqual(RunCounters.columnNames, [
+            "source_rows_read", "filters_provided", "filters_activated", "filtered_fetches", "join_filters_built",
+            "subtrees_copied", "nodes_copied", "nodes_planned", "nodes_after_optimization",
+        ])
+        let measured = try measuredLines()
+        if ProcessInfo.processInfo.environment["TESTBED_PRINT_PINS"] != nil {
+            print(measured.map { "        \"\($0)\"," }.joined(separator: "\n"))
+        }
+        XCTAssertEqual(measured.count, Self.pinned.count)
+        for (got, want) in zip(measured, Self.pinned) { XCTAssertEqual(got, want) }
+    }
+
+    static let pinned: [String] = [
+        "many-selects-union memory all-on: 9 8 8 8 0 7 7 16 10 | documents,documents,documents,documents,documents,documents,documents,documents",
+        "many-selects-union memory all-off: 2000 0 0 0 0 0 0 16 16 | documents",
+        "many-selects-union memory no-copying: 9 8 1 1 0 0 0 16 10 | documents",
+        "many-selects-union memory threshold-1: 9 8 8 8 0 7 7 16 10 | documents,documents,documents,documents,documents,documents,documents,documents",
+        "many-selects-union memory declaration: 9 8 8 8 0 7 7 16 10 | documents,documents,documents,documents,documents,documents,documents,documents",
+        "selected-document memory all-on: 2 1 1 1 1 0 0 3 3 | selected_documents,documents",
+        "selected-document memory all-off: 2001 0 0 0 0 0 0 3 3 | selected_documents,documents",
+        "selected-document memory no-copying: 2 1 1 1 1 0 0 3 3 | selected_documents,documents",
+        "selected-document memory threshold-1: 2 1 1 1 1 0 0 3 3 | selected_documents,documents",
+        "selected-document memory declaration: 2 1 1 1 1 0 0 3 3 | selected_documents,documents",
+        "selected-document-children memory all-on: 1 1 1 1 1 0 0 4 4 | selected_documents,documents",
+        "selected-document-children memory all-off: 2001 0 0 0 0 0 0 4 4 | selected_documents,documents",
+        "selected-document-children memory no-copying: 1 1 1 1 1 0 0 4 4 | selected_documents,documents",
+        "selected-document-children memory threshold-1: 1 1 1 1 1 0 0 4 4 | selected_documents,documents",
+        "selected-document-children memory declaration: 1 1 1 1 1 0 0 4 4 | selected_documents,documents",
+        "selected-document-grandparent memory all-on: 4 3 3 3 3 2 2 9 9 | selected_documents,documents,documents,documents",
+        "selected-document-grandparent memory all-off: 2001 0 0 0 0 0 0 9 9 | selected_documents,documents",
+        "selected-document-grandparent memory no-copying: 2001 1 0 0 1 0 0 9 9 | selected_documents,documents",
+        "selected-document-grandparent memory threshold-1: 4 3 3 3 3 2 2 9 9 | selected_documents,documents,documents,documents",
+        "selected-document-grandparent memory declaration: 2002 1 1 1 1 1 1 9 9 | selected_documents,documents,documents",
+        "selected-document-parent memory all-on: 3 2 2 2 2 1 1 6 6 | selected_documents,documents,documents",
+        "selected-document-parent memory all-off: 2001 0 0 0 0 0 0 6 6 | selected_documents,documents",
+        "selected-document-parent memory no-copying: 2001 1 0 0 1 0 0 6 6 | selected_documents,documents",
+        "selected-document-parent memory threshold-1: 3 2 2 2 2 1 1 6 6 | selected_documents,documents,documents",
+        "selected-document-parent memory declaration: 2002 1 1 1 1 1 1 6 6 | selected_documents,documents,documents",
+        "selected-document-siblings memory all-on: 8 2 2 2 2 1 1 6 6 | selected_documents,documents,documents",
+        "selected-document-siblings memory all-off: 2001 0 0 0 0 0 0 6 6 | selected_documents,documents",
+        "selected-document-siblings memory no-copying: 2001 1 0 0 1 0 0 6 6 | selected_documents,documents",
+        "selected-document-siblings memory threshold-1: 8 2 2 2 2 1 1 6 6 | selected_documents,documents,documents",
+        "selected-document-siblings memory declaration: 2002 1 1 1 1 1 1 6 6 | selected_documents,documents,documents",
+        "many-selects-union sqlite all-on: 9 8 8 8 0 7 7 16 10 | documents,documents,documents,documents,documents,documents,documents,documents",
+        "many-selects-union sqlite all-off: 2000 0 0 0 0 0 0 16 16 | documents",
+        "many-selects-union sqlite no-copying: 9 8 1 1 0 0 0 16 10 | documents",
+        "many-selects-union sqlite threshold-1: 9 8 8 8 0 7 7 16 10 | documents,documents,documents,documents,documents,documents,documents,documents",
+        "many-selects-union sqlite declaration: 9 8 8 8 0 7 7 16 10 | documents,documents,documents,documents,documents,documents,documents,documents",
+        "selected-document sqlite all-on: 2 1 1 1 1 0 0 3 3 | selected_documents,documents",
+        "selected-document sqlite all-off: 2001 0 0 0 0 0 0 3 3 | selected_documents,documents",
+        "selected-document sqlite no-copying: 2 1 1 1 1 0 0 3 3 | selected_documents,documents",
+        "selected-document sqlite threshold-1: 2 1 1 1 1 0 0 3 3 | selected_documents,documents",
+        "selected-document sqlite declaration: 2 1 1 1 1 0 0 3 3 | selected_documents,documents",
+        "selected-document-children sqlite all-on: 1 1 1 1 1 0 0 4 4 | selected_documents,documents",
+        "selected-document-children sqlite all-off: 2001 0 0 0 0 0 0 4 4 | selected_documents,documents",
+        "selected-document-children sqlite no-copying: 1 1 1 1 1 0 0 4 4 | selected_documents,documents",
+        "selected-document-children sqlite threshold-1: 1 1 1 1 1 0 0 4 4 | selected_documents,documents",
+        "selected-document-children sqlite declaration: 1 1 1 1 1 0 0 4 4 | selected_documents,documents",
+        "selected-document-grandparent sqlite all-on: 4 3 3 3 3 2 2 9 9 | selected_documents,documents,documents,documents",
+        "selected-document-grandparent sqlite all-off: 2001 0 0 0 0 0 0 9 9 | selected_documents,documents",
+        "selected-document-grandparent sqlite no-copying: 2001 1 0 0 1 0 0 9 9 | selected_documents,documents",
+        "selected-document-grandparent sqlite threshold-1: 4 3 3 3 3 2 2 9 9 | selected_documents,documents,documents,documents",
+        "selected-document-grandparent sqlite declaration: 2002 1 1 1 1 1 1 9 9 | selected_documents,documents,documents",
+        "selected-document-parent sqlite all-on: 3 2 2 2 2 1 1 6 6 | selected_documents,documents,documents",
+        "selected-document-parent sqlite all-off: 2001 0 0 0 0 0 0 6 6 | selected_documents,documents",
+        "selected-document-parent sqlite no-copying: 2001 1 0 0 1 0 0 6 6 | selected_documents,documents",
+        "selected-document-parent sqlite threshold-1: 3 2 2 2 2 1 1 6 6 | selected_documents,documents,documents",
+        "selected-document-parent sqlite declaration: 2002 1 1 1 1 1 1 6 6 | selected_documents,documents,documents",
+        "selected-document-siblings sqlite all-on: 8 2 2 2 2 1 1 6 6 | selected_documents,documents,documents",
+        "selected-document-siblings sqlite all-off: 2001 0 0 0 0 0 0 6 6 | selected_documents,documents",
+        "selected-document-siblings sqlite no-copying: 2001 1 0 0 1 0 0 6 6 | selected_documents,documents",
+        "selected-document-siblings sqlite threshold-1: 8 2 2 2 2 1 1 6 6 | selected_documents,documents,documents",
+        "selected-document-siblings sqlite declaration: 2002 1 1 1 1 1 1 6 6 | selected_documents,documents,documents",
+        "current-cats memory all-on: 707 5 5 3 0 0 0 6 6 | added,removed,pets",
+        "current-cats memory all-off: 2040 0 0 0 0 0 0 6 6 | pets,added,removed",
+        "current-cats memory no-copying: 707 5 5 3 0 0 0 6 6 | added,removed,pets",
+        "current-cats memory threshold-1: 707 5 5 3 0 0 0 6 6 | added,removed,pets",
+        "current-cats memory declaration: 707 5 5 3 0 0 0 6 6 | pets,added,removed",
+        "current-cats sqlite all-on: 707 5 5 3 0 0 0 6 6 | added,removed,pets",
+        "current-cats sqlite all-off: 2040 0 0 0 0 0 0 6 6 | pets,added,removed",
+        "current-cats sqlite no-copying: 707 5 5 3 0 0 0 6 6 | added,removed,pets",
+        "current-cats sqlite threshold-1: 707 5 5 3 0 0 0 6 6 | added,removed,pets",
+        "current-cats sqlite declaration: 707 5 5 3 0 0 0 6 6 | pets,added,removed",
+        "available-tags memory all-on: 203 2 2 2 2 1 1 7 7 | selected_item_ids,item_tags,tags,tags",
+        "available-tags memory all-off: 3196 0 0 0 0 0 0 7 7 | tags,selected_item_ids,item_tags",
+        "available-tags memory no-copying: 202 2 1 1 2 0 0 7 7 | selected_item_ids,item_tags,tags",
+        "available-tags memory threshold-1: 203 2 2 2 2 1 1 7 7 | selected_item_ids,item_tags,tags,tags",
+        "available-tags memory declaration: 202 1 1 1 1 0 0 7 7 | tags,selected_item_ids,item_tags",
+        "tags-for-selected-item memory all-on: 3 2 2 2 2 0 0 6 6 | selected_item_ids,item_tags,tags",
+        "tags-for-selected-item memory all-off: 3196 0 0 0 0 0 0 6 6 | selected_item_ids,item_tags,tags",
+        "tags-for-selected-item memory no-copying: 3 2 2 2 2 0 0 6 6 | selected_item_ids,item_tags,tags",
+        "tags-for-selected-item memory threshold-1: 3 2 2 2 2 0 0 6 6 | selected_item_ids,item_tags,tags",
+        "tags-for-selected-item memory declaration: 3 2 2 2 2 0 0 6 6 | selected_item_ids,item_tags,tags",
+        "available-tags sqlite all-on: 203 2 2 2 2 1 1 7 7 | selected_item_ids,item_tags,tags,tags",
+        "available-tags sqlite all-off: 3196 0 0 0 0 0 0 7 7 | tags,selected_item_ids,item_tags",
+        "available-tags sqlite no-copying: 202 2 1 1 2 0 0 7 7 | selected_item_ids,item_tags,tags",
+        "available-tags sqlite threshold-1: 203 2 2 2 2 1 1 7 7 | selected_item_ids,item_tags,tags,tags",
+        "available-tags sqlite declaration: 202 1 1 1 1 0 0 7 7 | tags,selected_item_ids,item_tags",
+        "tags-for-selected-item sqlite all-on: 3 2 2 2 2 0 0 6 6 | selected_item_ids,item_tags,tags",
+        "tags-for-selected-item sqlite all-off: 3196 0 0 0 0 0 0 6 6 | selected_item_ids,item_tags,tags",
+        "tags-for-selected-item sqlite no-copying: 3 2 2 2 2 0 0 6 6 | selected_item_ids,item_tags,tags",
+        "tags-for-selected-item sqlite threshold-1: 3 2 2 2 2 0 0 6 6 | selected_item_ids,item_tags,tags",
+        "tags-for-selected-item sqlite declaration: 3 2 2 2 2 0 0 6 6 | selected_item_ids,item_tags,tags",
+        "employee-equipment memory all-on: 6 4 4 2 1 0 0 5 5 | employees,equipment",
+        "employee-equipment memory all-off: 4998 0 0 0 0 0 0 5 5 | employees,equipment",
+        "employee-equipment memory no-copying: 6 4 4 2 1 0 0 5 5 | employees,equipment",
+        "employee-equipment memory threshold-1: 3001 3 3 1 0 0 0 5 5 | employees,equipment",
+        "employee-equipment memory declaration: 6 4 4 2 1 0 0 5 5 | employees,equipment",
+        "employee-equipment sqlite all-on: 6 4 4 2 1 0 0 5 5 | employees,equipment",
+        "employee-equipment sqlite all-off: 4998 0 0 0 0 0 0 5 5 | employees,equipment",
+        "employee-equipment sqlite no-copying: 6 4 4 2 1 0 0 5 5 | employees,equipment",
+        "employee-equipment sqlite threshold-1: 3001 3 3 1 0 0 0 5 5 | employees,equipment",
+        "employee-equipment sqlite declaration: 6 4 4 2 1 0 0 5 5 | employees,equipment",
+    ]
+}

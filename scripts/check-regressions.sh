@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# Reruns every committed reference run (Results/*/reference, from its own config.yaml) with
+# a release build and compares the fresh run with the reference, cell by cell:
+#
+#   bash scripts/check-regressions.sh [--tolerance T] [--out DIR]
+#
+# `testbed compare REFERENCE FRESH --tolerance T` lists the cells whose median moved beyond
+# its bootstrap interval, counter changes (exact) and changed results. Exits 1 when any
+# reference has a cell slower beyond the tolerance (default 0.25: the reference may come from
+# another machine) or a changed result, 2 on bad usage, else 0. Fresh runs go to DIR
+# (default Results/regressions/<UTC timestamp>/<name>) and are kept, report.html included.
+# Run it before merging a change to the engine.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+tolerance=0.25
+out="Results/regressions/$(date -u +%Y-%m-%dT%H-%M-%SZ)"
+while (($# > 0)); do
+    case "$1" in
+        --tolerance) tolerance="${2:?--tolerance needs a value}"; shift 2 ;;
+        --out) out="${2:?--out needs a directory}"; shift 2 ;;
+        -h|--help) sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        *) echo "check-regressions.sh: unknown option '$1' (known: --tolerance T, --out DIR)" >&2; exit 2 ;;
+    esac
+done
+
+bash scripts/setup.sh --plotting || echo "check-regressions.sh: Python set-up failed; comparing by min-max ranges" >&2
+swift build -c release --product testbed
+testbed="$(swift build -c release --show-bin-path)/testbed"
+
+references=(Results/*/reference)
+if [ ! -d "${references[0]}" ]; then
+    echo "check-regressions.sh: no committed reference run (Results/*/reference)" >&2
+    exit 2
+fi
+status=0
+summary=()
+for reference in "${references[@]}"; do
+    name=$(basename "$(dirname "$reference")")
+    echo "== $name: rerunning $reference/config.yaml"
+    "$testbed" run "$reference/config.yaml" --out "$out/$name"
+    echo "== $name: comparing $reference with $out/$name"
+    set +e
+    "$testbed" compare "$reference" "$out/$name" --tolerance "$tolerance"
+    code=$?
+    set -e
+    case "$code" in
+        0) summary+=("$name: no regression") ;;
+        1) summary+=("$name: REGRESSION or changed result"); status=1 ;;
+        *) summary+=("$name: compare failed (exit $code)"); status=2 ;;
+    esac
+done
+echo
+printf '%s\n' "${summary[@]}"
+exit "$status"
