@@ -10,7 +10,8 @@ struct VerifyCommand: ParsableCommand {
         abstract: "Check that every heuristic combination gives the reference evaluator's and SQLite's answers.",
         discussion: """
             Without --random: every catalog query on generated datasets (--sizes × --seeds) of its \
-            shape, on the memory and SQLite backends, under every flag combination (on/off flags × \
+            shape, with the default parameters and with a trigger variant (keys stored as equal \
+            reals, null names, a root document as the selection), on the memory and SQLite backends, under every flag combination (on/off flags × \
             join-filter-threshold {0, 1, 2, 100, unlimited} × every initiator-ordering × \
             subtree-copy-limit {0, 1, 100}), compared with the reference evaluator and SQLite.
 
@@ -18,7 +19,9 @@ struct VerifyCommand: ParsableCommand {
             random DAG-shaped queries with shared subexpressions, self-joins, renames, set operations \
             and selects) under random flag sets and backends, compared with the reference evaluator, \
             SQLite and the partition oracle (Q = Q select p ∪ Q select not p, disjointly). \
-            Deterministic by --seed.
+            Deterministic by --seed. With --rows R, the random tables are larger (up to R rows \
+            each, some small beside them, keys from a domain that grows with R) and batches of 64 \
+            rows are drawn too, so batching and join filters over many rows are exercised.
 
             With --random N --changes: each random case also gets random transactions (adds, \
             deletes and updates, some touching a row twice, some refused), propagated \
@@ -42,6 +45,9 @@ struct VerifyCommand: ParsableCommand {
 
     @Option(help: "Seed of the random cases.")
     var seed: UInt64 = 1
+
+    @Option(help: "With --random: tables of up to this many rows (default: the classic 0 to 6 rows).")
+    var rows: Int?
 
     @Option(help: "Replay a repro directory written by an earlier run.")
     var repro: String?
@@ -89,6 +95,17 @@ struct VerifyCommand: ParsableCommand {
         if changes, random == nil {
             throw ValidationError("--changes checks random cases; give --random N")
         }
+        if let rows {
+            guard random != nil else {
+                throw ValidationError("--rows sizes the random tables; it needs --random")
+            }
+            guard !changes else {
+                throw ValidationError("--rows sizes the result fuzzer's tables; it cannot be combined with --changes")
+            }
+            guard rows >= 1, rows <= RandomCaseGenerator.rowLimit else {
+                throw ValidationError("--rows: '\(rows)' is not valid; expected an integer from 1 to \(RandomCaseGenerator.rowLimit)")
+            }
+        }
         if random == 0 {
             throw ValidationError("--random: '0' is not valid; expected an integer >= 1 (zero cases would verify nothing)")
         }
@@ -128,6 +145,7 @@ struct VerifyCommand: ParsableCommand {
             fuzzer.reduce = !noReduce
             fuzzer.maxReductions = maxReductions
             fuzzer.reproParent = reproDirectory
+            fuzzer.maxRows = rows
             report = try fuzzer.run(progress: { p in
                 let seconds = (clock.now - start).components.seconds
                 writeToStandardError("verify: \(p.done)/\(p.total) random cases, \(p.mismatches) mismatches, \(seconds)s\n")

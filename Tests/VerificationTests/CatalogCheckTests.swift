@@ -28,7 +28,7 @@ final class CatalogCheckTests: XCTestCase {
         XCTAssertEqual(failure([]), "no queries to verify")
         XCTAssertEqual(failure([good], sizes: []), "no dataset sizes or seeds to verify on")
         XCTAssertEqual(failure([good], seeds: []), "no dataset sizes or seeds to verify on")
-        XCTAssertEqual(failure([good]), "ran 1")
+        XCTAssertEqual(failure([good]), "ran 2", "the pets dataset and its trigger variant")
     }
 
     func testAQueryWithoutAShapeIsRefusedNotSkipped() throws {

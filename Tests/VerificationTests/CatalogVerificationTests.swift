@@ -14,7 +14,10 @@ final class CatalogVerificationTests: XCTestCase {
         verification.reproParent = nil
         var progressCalls = 0
         let report = try verification.run(progress: { _ in progressCalls += 1 })
-        XCTAssertEqual(report.cases, queries.filter { $0.shape != nil }.count * 2)
+        // Each query on its shape's default dataset and on each trigger variant, at 2 sizes.
+        let datasetsPerSize = queries.compactMap(\.shape).map { verification.parameterSets($0).count }.reduce(0, +)
+        XCTAssertGreaterThan(datasetsPerSize, queries.filter { $0.shape != nil }.count)
+        XCTAssertEqual(report.cases, datasetsPerSize * 2)
         // 48 combinations of the seed's flags, × closure-seeding on/off, × 2 backends.
         XCTAssertEqual(report.engineRuns, report.cases * 96 * 2 * 2)
         XCTAssertEqual(progressCalls, report.cases)

@@ -53,7 +53,7 @@ final class CommandLineInputTests: XCTestCase {
         XCTAssertFalse(listed.out.contains("\r"), "descriptions lose the CR")
         let verified = try testbed.run("verify", "--directory", ".", "--sizes", "5", "--seeds", "1", "--no-reduce")
         XCTAssertEqual(verified.status, 0, verified.err)
-        XCTAssertTrue(verified.out.contains("verify: 3 cases"), verified.out)
+        XCTAssertTrue(verified.out.contains("verify: 9 cases"), "3 queries × (default + 2 trigger datasets): \(verified.out)")
     }
 
     func testAnErrorInACRLFFileIsLocatedAsInAnLFFile() throws {

@@ -18,6 +18,30 @@ final class FuzzTests: XCTestCase {
         XCTAssertEqual(report.mismatches, 0, report.firstMismatches.first.map(String.init(describing:)) ?? "")
     }
 
+    /// `--rows`: tables larger than a batch, some small ones beside them so join filters
+    /// fire with many keys, and still no mismatch.
+    func testLargeTablesSpanBatchesAndFeedJoinFilters() throws {
+        var fuzzer = Fuzzer(cases: 40, seed: 9, grid: .tests())
+        fuzzer.maxRows = 200
+        fuzzer.reduce = false
+        fuzzer.reproParent = nil
+        let graphs = (0..<40).map(fuzzer.makeCase)
+        XCTAssertEqual(graphs, (0..<40).map(fuzzer.makeCase), "deterministic")
+        let sizes = graphs.flatMap(\.tables).map(\.rows.count)
+        XCTAssertGreaterThan(sizes.filter { $0 > 64 }.count, 10, "\(sizes)")
+        XCTAssertGreaterThan(sizes.filter { $0 <= 5 }.count, 10, "\(sizes)")
+        var filters = 0
+        for graph in graphs {
+            var engine = QueryEngine(flags: try HeuristicCatalog.standard.preset("all-on"))
+            engine.batchSize = 64
+            filters += try engine.run(LoadedCase(graph).memoryOutputs).counters.joinFiltersBuilt
+        }
+        XCTAssertGreaterThan(filters, 5)
+        let report = try fuzzer.run()
+        XCTAssertEqual(report.skipped, 0)
+        XCTAssertEqual(report.mismatches, 0, report.firstMismatches.first.map(String.init(describing:)) ?? "")
+    }
+
     func testCasesAreDeterministicBySeed() {
         let a = Fuzzer(cases: 10, seed: 7), b = Fuzzer(cases: 10, seed: 7), c = Fuzzer(cases: 10, seed: 8)
         XCTAssertEqual((0..<10).map(a.makeCase), (0..<10).map(b.makeCase))

@@ -37,6 +37,9 @@ final class VerifyCommandLineTests: XCTestCase {
             (["--seeds", "1,a"], "'a' is not an integer"),
             (["--seeds", ","], "--seeds: give at least one value"),
             (["--sizes", ","], "--sizes: give at least one value"),
+            (["--rows", "50"], "--rows sizes the random tables; it needs --random"),
+            (["--random", "2", "--rows", "0"], "--rows: '0' is not valid; expected an integer from 1 to 5000"),
+            (["--random", "2", "--rows", "5001"], "--rows: '5001' is not valid; expected an integer from 1 to 5000"),
         ]
         for (arguments, fragment) in cases {
             let run = try verify(arguments)
@@ -52,6 +55,10 @@ final class VerifyCommandLineTests: XCTestCase {
         let random = try verify("--random", "3", "--seed", "18446744073709551615", "--runs-per-case", "1", "--no-reduce")
         XCTAssertEqual(random.status, 0, random.err)
         XCTAssertTrue(random.out.contains("verify: 3 cases, 3 engine runs"), random.out)
+
+        let large = try verify("--random", "3", "--rows", "120", "--runs-per-case", "1", "--no-reduce")
+        XCTAssertEqual(large.status, 0, large.err)
+        XCTAssertTrue(large.out.contains("verify: 3 cases, 3 engine runs"), large.out)
 
         let catalogRun = try verify("--sizes", "3,5", "--seeds", "7", "--directory", catalog, "--no-reduce")
         XCTAssertEqual(catalogRun.status, 0, catalogRun.err)

@@ -171,7 +171,7 @@ final class GeneratorTests: XCTestCase {
             }
         }
         XCTAssertEqual(message(.documents, ["rootz": "3"]),
-            "unknown parameter 'rootz' for shape documents; did you mean 'roots'? (known: chain-length, cycles, fanout, fanout-k, max-depth, order, roots, selected, zipf-max, zipf-s)")
+            "unknown parameter 'rootz' for shape documents; did you mean 'roots'? (known: chain-length, cycles, fanout, fanout-k, max-depth, null-names, order, reals, roots, selected, zipf-max, zipf-s)")
         XCTAssertEqual(message(.documents, ["fanout": "normal"]),
             "parameter 'fanout': 'normal' is not valid; expected uniform | fixed | zipf")
         XCTAssertEqual(message(.documents, ["roots": "200"]),

@@ -1,6 +1,14 @@
 /// The seed's "simple query execution": materialize every operand, then compute the
-/// operator, with hash joins and no optimization at all. It is the correctness oracle for
-/// the engine and the fuzzer, so it stays small and obviously right.
+/// operator, with no optimization at all. It is the correctness oracle for the engine and
+/// the fuzzer, so it stays small, obviously right and independent of the engine: it shares
+/// the operator definition (`Operator` and the scheme it derives) but none of the engine's
+/// machinery. Values are compared with `ReferenceOrder` (never `Value`'s `==`, `<` or
+/// hashing), predicates are interpreted by `ReferencePredicate` (not `CompiledPredicate`),
+/// attribute positions are looked up by name here (not `ColumnMap` or `JoinLayout`), and
+/// joins sort and merge instead of hashing.
+///
+/// Every relation's rows are kept sorted in `ReferenceOrder` with no two equal, so each
+/// result is a set by construction and membership is a binary search.
 ///
 /// A relation shared by several parents is computed once per evaluator (memoized by
 /// identity; the memo holds the relation too, so a freed relation's address cannot be
@@ -11,11 +19,11 @@ public final class ReferenceEvaluator {
 
     public init() {}
 
-    /// The rows of `relation`, each once, in no particular order.
+    /// The rows of `relation`, each once, sorted in `ReferenceOrder`.
     public func rows(of relation: Relation) throws -> [Row] {
         let key = ObjectIdentifier(relation)
         if let done = memo[key] { return done.rows }
-        let result = try compute(relation)
+        let result = ReferenceOrder.sortedDistinct(try compute(relation))
         memo[key] = (relation, result)
         return result
     }
@@ -24,6 +32,7 @@ public final class ReferenceEvaluator {
         try ReferenceEvaluator().rows(of: relation)
     }
 
+    /// The rows of one relation, possibly unsorted or repeated (`rows(of:)` fixes both).
     private func compute(_ relation: Relation) throws -> [Row] {
         switch relation.definition {
         case let .source(source):
@@ -34,70 +43,110 @@ public final class ReferenceEvaluator {
     }
 
     private func apply(_ op: Operator, _ operands: [Relation], scheme: Scheme) throws -> [Row] {
-        let a = operands[0]
+        guard let a = operands.first else {
+            throw RelationError.unsupported("reference evaluator: \(op.label) has no operands")
+        }
+        func second() throws -> Relation {
+            guard operands.count == 2 else {
+                throw RelationError.unsupported("reference evaluator: \(op.label) needs 2 operands, got \(operands.count)")
+            }
+            return operands[1]
+        }
         switch op {
         case .union:
-            var seen = Set<Row>()
-            var out: [Row] = []
-            for operand in operands {
-                for row in try rows(of: operand) where seen.insert(row).inserted { out.append(row) }
-            }
-            return out
+            return try operands.flatMap { try rows(of: $0) }
         case .intersection:
-            let right = Set(try rows(of: operands[1]))
-            return try rows(of: a).filter { right.contains($0) }
+            let right = try rows(of: second())
+            return try rows(of: a).filter { ReferenceOrder.contains(right, $0) }
         case .difference:
-            let right = Set(try rows(of: operands[1]))
-            return try rows(of: a).filter { !right.contains($0) }
+            let right = try rows(of: second())
+            return try rows(of: a).filter { !ReferenceOrder.contains(right, $0) }
         case let .select(predicate):
-            // IN-sets as their OR of equalities: not the engine's hash lookup.
-            let test = try CompiledPredicate(predicate.expandingInSets, scheme: a.scheme)
-            return try rows(of: a).filter { test.matches($0) }
+            return try rows(of: a).filter { try ReferencePredicate.holds(predicate, $0, a.scheme) }
         case .project:
-            let map = ColumnMap.project(from: a.scheme, to: scheme)
-            var seen = Set<Row>()
-            return try rows(of: a).compactMap { row in
-                let projected = map.apply(row)
-                return seen.insert(projected).inserted ? projected : nil
+            let positions = try scheme.attributes.map { try Self.position(of: $0, in: a.scheme) }
+            return try rows(of: a).map { Self.pick(positions, from: $0) }
+        case let .rename(map):
+            var oldName: [String: String] = [:]
+            for (old, new) in map { oldName[new.name] = old.name }
+            let positions = try scheme.attributes.map { attribute in
+                try Self.position(of: Attribute(oldName[attribute.name] ?? attribute.name), in: a.scheme)
             }
-        case let .rename(renaming):
-            let map = ColumnMap.rename(from: a.scheme, to: scheme, map: renaming)
-            return try rows(of: a).map { map.apply($0) }
+            return try rows(of: a).map { Self.pick(positions, from: $0) }
         case let .join(pairs):
-            let b = operands[1]
-            let layout = JoinLayout(left: a.scheme, right: b.scheme, pairs: pairs, output: scheme)
-            var table: [Row: [Row]] = [:]
-            for r in try rows(of: b) { table[layout.rightKey(of: r), default: []].append(r) }
-            var out: [Row] = []
-            for l in try rows(of: a) {
-                for r in table[layout.leftKey(of: l)] ?? [] { out.append(layout.combine(l, r)) }
-            }
-            return out
+            return try join(a, second(), pairs, output: scheme)
         case let .closure(from, to):
-            return try closure(of: try rows(of: a), from: a.scheme.requireIndex(of: from, context: "closure"),
-                               to: a.scheme.requireIndex(of: to, context: "closure"))
+            return try closure(of: rows(of: a), from: Self.position(of: from, in: a.scheme),
+                               to: Self.position(of: to, in: a.scheme))
         }
     }
 
-    /// The naive fixpoint: add (x, z) for every known (x, y) and edge (y, z) until a round
-    /// adds nothing. Finite because every pair is made of values in the edges.
+    /// The naive fixpoint: extend every known pair (x, y) by every edge (y, z) until a round
+    /// adds nothing. Finite because every pair is made of values in the edges. Pairs stay a
+    /// sorted list without repeats (`ReferenceOrder`), so nothing here hashes a value.
     private func closure(of edges: [Row], from: Int, to: Int) -> [Row] {
-        var successors: [Value: [Value]] = [:]
-        for e in edges { successors[e.values[from], default: []].append(e.values[to]) }
-        var pairs = Set(edges)
+        var pairs = ReferenceOrder.sortedDistinct(edges)
         while true {
-            var added = Set<Row>()
+            var extended: [Row] = []
             for p in pairs {
-                for z in successors[p.values[to]] ?? [] {
+                for e in edges where ReferenceOrder.compare(e[from], p[to]) == 0 {
                     var values = p.values
-                    values[to] = z
+                    values[to] = e[to]
                     let row = Row(values)
-                    if !pairs.contains(row) { added.insert(row) }
+                    if !ReferenceOrder.contains(pairs, row) { extended.append(row) }
                 }
             }
-            if added.isEmpty { return Array(pairs) }
-            pairs.formUnion(added)
+            if extended.isEmpty { return pairs }
+            pairs = ReferenceOrder.sortedDistinct(pairs + extended)
         }
+    }
+
+    /// Sort-merge equijoin: both sides sorted by their key, then every pair of rows in
+    /// groups with equal keys is combined. Each output attribute comes from the left side
+    /// when it has it (a pair of equal names is one attribute), else from the right.
+    private func join(_ a: Relation, _ b: Relation, _ pairs: [JoinPair], output: Scheme) throws -> [Row] {
+        let leftKey = try pairs.map { try Self.position(of: $0.left, in: a.scheme) }
+        let rightKey = try pairs.map { try Self.position(of: $0.right, in: b.scheme) }
+        let sources = try output.attributes.map { attribute -> (fromLeft: Bool, position: Int) in
+            if let i = a.scheme.attributes.firstIndex(where: { $0.name == attribute.name }) { return (true, i) }
+            return (false, try Self.position(of: attribute, in: b.scheme))
+        }
+        func keyed(_ rows: [Row], _ key: [Int]) -> [(key: Row, row: Row)] {
+            rows.map { (Self.pick(key, from: $0), $0) }.sorted { ReferenceOrder.compare($0.key, $1.key) < 0 }
+        }
+        let left = keyed(try rows(of: a), leftKey)
+        let right = keyed(try rows(of: b), rightKey)
+        var out: [Row] = []
+        var i = 0
+        var j = 0
+        while i < left.count && j < right.count {
+            let c = ReferenceOrder.compare(left[i].key, right[j].key)
+            if c < 0 { i += 1; continue }
+            if c > 0 { j += 1; continue }
+            var iEnd = i
+            while iEnd < left.count && ReferenceOrder.equal(left[iEnd].key, left[i].key) { iEnd += 1 }
+            var jEnd = j
+            while jEnd < right.count && ReferenceOrder.equal(right[jEnd].key, right[j].key) { jEnd += 1 }
+            for l in left[i..<iEnd] {
+                for r in right[j..<jEnd] {
+                    out.append(Row(sources.map { $0.fromLeft ? l.row[$0.position] : r.row[$0.position] }))
+                }
+            }
+            i = iEnd
+            j = jEnd
+        }
+        return out
+    }
+
+    private static func position(of attribute: Attribute, in scheme: Scheme) throws -> Int {
+        guard let i = scheme.attributes.firstIndex(where: { $0.name == attribute.name }) else {
+            throw RelationError.unknownAttribute(attribute, scheme: scheme, context: "reference evaluator")
+        }
+        return i
+    }
+
+    private static func pick(_ positions: [Int], from row: Row) -> Row {
+        Row(positions.map { row[$0] })
     }
 }
 

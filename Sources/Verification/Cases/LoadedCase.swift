@@ -2,8 +2,9 @@ import Relational
 import SQLiteStore
 import Workloads
 
-/// A case's tables loaded twice: as memory tables and into a fresh in-memory SQLite
-/// database, with the case's outputs built over each.
+/// A case's tables loaded three times: as memory tables and into a fresh in-memory SQLite
+/// database for the engine (and SQLite as an oracle), and as plain row arrays for the
+/// reference evaluator, with the case's outputs built over each.
 public final class LoadedCase {
     public let graph: CaseGraph
     public let memoryTables: [Relation]
@@ -11,6 +12,8 @@ public final class LoadedCase {
     public let sqliteTables: [Relation]
     public let memoryOutputs: [Relation]
     public let sqliteOutputs: [Relation]
+    /// The outputs over `ReferenceTable`s, for the reference evaluator only.
+    public let referenceOutputs: [Relation]
 
     public init(_ graph: CaseGraph) throws {
         self.graph = graph
@@ -30,6 +33,7 @@ public final class LoadedCase {
             }
         }
         sqliteOutputs = try graph.relations(over: sqliteTables)
+        referenceOutputs = try graph.relations(over: graph.tables.map { Relation(source: ReferenceTable($0)) })
     }
 
     public func outputs(_ backend: Backend) -> [Relation] {

@@ -5,40 +5,67 @@ import Workloads
 
 /// Checks one case: computes the reference evaluator's and SQLite's answers once, then
 /// compares any number of engine runs (flag set × backend) against both, and against the
-/// metamorphic partition when the case carries one. Results are compared as sets.
+/// metamorphic partition when the case carries one. Results are compared as lists sorted
+/// in the oracle's own total order (`ResultComparison`), and every result, SQLite's
+/// included, is checked for a row delivered twice.
 public final class CaseChecker {
     public let loaded: LoadedCase
     public let catalog: HeuristicCatalog
-    /// Reference evaluator's rows per output (over the memory tables).
+    /// Reference evaluator's rows per output (over the case's own rows, not the memory
+    /// tables), sorted in `ReferenceOrder`, each once.
     public let reference: [[Row]]
-    /// SQLite's rows per output, or the error SQLite raised.
+    /// SQLite's rows per output as SQLite returned them, or the error SQLite raised.
     public let sqlite: [Result<[Row], SQLiteOracleError>]
+    /// SQLite's rows sorted and de-duplicated (its duplicates are an oracle mismatch of
+    /// their own, so an engine run is compared with SQLite's set).
+    private let sqliteSorted: [ResultComparison.Sorted?]
     /// Engine-versus-oracle comparisons made so far.
     public private(set) var comparisons = 0
 
-    public init(_ graph: CaseGraph, catalog: HeuristicCatalog = .standard) throws {
+    public convenience init(_ graph: CaseGraph, catalog: HeuristicCatalog = .standard) throws {
+        try self.init(graph, catalog: catalog, sqlite: { db, relation in try db.evaluate(relation) })
+    }
+
+    /// `sqlite` computes SQLite's answer for one output over the case's database (tests
+    /// pass a deliberately broken translation to show the oracles catch it).
+    init(
+        _ graph: CaseGraph, catalog: HeuristicCatalog,
+        sqlite evaluate: (SQLiteDatabase, Relation) throws -> [Row]
+    ) throws {
         loaded = try LoadedCase(graph)
         self.catalog = catalog
         let evaluator = ReferenceEvaluator()
-        reference = try loaded.memoryOutputs.map { try evaluator.rows(of: $0) }
+        reference = try loaded.referenceOutputs.map { try evaluator.rows(of: $0) }
         let db = loaded.database
         sqlite = loaded.sqliteOutputs.map { relation in
-            Result { try db.evaluate(relation) }.mapError { SQLiteOracleError(message: "\($0)") }
+            Result { try evaluate(db, relation) }.mapError { SQLiteOracleError(message: "\($0)") }
+        }
+        sqliteSorted = sqlite.map { result in
+            guard case let .success(rows) = result else { return nil }
+            return ResultComparison.Sorted(rows)
         }
     }
 
     public var queryText: String { loaded.queryText }
 
-    /// Disagreements between the reference evaluator and SQLite (blames an oracle).
+    /// Disagreements between the reference evaluator and SQLite, and SQLite results holding
+    /// a row twice (a translation that lost set semantics); blames an oracle.
     public func oracleMismatches() -> [Mismatch] {
         var out: [Mismatch] = []
         for (i, result) in sqlite.enumerated() {
             switch result {
             case let .failure(error):
                 out.append(mismatch(.oracles, nil, nil, i, reference[i], [], "SQLite failed: \(error.message)"))
-            case let .success(rows) where !CaseChecker.sameSet(rows, reference[i]):
-                out.append(mismatch(.oracles, nil, nil, i, reference[i], rows, "reference evaluator (expected) and SQLite (actual) differ"))
-            default: break
+            case let .success(rows):
+                guard let sorted = sqliteSorted[i] else { continue }
+                if sorted.duplicates > 0 {
+                    out.append(mismatch(.oracles, nil, nil, i, reference[i], rows,
+                                        "SQLite returned \(sorted.duplicates) row(s) more than once (relations are sets)"))
+                }
+                if !ResultComparison.same(sorted.distinct, reference[i]) {
+                    out.append(mismatch(.oracles, nil, nil, i, reference[i], rows,
+                                        "reference evaluator (expected) and SQLite (actual) differ"))
+                }
             }
         }
         return out
@@ -57,24 +84,31 @@ public final class CaseChecker {
             return [mismatch(.engineError, flags, backend, 0, [], [], "the engine threw: \(error)", batchSize)]
         }
         var out: [Mismatch] = []
+        if run.results.count != reference.count {
+            out.append(mismatch(.reference, flags, backend, 0, [], [],
+                                "the engine delivered \(run.results.count) outputs, the case has \(reference.count)", batchSize))
+        }
         for (i, rows) in run.results.enumerated() {
+            guard let expected = reference[safe: i] else { break }
             comparisons += 1
-            if Set(rows).count != rows.count {
-                out.append(mismatch(.duplicates, flags, backend, i, reference[i], rows, "the engine delivered a row more than once", batchSize))
+            let sorted = ResultComparison.Sorted(rows)
+            if sorted.duplicates > 0 {
+                out.append(mismatch(.duplicates, flags, backend, i, expected, rows,
+                                    "the engine delivered \(sorted.duplicates) row(s) more than once", batchSize))
             }
-            if !CaseChecker.sameSet(rows, reference[i]) {
-                out.append(mismatch(.reference, flags, backend, i, reference[i], rows, "engine differs from the reference evaluator", batchSize))
+            if !ResultComparison.same(sorted.distinct, expected) {
+                out.append(mismatch(.reference, flags, backend, i, expected, rows, "engine differs from the reference evaluator", batchSize))
             }
-            if case let .success(expected)? = sqlite[safe: i] {
+            if let sqliteRows = sqliteSorted[safe: i] ?? nil {
                 comparisons += 1
-                if !CaseChecker.sameSet(rows, expected) {
-                    out.append(mismatch(.sqlite, flags, backend, i, expected, rows, "engine differs from SQLite", batchSize))
+                if !ResultComparison.same(sorted.distinct, sqliteRows.distinct) {
+                    out.append(mismatch(.sqlite, flags, backend, i, sqliteRows.distinct, rows, "engine differs from SQLite", batchSize))
                 }
             }
         }
         if let p = loaded.graph.validPartition, run.results.count == loaded.graph.outputs.count {
             comparisons += 1
-            if let problem = CaseChecker.partitionProblem(
+            if let problem = ResultComparison.partitionProblem(
                 whole: run.results[p.whole], matching: run.results[p.matching], rest: run.results[p.rest])
             {
                 out.append(mismatch(.partition, flags, backend, p.whole, run.results[p.whole],
@@ -84,22 +118,8 @@ public final class CaseChecker {
         return out
     }
 
-    /// Why `matching` and `rest` do not partition `whole`, or nil when they do.
-    static func partitionProblem(whole: [Row], matching: [Row], rest: [Row]) -> String? {
-        let w = Set(whole), m = Set(matching), r = Set(rest)
-        if !m.isDisjoint(with: r) {
-            return "Q select p and Q select not p share \(m.intersection(r).count) rows"
-        }
-        if m.union(r) != w {
-            return "(Q select p) union (Q select not p) has \(m.union(r).count) rows, Q has \(w.count)"
-        }
-        return nil
-    }
-
     /// `QueryEngine.batchSize`'s default (a test keeps the two equal).
     public static let defaultBatchSize = 1024
-
-    static func sameSet(_ a: [Row], _ b: [Row]) -> Bool { Set(a) == Set(b) }
 
     private func mismatch(
         _ kind: Mismatch.Kind, _ flags: FlagSet?, _ backend: Backend?, _ output: Int,

@@ -15,7 +15,8 @@ public struct Mismatch: CustomStringConvertible, Sendable {
         case duplicates
         /// The engine threw.
         case engineError = "engine-error"
-        /// The two oracles disagree with each other (no engine involved).
+        /// The two oracles disagree with each other, or SQLite returned a row twice (no
+        /// engine involved).
         case oracles
 
         /// Whether the engine is to blame (all but an oracle disagreement).
@@ -62,7 +63,7 @@ public struct Mismatch: CustomStringConvertible, Sendable {
     }
 
     static func render(_ rows: [Row]) -> String {
-        let sorted = rows.sorted()
+        let sorted = ReferenceOrder.sorted(rows)
         let shown = sorted.prefix(12).map { "(" + $0.values.map(\.description).joined(separator: ", ") + ")" }
         return shown.joined(separator: " ") + (sorted.count > 12 ? " … \(sorted.count - 12) more" : "")
     }

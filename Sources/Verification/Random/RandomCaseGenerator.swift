@@ -5,11 +5,25 @@ import Relational
 /// node made so far, so subexpressions get shared by two parents, tables are joined with
 /// themselves, and unions/differences/intersections meet renamed operands. The first
 /// output also gets the partition oracle's `select p` / `select not p` pair.
+///
+/// With `maxRows` set (`verify --random N --rows R`), tables are larger: each holds 0, 1,
+/// 2, 5, R/10, R/2 or R drawn rows (fewer once equal rows coalesce), over key domains that
+/// grow with R. Small tables beside large ones let join filters fire; large ones span many
+/// batches.
 public struct RandomCaseGenerator {
     static let attributePool: [Attribute] = ["a", "b", "c", "d", "e"]
     static let maxWidth = 5
+    /// The largest `maxRows` accepted (`--rows`).
+    public static let rowLimit = 5000
 
-    public init() {}
+    /// Rows per table at most; nil for the classic small tables (0–6 rows).
+    public let maxRows: Int?
+    let domain: RandomValues.Domain
+
+    public init(maxRows: Int? = nil) {
+        self.maxRows = maxRows.map { min(max($0, 1), Self.rowLimit) }
+        domain = RandomValues.Domain(keys: self.maxRows.map { max(4, $0 / 4) })
+    }
 
     /// How often each operator is drawn, relative to the others.
     public static func weight(_ kind: Operator.Kind) -> Int {
@@ -29,9 +43,12 @@ public struct RandomCaseGenerator {
     public static let drawOrder: [Operator.Kind] = [.select, .project, .rename, .union, .intersection, .difference, .join, .closure]
 
     public func makeCase(_ random: inout VerificationRandom) -> CaseGraph {
-        let tables = (0..<random.weighted([0, 4, 4, 2, 1])).compactMap { makeTable($0, &random) }
+        // Large tables: more of them, so a large one usually has a small one to meet.
+        let tableCounts = maxRows == nil ? [0, 4, 4, 2, 1] : [0, 1, 4, 3, 2]
+        let tables = (0..<random.weighted(tableCounts)).compactMap { makeTable($0, &random) }
         guard !tables.isEmpty else { return CaseGraph(tables: [], nodes: [], outputs: []) }
-        var builder = Builder(tables: tables)
+        var builder = Builder(tables: tables, domain: domain)
+        if maxRows != nil, random.chance(0.6) { builder.addLookupJoin(&random) }
         let operations = random.int(1...8)
         for _ in 0..<operations { builder.addRandomOperation(&random) }
         var outputs = [builder.nodes.count - 1]
@@ -39,7 +56,7 @@ public struct RandomCaseGenerator {
             outputs.append(extra)
         }
         let whole = outputs[0]
-        let p = RandomPredicate.make(over: builder.schemes[whole], &random)
+        let p = RandomPredicate.make(over: builder.schemes[whole], domain: domain, &random)
         let matching = builder.add(.select(whole, p), scheme: builder.schemes[whole])
         let rest = builder.add(.select(whole, .not(p)), scheme: builder.schemes[whole])
         let graph = CaseGraph(
@@ -52,8 +69,13 @@ public struct RandomCaseGenerator {
         let attributes = random.subset(of: Self.attributePool, sizes: 1...3)
         guard let scheme = try? Scheme(attributes) else { return nil }
         let columns = attributes.map { _ in RandomValues.Column.random(&random) }
-        let count = [0, 1, 2, 3, 4, 5, 6][random.weighted([2, 3, 3, 3, 3, 2, 2])]
-        let rows = (0..<count).map { _ in Row(columns.map { RandomValues.value(for: $0, &random) }) }
+        let count: Int
+        if let maxRows {
+            count = [0, 1, 2, 5, max(1, maxRows / 10), maxRows / 2, maxRows][random.weighted([1, 3, 2, 2, 2, 3, 3])]
+        } else {
+            count = [0, 1, 2, 3, 4, 5, 6][random.weighted([2, 3, 3, 3, 3, 2, 2])]
+        }
+        let rows = (0..<count).map { _ in Row(columns.map { RandomValues.value(for: $0, in: domain, &random) }) }
         return CaseTable(
             name: "t\(index)", scheme: scheme, rows: rows,
             indexedAttributes: attributes.filter { _ in random.chance(0.5) })
@@ -63,11 +85,13 @@ public struct RandomCaseGenerator {
 /// Grows a case graph node by node, tracking each node's scheme.
 private struct Builder {
     let tables: [CaseTable]
+    let domain: RandomValues.Domain
     var nodes: [CaseOperation] = []
     var schemes: [Scheme] = []
 
-    init(tables: [CaseTable]) {
+    init(tables: [CaseTable], domain: RandomValues.Domain) {
         self.tables = tables
+        self.domain = domain
         for (i, t) in tables.enumerated() {
             nodes.append(.table(i))
             schemes.append(t.scheme)
@@ -92,7 +116,7 @@ private struct Builder {
         let order = RandomCaseGenerator.drawOrder
         switch order[random.weighted(order.map(RandomCaseGenerator.weight))] {
         case .select:
-            add(.select(a, RandomPredicate.make(over: scheme, &random)), scheme: scheme)
+            add(.select(a, RandomPredicate.make(over: scheme, domain: domain, &random)), scheme: scheme)
         case .project:
             let kept = random.subset(of: scheme.attributes, sizes: 1...max(1, scheme.count - 1))
             guard !kept.isEmpty, let s = try? Scheme(kept) else { return }
@@ -148,6 +172,26 @@ private struct Builder {
         }
     }
 
+    /// The seed's lookup (large tables only): the largest table joined with a small one
+    /// (at most 20 rows) on a shared attribute, or on a pair of attributes when they share
+    /// none, so the small side's keys can become a join filter on the large side.
+    mutating func addLookupJoin(_ random: inout VerificationRandom) {
+        guard let large = tables.indices.max(by: { tables[$0].rows.count < tables[$1].rows.count }),
+            let small = random.element(of: tables.indices.filter { $0 != large && tables[$0].rows.count <= 20 })
+        else { return }
+        let left = schemes[large], right = schemes[small]
+        var pairs = left.attributes.filter(right.contains).map { JoinPair($0, $0) }
+        if pairs.isEmpty, let x = random.element(of: left.attributes), let y = random.element(of: right.attributes) {
+            pairs = [JoinPair(x, y)]
+        }
+        let all = Set(left.attributes).union(right.attributes)
+        guard all.count <= RandomCaseGenerator.maxWidth, let scheme = try? Scheme(Array(all)) else { return }
+        add(random.chance(0.5)
+                ? .apply(.join(pairs), [large, small])
+                : .apply(.join(pairs.map { JoinPair($0.right, $0.left) }), [small, large]),
+            scheme: scheme)
+    }
+
     /// Renames one or more attributes to names the scheme does not use.
     mutating func addRename(_ a: Int, _ random: inout VerificationRandom) {
         let scheme = schemes[a]
@@ -174,7 +218,7 @@ private struct Builder {
             return add(.apply(.rename(map), [c]), scheme: scheme)
         }
         if random.chance(0.3) { return a }
-        return add(.select(a, RandomPredicate.make(over: scheme, &random)), scheme: scheme)
+        return add(.select(a, RandomPredicate.make(over: scheme, domain: domain, &random)), scheme: scheme)
     }
 
     /// A natural join (shared attributes matched), sometimes with an extra pair of
@@ -182,6 +226,13 @@ private struct Builder {
     mutating func addJoin(_ a: Int, _ random: inout VerificationRandom) {
         var b = pick(&random)
         if random.chance(0.15) { b = a }
+        // Large tables: half the joins meet a small table, whose rows become a join filter
+        // (an IN-set of many keys) on the large side.
+        if domain.keys != nil, random.chance(0.5),
+            let small = random.element(of: tables.indices.filter { $0 != a && tables[$0].rows.count <= 20 })
+        {
+            b = small
+        }
         let left = schemes[a], right = schemes[b]
         let shared = left.attributes.filter(right.contains)
         var pairs = shared.map { JoinPair($0, $0) }
@@ -193,7 +244,7 @@ private struct Builder {
         let all = Set(left.attributes).union(right.attributes)
         guard all.count <= RandomCaseGenerator.maxWidth, let s = try? Scheme(Array(all)) else {
             // Too wide: filter instead, keeping the graph growing.
-            add(.select(a, RandomPredicate.make(over: left, &random)), scheme: left)
+            add(.select(a, RandomPredicate.make(over: left, domain: domain, &random)), scheme: left)
             return
         }
         add(.apply(.join(pairs), [a, b]), scheme: s)

@@ -21,8 +21,20 @@ enum RandomValues {
         }
     }
 
-    static func value(for column: Column, _ random: inout VerificationRandom) -> Value {
+    /// How many distinct keys integer and text columns draw from: `nil` is the classic
+    /// small pools above (tables of a few rows); a count widens them for large tables, so
+    /// that a join of hundreds of rows matches a few rows per key rather than exploding.
+    struct Domain: Sendable {
+        let keys: Int?
+
+        static let small = Domain(keys: nil)
+    }
+
+    static func value(for column: Column, in domain: Domain = .small, _ random: inout VerificationRandom) -> Value {
         if random.chance(0.12) { return .null }
+        if let keys = domain.keys, column != .mixed || random.chance(0.5) {
+            return wideValue(for: column, keys: keys, &random)
+        }
         switch column {
         case .smallIntegers:
             return random.chance(0.1) ? (random.element(of: reals) ?? 0) : (random.element(of: integers) ?? 0)
@@ -30,6 +42,23 @@ enum RandomValues {
             return random.element(of: texts) ?? ""
         case .mixed:
             return anyValue(&random)
+        }
+    }
+
+    /// A key from the wide domain: integers `-1..<keys-1`, one in ten stored as the equal
+    /// real (`3.0` for `3`) and a few non-integral reals; text `k0`, `k1`, ... with the
+    /// classic texts mixed in.
+    private static func wideValue(for column: Column, keys: Int, _ random: inout VerificationRandom) -> Value {
+        let k = random.int(0...(keys - 1)) - 1
+        switch column {
+        case .smallIntegers, .mixed:
+            switch random.weighted([17, 2, 1]) {
+            case 0: return .integer(Int64(k))
+            case 1: return .real(Double(k))
+            default: return .real(Double(k) + 0.5)
+            }
+        case .text:
+            return random.chance(0.8) ? .text("k\(k)") : (random.element(of: texts) ?? "")
         }
     }
 

@@ -14,8 +14,13 @@ extension CatalogVerification {
         // generated: a size that cannot fit must not run for minutes and exhaust memory first.
         for shape in Shape.allCases where queries.contains(where: { $0.shape == shape }) {
             for size in sizes {
-                try shape.validate(rows: size)
-                for backend in backends { try shape.checkFitsInMemory(rows: size, use: .load(backend)) }
+                for parameters in parameterSets(shape) {
+                    let fitted = CatalogVerification.fitted(parameters, rows: size)
+                    try shape.validate(rows: size, parameters: fitted)
+                    for backend in backends {
+                        try shape.checkFitsInMemory(rows: size, parameters: fitted, use: .load(backend))
+                    }
+                }
             }
         }
     }

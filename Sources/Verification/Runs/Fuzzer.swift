@@ -14,10 +14,14 @@ public struct Fuzzer {
     public var maxReductions = 10
     /// Where reduced cases go (`<dir>/random-s<seed>-<n>/`); nil writes nothing.
     public var reproParent: String? = ReproDirectory.defaultParent
+    /// Rows per table at most (`--rows`); nil for the classic small tables of 0–6 rows.
+    public var maxRows: Int?
 
     /// Batch sizes drawn per engine run: single rows and pairs interleave sources and
     /// operands; the default delivers each small table at once.
     public static let batchSizes = [1, 2, 3, CaseChecker.defaultBatchSize]
+    /// With `maxRows`, also batches that split a large table into a few pieces.
+    public static let largeBatchSizes = [1, 2, 3, 64, CaseChecker.defaultBatchSize]
 
     public init(cases: Int, seed: UInt64, grid: FlagGrid = .verify()) {
         self.cases = cases
@@ -28,7 +32,7 @@ public struct Fuzzer {
     /// The random case number `index` of this run.
     public func makeCase(_ index: Int) -> CaseGraph {
         var random = VerificationRandom(seed: seed, case: index)
-        return RandomCaseGenerator().makeCase(&random)
+        return RandomCaseGenerator(maxRows: maxRows).makeCase(&random)
     }
 
     public func run(
@@ -41,7 +45,7 @@ public struct Fuzzer {
         let step = max(1, min(1000, cases / 20))
         for index in 0..<cases {
             var random = VerificationRandom(seed: seed, case: index)
-            let graph = RandomCaseGenerator().makeCase(&random)
+            let graph = RandomCaseGenerator(maxRows: maxRows).makeCase(&random)
             report.cases += 1
             guard let checker = try? CaseChecker(graph, catalog: grid.catalog) else {
                 report.skipped += 1
@@ -54,7 +58,9 @@ public struct Fuzzer {
             for _ in 0..<runsPerCase {
                 let flags = try grid.randomFlagSet(&random)
                 let backend: Backend = random.chance(0.5) ? .memory : .sqlite
-                let batchSize = Fuzzer.batchSizes[random.weighted([2, 1, 1, 2])]
+                let batchSize = maxRows == nil
+                    ? Fuzzer.batchSizes[random.weighted([2, 1, 1, 2])]
+                    : Fuzzer.largeBatchSizes[random.weighted([1, 1, 1, 2, 2])]
                 report.engineRuns += 1
                 let found = checker.check(flags: flags, backend: backend, batchSize: batchSize)
                 collector.record(found, graph: graph, flags: flags, backend: backend, batchSize: batchSize,

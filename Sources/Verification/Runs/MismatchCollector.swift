@@ -30,7 +30,7 @@ struct MismatchCollector {
         into report: inout VerificationReport
     ) {
         guard let first = found.first else { return }
-        report.mismatches += found.count
+        report.count(found)
         if report.firstMismatches.count < 20 { report.firstMismatches.append(first) }
         guard reduce, reductions < maxReductions, let flags = flags ?? (try? catalog.preset("all-on")) else { return }
         reductions += 1

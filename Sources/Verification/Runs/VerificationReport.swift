@@ -9,6 +9,8 @@ public struct VerificationReport {
     public var comparisons = 0
     /// Comparisons that disagreed.
     public var mismatches = 0
+    /// Disagreements by the oracle that found them (`Mismatch.Kind`).
+    public var mismatchesByKind: [Mismatch.Kind: Int] = [:]
     /// Cases that could not be checked (e.g. the reference evaluator threw).
     public var skipped = 0
     /// The first disagreement of each failing case (up to a limit), before reduction.
@@ -20,8 +22,21 @@ public struct VerificationReport {
 
     public var passed: Bool { mismatches == 0 && skipped == 0 }
 
+    /// Counts disagreements, each under its oracle.
+    mutating func count(_ found: [Mismatch]) {
+        mismatches += found.count
+        for m in found { mismatchesByKind[m.kind, default: 0] += 1 }
+    }
+
+    /// `reference 3, sqlite 2` in `Mismatch.Kind` order (empty when nothing differed).
+    public var byKind: String {
+        Mismatch.Kind.allCases.compactMap { kind in mismatchesByKind[kind].map { "\(kind.rawValue) \($0)" } }
+            .joined(separator: ", ")
+    }
+
     public var summary: String {
         "\(cases) cases, \(engineRuns) engine runs, \(comparisons) comparisons, \(mismatches) differed"
+            + (mismatches > 0 ? " (\(byKind))" : "")
             + (skipped > 0 ? ", \(skipped) skipped" : "")
     }
 }

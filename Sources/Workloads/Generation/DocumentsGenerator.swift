@@ -13,8 +13,11 @@ import Relational
 ///   largest row count, since a depth of `rows` or more can never be reached).
 /// - `order`: `parents-first` (default; every parent's id is below its children's) or
 ///   `shuffled` (ids are a random permutation of 1...rows).
-/// - `selected`: how many distinct random ids go in `selected_documents` (default 1), or
-///   `subtree` for one random document that has children plus all its descendants.
+/// - `selected`: how many distinct random ids go in `selected_documents` (default 1),
+///   `subtree` for one random document that has children plus all its descendants, or
+///   `root` for one random root (its null `parent_id` then flows into the queries).
+/// - `reals`, `null-names` (`ValueVariants`): ids and parent ids stored as equal reals, and
+///   null names, each with the given probability.
 /// - `chain-length`: L > 0 makes the last L documents one chain, each the child of the one
 ///   before (the first keeps its tree parent), so some documents lie up to L − 1 levels
 ///   below `max-depth` (default 0, off). For recursive queries on deep hierarchies.
@@ -22,7 +25,8 @@ import Relational
 ///   each become the parent of their own root (a root already in a cycle is skipped), so
 ///   parent links loop (default 0, off; does not stream).
 ///
-/// With both at 0 the data is exactly what it was before they existed.
+/// With `chain-length`, `cycles`, `reals` and `null-names` at 0 the data is exactly what it was
+/// before they existed.
 ///
 /// The tree is built breadth-first: roots first, then each document in turn draws its
 /// number of children until `rows` documents exist. When the documents at `max-depth` are
@@ -30,13 +34,15 @@ import Relational
 /// fanouts exceed the draw). Rows are stored in id order. Parent links are 32-bit indices,
 /// which `Shape.rowRange` keeps in range.
 struct DocumentsGenerator: ShapeGenerator {
-    static let parameterNames = ["chain-length", "cycles", "fanout", "fanout-k", "max-depth", "order", "roots", "selected", "zipf-max", "zipf-s"]
+    static let parameterNames = ["chain-length", "cycles", "fanout", "fanout-k", "max-depth", "null-names", "order", "reals",
+                                 "roots", "selected", "zipf-max", "zipf-s"]
     static let fanoutLimit = 1_000_000
     static let zipfMaximumLimit = 1_000_000
 
     enum Selection {
         case count(Int)
         case subtree
+        case root
     }
 
     let request: GenerationRequest
@@ -47,6 +53,7 @@ struct DocumentsGenerator: ShapeGenerator {
     let selection: Selection
     let chainLength: Int
     let cycles: Int
+    let variants: ValueVariants
 
     init(_ request: GenerationRequest) throws {
         self.request = request
@@ -64,13 +71,17 @@ struct DocumentsGenerator: ShapeGenerator {
         let selectedText = parameters["selected"] ?? "1"
         if selectedText == "subtree" {
             selection = .subtree
+        } else if selectedText == "root" {
+            selection = .root
         } else if let k = Int(selectedText), k >= 1, k <= rows {
             selection = .count(k)
         } else {
-            throw WorkloadError.badParameter(name: "selected", value: selectedText, expected: "a count from 1 to \(rows), or subtree")
+            throw WorkloadError.badParameter(
+                name: "selected", value: selectedText, expected: "a count from 1 to \(rows), subtree or root")
         }
         chainLength = try parameters.integer("chain-length", default: 0, minimum: 0, maximum: rows)
         cycles = try parameters.integer("cycles", default: 0, minimum: 0, maximum: rows)
+        variants = try ValueVariants(request)
     }
 
     /// With `chain-length` L, documents from `rows - L + 1` on hang below the one before.
@@ -84,11 +95,12 @@ struct DocumentsGenerator: ShapeGenerator {
     }
 
     /// True when rows can be written as they are generated: ids in generation order and
-    /// the selection needs no parent links. `order=shuffled` (a permutation of all ids) and
-    /// `selected=subtree` (children lists) need memory in proportion to the rows.
+    /// the selection needs no parent links. `order=shuffled` (a permutation of all ids),
+    /// `selected=subtree` (children lists) and `selected=root` (which ids are roots) need
+    /// memory in proportion to the rows; the variants are applied to the finished tables.
     var streams: Bool {
-        if shuffled || cycles > 0 { return false }
-        if case .subtree = selection { return false }
+        if shuffled || cycles > 0 || variants.isActive { return false }
+        guard case .count = selection else { return false }
         return true
     }
 
@@ -106,14 +118,37 @@ struct DocumentsGenerator: ShapeGenerator {
         if shuffled { random.shuffle(&ids) }
         let (selected, note) = try selectedIDs(parent: parent, ids: ids, random: &random)
         if cycles > 0 { injectCycles(&parent, &random) }
-        let documents = try documentRows(parent: parent, ids: ids)
+        var documents = try documentRows(parent: parent, ids: ids)
 
-        let selectedTable = try DatasetTable(
+        var selectedTable = try DatasetTable(
             name: "selected_documents", scheme: Scheme(["id"]),
             rows: selected.map { Row([.integer($0)]) }, indexedAttributes: ["id"])
+        if variants.isActive {
+            (documents, selectedTable) = try applyVariants(documents, selectedTable)
+        }
+        var statistics = statistics(tree, selectionNote: note)
+        statistics.notes += variants.notes
         return Dataset(
             shape: .documents, rowsRequested: rows, seed: seed, parameters: parameters,
-            tables: [documents, selectedTable], statistics: statistics(tree, selectionNote: note))
+            tables: [documents, selectedTable], statistics: statistics)
+    }
+
+    /// Documents (scheme order id, name, parent_id) and the selection with `reals` and
+    /// `null-names` applied, document by document in id order, then the selection.
+    private func applyVariants(
+        _ documents: DatasetTable, _ selected: DatasetTable
+    ) throws -> (DatasetTable, DatasetTable) {
+        var variants = self.variants
+        let varied = documents.rows.map { row in
+            Row([variants.key(row[0]), variants.name(row[1]), variants.key(row[2])])
+        }
+        let variedSelection = selected.rows.map { Row([variants.key($0[0])]) }
+        return (
+            try DatasetTable(name: documents.name, scheme: documents.scheme, rows: varied,
+                             indexedAttributes: documents.indexedAttributes),
+            try DatasetTable(name: selected.name, scheme: selected.scheme, rows: variedSelection,
+                             indexedAttributes: selected.indexedAttributes)
+        )
     }
 
     /// Writes the documents as they are generated (only when `streams`): rows in id order,
@@ -132,7 +167,7 @@ struct DocumentsGenerator: ShapeGenerator {
         }
         try writer.end()
         var random = tree.random
-        guard case let .count(k) = selection else { throw WorkloadError.impossible("selected=subtree does not stream") }
+        guard case let .count(k) = selection else { throw WorkloadError.impossible("only a counted selection streams") }
         let selected = random.distinctIndices(k, below: rows).sorted()
         try writer.begin(TableHeader(
             name: "selected_documents", scheme: Scheme(["id"]), rowCount: selected.count,
@@ -227,6 +262,11 @@ struct DocumentsGenerator: ShapeGenerator {
     private func selectedIDs(
         parent: [Int32], ids: [Int64], random: inout SplitMix64Generator
     ) throws -> ([Int64], String) {
+        if case .root = selection {
+            let roots = (0..<rows).filter { parent[$0] < 0 }
+            let root = roots.isEmpty ? random.index(below: rows) : roots[random.index(below: roots.count)]
+            return ([ids[root]], "selected_documents: root document \(ids[root])")
+        }
         guard case let .count(k) = selection else {
             var childCount = [Int32](repeating: 0, count: rows)
             for p in parent where p >= 0 { childCount[Int(p)] += 1 }

@@ -136,6 +136,7 @@ extension DocumentsGenerator {
         switch selection {
         case let .count(k): selected = k
         case .subtree: selected = rows  // at worst a root's whole tree
+        case .root: selected = 1
         }
         return [
             TableEstimate(rows: rows, columns: 3, longTextFraction: Double(longNames) / Double(rows), keyed: true, indexes: 2),
@@ -144,10 +145,14 @@ extension DocumentsGenerator {
     }
 
     /// Parent links and ids (4 + 8 bytes a document), the tree builder's child counts,
-    /// and for `selected=subtree` the children lists (about 48 bytes a document).
+    /// for `selected=subtree` the children lists (about 48 bytes a document), for
+    /// `selected=root` the list of roots, and with `reals` or `null-names` the varied copy
+    /// of the rows (about a row's slots, 80 bytes).
     var workingBytes: Int {
         var perRow = 4 + 8 + DocumentTree.bytesPerDocument
         if case .subtree = selection { perRow += 48 }
+        if case .root = selection { perRow += 8 }
+        if variants.isActive { perRow += 80 }
         if case let .count(k) = selection { return rows * perRow + k * 64 }
         return rows * perRow
     }
@@ -175,12 +180,14 @@ extension PetsGenerator {
         ]
     }
 
-    /// The distinct-index draw for `removed` (a dictionary and the sorted indices).
-    var workingBytes: Int { removedCount * 80 }
+    /// The distinct-index draw for `removed` (a dictionary and the sorted indices), and with
+    /// `reals` or `null-names` the varied copy of the rows.
+    var workingBytes: Int { removedCount * 80 + (variants.isActive ? (rows + addedCount + removedCount) * 80 : 0) }
     /// One byte a pet (its name and animal) plus the removed draw.
     var streamingBytes: Int { rows + addedCount + removedCount * 80 }
+    /// The variants are applied to the finished tables, so they do not stream.
     var streamingSource: StreamingSource? {
-        StreamingSource(rowsInValueOrder: false) { try stream(into: $0) }
+        variants.isActive ? nil : StreamingSource(rowsInValueOrder: false) { try stream(into: $0) }
     }
 }
 
@@ -198,11 +205,15 @@ extension TodoGenerator {
         ]
     }
 
-    var workingBytes: Int { selectedCount * 80 + min(perItem, tagCount) * 160 }
+    var workingBytes: Int {
+        selectedCount * 80 + min(perItem, tagCount) * 160
+            + (variants.isActive ? (tagCount + rows * min(perItem, tagCount) / 2) * 80 : 0)
+    }
     /// One byte an item plus the draws' working sets.
     var streamingBytes: Int { rows + workingBytes }
+    /// The variants are applied to the finished tables, so they do not stream.
     var streamingSource: StreamingSource? {
-        StreamingSource(rowsInValueOrder: false) { try stream(into: $0) }
+        variants.isActive ? nil : StreamingSource(rowsInValueOrder: false) { try stream(into: $0) }
     }
 }
 

@@ -4,12 +4,16 @@ import Relational
 /// above rows) and `removed` (rows copied from `pets`, so `pets union added minus removed`
 /// drops them). Parameters: `added` and `removed` counts (default 1% of rows, at least 1);
 /// `added` is at most the largest row count (100 million), `removed` at most `rows`.
+/// `reals` and `null-names` (`ValueVariants`): ids stored as equal reals in any of the three
+/// tables (a removed row may hold `3.0` where `pets` holds `3`), and null names (a removed
+/// row keeps its pet's null name, so nulls reach the difference's right side).
 struct PetsGenerator: ShapeGenerator {
-    static let parameterNames = ["added", "removed"]
+    static let parameterNames = ["added", "null-names", "reals", "removed"]
 
     let request: GenerationRequest
     let addedCount: Int
     let removedCount: Int
+    let variants: ValueVariants
 
     init(_ request: GenerationRequest) throws {
         self.request = request
@@ -17,6 +21,7 @@ struct PetsGenerator: ShapeGenerator {
         let onePercent = max(1, rows / 100)
         addedCount = try parameters.integer("added", default: onePercent, maximum: Shape.rowRange.upperBound)
         removedCount = try parameters.integer("removed", default: onePercent, maximum: rows)
+        variants = try ValueVariants(request)
     }
 
     func generate() throws -> Dataset {
@@ -30,12 +35,20 @@ struct PetsGenerator: ShapeGenerator {
             // Scheme order: animal, id, name.
             return Row([.text(animal), .integer(Int64(id)), .text(name)])
         }
-        let pets = (1...rows).map { pet($0) }
-        let added = addedCount == 0 ? [] : (1...addedCount).map { pet(rows + $0) }
-        let removed = random.distinctIndices(removedCount, below: rows).sorted().map { pets[$0] }
+        var pets = (1...rows).map { pet($0) }
+        var added = addedCount == 0 ? [] : (1...addedCount).map { pet(rows + $0) }
+        let removedIndices = random.distinctIndices(removedCount, below: rows).sorted()
+        var removed = removedIndices.map { pets[$0] }
+        if variants.isActive {
+            // Scheme order: animal, id, name.
+            var v = variants
+            pets = pets.map { Row([$0[0], v.key($0[1]), v.name($0[2])]) }
+            added = added.map { Row([$0[0], v.key($0[1]), v.name($0[2])]) }
+            removed = removedIndices.map { Row([pets[$0][0], v.key(.integer(Int64($0 + 1))), pets[$0][2]]) }
+        }
         let scheme = try Scheme(["id", "name", "animal"])
         var statistics = DatasetStatistics()
-        statistics.notes = ["added: \(added.count) new pets, removed: \(removed.count) existing pets"]
+        statistics.notes = ["added: \(added.count) new pets, removed: \(removed.count) existing pets"] + variants.notes
         return Dataset(
             shape: .pets, rowsRequested: rows, seed: seed, parameters: parameters,
             tables: [

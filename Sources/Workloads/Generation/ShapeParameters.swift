@@ -57,6 +57,15 @@ public struct ShapeParameters: Sendable, Equatable, CustomStringConvertible {
         return text
     }
 
+    /// A probability from 0 to 1 (`0.25`); 0 when absent.
+    func fraction(_ key: String) throws -> Double {
+        guard let text = values[key] else { return 0 }
+        guard let f = Double(text), f >= 0, f <= 1 else {
+            throw WorkloadError.badParameter(name: key, value: text, expected: "a fraction from 0 to 1 such as 0.25")
+        }
+        return f
+    }
+
     /// A count (`40`) or a fraction of `total` (`0.01`, at least 1 when positive).
     func countOrFraction(_ key: String, default value: Int, of total: Int) throws -> Int {
         guard let text = values[key] else { return value }

@@ -5,9 +5,11 @@ import Relational
 /// Parameters: `tags` (default max(5, rows / 10)), `max-tags-per-item` (default 3; each
 /// item gets a uniform 0...max distinct tags), `selected` (default 1 item id).
 /// Ranges: `tags` 1...min(10 × rows, 10 million); `max-tags-per-item` 0...min(tags, 1000);
-/// `selected` 1...rows.
+/// `selected` 1...rows. `reals` and `null-names` (`ValueVariants`): the ids in `item_tags`
+/// stored as equal reals (so the joins meet `3` and `3.0`), and null tag names (which the
+/// available-tags difference then holds on its right side).
 struct TodoGenerator: ShapeGenerator {
-    static let parameterNames = ["max-tags-per-item", "selected", "tags"]
+    static let parameterNames = ["max-tags-per-item", "null-names", "reals", "selected", "tags"]
     static let tagLimit = 10_000_000
     static let tagsPerRowLimit = 10
     static let tagsPerItemLimit = 1000
@@ -16,6 +18,7 @@ struct TodoGenerator: ShapeGenerator {
     let tagCount: Int
     let perItem: Int
     let selectedCount: Int
+    let variants: ValueVariants
 
     init(_ request: GenerationRequest) throws {
         self.request = request
@@ -24,6 +27,7 @@ struct TodoGenerator: ShapeGenerator {
             "tags", default: max(5, rows / 10), minimum: 1, maximum: min(Self.tagsPerRowLimit * rows, Self.tagLimit))
         perItem = try parameters.integer("max-tags-per-item", default: 3, maximum: min(tagCount, Self.tagsPerItemLimit))
         selectedCount = try parameters.integer("selected", default: 1, minimum: 1, maximum: rows)
+        variants = try ValueVariants(request)
     }
 
     func generate() throws -> Dataset {
@@ -42,15 +46,21 @@ struct TodoGenerator: ShapeGenerator {
                 itemTags.append(Row([.integer(Int64(id)), .integer(Int64(t + 1))]))
             }
         }
-        let tags = (1...tagCount).map { t -> Row in
+        var tags = (1...tagCount).map { t -> Row in
             let word = Vocabulary.tagWords[(t - 1) % Vocabulary.tagWords.count]
             let round = (t - 1) / Vocabulary.tagWords.count
             // Scheme order: name, tag_id.
             return Row([.text(round == 0 ? word : "\(word) \(round + 1)"), .integer(Int64(t))])
         }
         let selected = random.distinctIndices(selectedCount, below: rows).sorted().map { Row([.integer(Int64($0 + 1))]) }
+        if variants.isActive {
+            var v = variants
+            itemTags = itemTags.map { Row([v.key($0[0]), v.key($0[1])]) }
+            tags = tags.map { Row([v.name($0[0]), $0[1]]) }
+        }
         var statistics = DatasetStatistics()
         statistics.notes = ["\(tagCount) tags, \(itemTags.count) item_tags, \(selected.count) selected item(s)"]
+            + variants.notes
         return Dataset(
             shape: .todo, rowsRequested: rows, seed: seed, parameters: parameters,
             tables: [
