@@ -17,6 +17,7 @@ let suites: [BenchmarkSuite] = [
     bulkSuite,
     memorySuite,
     profileSuite,
+    changesSuite,
 ]
 
 func usage() -> String {
