@@ -23,6 +23,7 @@ private let namedWithParentText = """
 private func runChangeBenchmarks(_ arguments: [String]) throws {
     var sizes = [10_000, 100_000, 1_000_000]
     var explain = false
+    var bulk = true
     var iterator = arguments.makeIterator()
     while let argument = iterator.next() {
         switch argument {
@@ -36,7 +37,8 @@ private func runChangeBenchmarks(_ arguments: [String]) throws {
             }
         case "--quick": sizes = [10_000, 100_000]
         case "--explain": explain = true
-        default: throw BenchmarkError.usage("changes: unknown argument '\(argument)' (known: --sizes LIST, --quick, --explain)")
+        case "--no-bulk": bulk = false
+        default: throw BenchmarkError.usage("changes: unknown argument '\(argument)' (known: --sizes LIST, --quick, --explain, --no-bulk)")
         }
     }
     var report = BenchmarkReport()
@@ -46,7 +48,7 @@ private func runChangeBenchmarks(_ arguments: [String]) throws {
         let bench = try ChangeBench(rows: size, explain: explain)
         selectionMedians[size] = try bench.selectionChange(into: &report)
         try bench.rename(into: &report)
-        try bench.bulk(into: &report)
+        if bulk { try bench.bulk(into: &report) }
     }
     report.printTable(title: "changes (propagation time; rows = source rows read per transaction)")
     if let small = sizes.min(), let large = sizes.max(), small != large,
