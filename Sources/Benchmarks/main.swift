@@ -18,6 +18,7 @@ let suites: [BenchmarkSuite] = [
     memorySuite,
     profileSuite,
     closureSuite,
+    changesSuite,
 ]
 
 func usage() -> String {
