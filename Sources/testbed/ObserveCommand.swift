@@ -41,10 +41,16 @@ struct ObserveCommand: ParsableCommand {
     @Flag(help: "Check every change against a full requery and the RowChange invariants.")
     var verify = false
 
+    @Option(help: ArgumentHelp(
+        "Also keep each output as an array sorted by these attributes (ties by the whole row) and print index changes.",
+        valueName: "attr,…"))
+    var orderedBy: String?
+
     func run() throws {
         guard let chosenMode = TransactionalDatabase.Mode(rawValue: mode) else {
             throw usageFailure("--mode: '\(Printable.escaped(mode))' is not a mode; expected incremental | incremental-single | requery")
         }
+        let ordering = try orderingAttributes()
         let engine = QueryEngine(flags: try flags.flagSet())
         let text: String
         do {
@@ -52,15 +58,18 @@ struct ObserveCommand: ParsableCommand {
         } catch {
             throw usageFailure("--changes: \(error)")
         }
-        try checkScriptBeforeGenerating(text)
+        try checkScriptBeforeGenerating(text, ordering: ordering)
         let (catalogQuery, loaded, parsed) = try dataset.loadAndParse(query: query)
         let session: ObserveSession
         do {
             let script = try ChangeScript.parse(
                 text, targets: ChangeScript.targets(tables: loaded.catalog, query: parsed), file: changes)
-            session = try ObserveSession(query: parsed, script: script, engine: engine, mode: chosenMode, verify: verify)
+            session = try ObserveSession(
+                query: parsed, script: script, engine: engine, mode: chosenMode, verify: verify, orderedBy: ordering)
         } catch let error as QueryError {
             throw usageFailure("\(error)")
+        } catch let error as OrderedViewError {
+            throw usageFailure("--ordered-by: \(error)")
         }
         print("observe \(catalogQuery.name) on \(loaded.dataset.shape) rows \(dataset.rows) seed \(dataset.seed), "
             + "backend \(loaded.backend), mode \(chosenMode.rawValue), flags \(engine.flags.canonical)\n")
@@ -76,10 +85,21 @@ struct ObserveCommand: ParsableCommand {
         }
     }
 
-    /// Parses the change script against a one-row probe of the query's shape, so a mistake
-    /// in it is reported before a large dataset is generated. Problems with the query or the
+    /// The `--ordered-by` list: attribute names separated by commas, none empty.
+    private func orderingAttributes() throws -> [Attribute] {
+        guard let orderedBy else { return [] }
+        let names = orderedBy.split(separator: ",", omittingEmptySubsequences: false)
+            .map { String($0.drop { $0 == " " }.reversed().drop { $0 == " " }.reversed()) }
+        guard !names.contains(where: \.isEmpty) else {
+            throw usageFailure("--ordered-by: '\(Printable.escaped(orderedBy))' has an empty attribute name; expected attr[,attr…]")
+        }
+        return names.map { Attribute(stringLiteral: $0) }
+    }
+
+    /// Parses the change script (and checks `--ordered-by`) against a one-row probe of the
+    /// query's shape, so a mistake in either is reported before a large dataset is generated. Problems with the query or the
     /// options are left for `loadAndParse`, which names them properly.
-    private func checkScriptBeforeGenerating(_ text: String) throws {
+    private func checkScriptBeforeGenerating(_ text: String, ordering: [Attribute]) throws {
         guard let catalogQuery = try? QueryCatalog.find(query) else { return }
         var shape = catalogQuery.shape
         if let name = dataset.shape { shape = try? Shape.named(name) }
@@ -87,8 +107,13 @@ struct ObserveCommand: ParsableCommand {
         else { return }
         do {
             _ = try ChangeScript.parse(text, targets: ChangeScript.targets(tables: probe, query: probeQuery), file: changes)
+            if !ordering.isEmpty {
+                for relation in probeQuery.relations { _ = try RowOrdering(ordering, in: relation.scheme) }
+            }
         } catch let error as QueryError {
             throw usageFailure("\(error)")
+        } catch let error as OrderedViewError {
+            throw usageFailure("--ordered-by: \(error)")
         }
     }
 }

@@ -10,13 +10,34 @@ public struct ObserveSession {
     public let script: ChangeScript
     public let database: TransactionalDatabase
     public let verify: Bool
+    /// With `--ordered-by`, each output is also kept as a sorted array and its changes are
+    /// printed as index changes (GlueKit's ordered views).
+    public let orderedBy: [Attribute]
+    private let engine: QueryEngine
 
-    public init(query: Query, script: ChangeScript, engine: QueryEngine, mode: TransactionalDatabase.Mode, verify: Bool) throws {
+    public init(
+        query: Query, script: ChangeScript, engine: QueryEngine, mode: TransactionalDatabase.Mode, verify: Bool,
+        orderedBy: [Attribute] = []
+    ) throws {
         self.query = query
         self.script = script
         self.database = TransactionalDatabase(engine: engine, mode: mode)
         self.verify = verify
-        for relation in query.relations { try database.observe(relation) { _ in } }
+        self.orderedBy = orderedBy
+        self.engine = engine
+        for relation in query.relations {
+            if !orderedBy.isEmpty { _ = try RowOrdering(orderedBy, in: relation.scheme) }
+            try database.observe(relation) { _ in }
+        }
+    }
+
+    /// The outputs' ordered views over their contents before the first transaction.
+    private func initialViews() throws -> [OrderedView] {
+        guard !orderedBy.isEmpty else { return [] }
+        let run = try engine.run(query.relations)
+        return try zip(query.relations, run.results).map {
+            try OrderedView(scheme: $0.scheme, orderedBy: orderedBy, rows: $1)
+        }
     }
 
     /// Runs every transaction, handing each transaction's text to `emit`. Returns the
@@ -25,6 +46,7 @@ public struct ObserveSession {
     public func run(_ emit: (String) -> Void) throws -> [String] {
         let names = query.outputNames
         var states = verify ? try query.relations.map { Set(try ReferenceEvaluator.evaluate($0)) } : []
+        var views = try initialViews()
         var problems: [String] = []
         for (number, transaction) in script.transactions.enumerated() {
             let report = try script.apply(transaction, to: database)
@@ -33,6 +55,16 @@ public struct ObserveSession {
                 + "\(report.sourceRowsChanged) source row change\(report.sourceRowsChanged == 1 ? "" : "s")\n"
             for (i, relation) in query.relations.enumerated() {
                 out += "-- \(names[i])\n" + report.changes[i].rendered(scheme: relation.scheme) + "\n"
+                if !views.isEmpty {
+                    let before = verify ? views[i].rows : []
+                    let indexed = try views[i].apply(report.changes[i])
+                    out += "-- \(names[i]) ordered by \(orderedBy.map(\.name).joined(separator: ", ")) "
+                        + "(\(views[i].count) rows)\n" + indexed.rendered(scheme: relation.scheme) + "\n"
+                    if verify, indexed.applied(to: before) != views[i].rows {
+                        problems.append("transaction \(number + 1), output \(names[i]): the index changes "
+                            + "applied to the old array do not give the new sorted array")
+                    }
+                }
             }
             let c = report.counters
             out += "counters: source_rows_read \(c.sourceRowsRead), nodes_planned \(c.nodesPlanned), "
