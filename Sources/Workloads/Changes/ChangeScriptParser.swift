@@ -92,24 +92,8 @@ extension QueryParser {
         }
         let order = target.scheme.attributes.map { a in columns.firstIndex(of: a) ?? 0 }
         try expectSymbol("{", "to start the added rows")
-        var rows: [Row] = []
-        while !current.isSymbol("}") {
-            if !rows.isEmpty { try expectSymbol(",", "or '}' between rows") }
-            let rowStart = current
-            try expectSymbol("(", "to start a row")
-            var values: [Value] = []
-            while !current.isSymbol(")") {
-                if !values.isEmpty { try expectSymbol(",", "or ')' between values") }
-                values.append(try parseLiteralValue())
-            }
-            advance()
-            guard values.count == columns.count else {
-                throw error("row has \(values.count) value(s) but the list names \(columns.count) attribute(s)", at: rowStart)
-            }
-            rows.append(Row(order.map { values[$0] }))
-        }
-        advance()
-        return rows
+        return try parseLiteralRows(width: columns.count, widthSource: "the list names")
+            .map { values in Row(order.map { values[$0] }) }
     }
 
     /// `[a = 1, b = "x"]`.

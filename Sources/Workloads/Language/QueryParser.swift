@@ -314,23 +314,7 @@ struct QueryParser {
     private mutating func parseLiteral(_ keyword: Token) throws -> Relation {
         let columns = try parseNameList("an attribute name")
         try expectSymbol("{", "to start the literal's rows")
-        var rows: [[Value]] = []
-        while !current.isSymbol("}") {
-            if !rows.isEmpty { try expectSymbol(",", "or '}' between rows") }
-            let open = current
-            try expectSymbol("(", "to start a row")
-            var values: [Value] = []
-            while !current.isSymbol(")") {
-                if !values.isEmpty { try expectSymbol(",", "or ')' between values") }
-                values.append(try parseLiteralValue())
-            }
-            advance()
-            guard values.count == columns.count else {
-                throw error("row has \(values.count) value(s) but the relation has \(columns.count) attribute(s)", at: open)
-            }
-            rows.append(values)
-        }
-        advance()
+        let rows = try parseLiteralRows(width: columns.count, widthSource: "the relation has")
         return try build(at: keyword) {
             let table = try MemoryTable(name: "literal", columns: columns.map(\.0), rows: rows)
             return Relation(source: table)
