@@ -31,10 +31,14 @@ struct QueryCommand: ParsableCommand {
         if verify {
             let evaluator = ReferenceEvaluator()
             for (i, relation) in parsed.relations.enumerated() {
-                let expected = Set(try evaluator.rows(of: relation))
-                if Set(run.results[i]) != expected || run.results[i].count != expected.count {
+                // Compared as lists sorted in the oracle's own order, not through Value's
+                // hashing, so a hashing bug cannot hide itself (as the fuzzer's checks do).
+                let expected = try evaluator.rows(of: relation)
+                let got = ReferenceOrder.sorted(run.results[i])
+                if got.count != expected.count || !zip(got, expected).allSatisfy({ ReferenceOrder.equal($0, $1) }) {
+                    let repeated = ReferenceOrder.duplicateCount(sorted: got)
                     writeToStandardError("testbed: output \(parsed.outputNames[i]) differs from the reference evaluator "
-                        + "(\(run.results[i].count) rows, expected \(expected.count))\n")
+                        + "(\(got.count) rows\(repeated > 0 ? ", \(repeated) delivered twice" : ""), expected \(expected.count))\n")
                     throw ExitCode(1)
                 }
             }
