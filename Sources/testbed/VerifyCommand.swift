@@ -27,7 +27,8 @@ struct VerifyCommand: ParsableCommand {
             deletes and updates, some touching a row twice, some refused), propagated \
             incrementally under all-off and --runs-per-case random flag sets; after every \
             transaction each output's RowChange must be exact and equal a requery by the \
-            reference evaluator. A failure is reduced (graph and transaction list) and printed.
+            reference evaluator. A failure is reduced (graph and transaction list), printed and \
+            written to Results/repro/changes-s<seed>-<case>/ (query.rq, CSVs, changes.changes, manifest.txt).
 
             A mismatch is reduced automatically and written to Results/repro/<id>/ (query.rq, one CSV \
             per table, manifest.txt, command.txt); --repro DIR replays such a directory.
@@ -175,7 +176,8 @@ struct VerifyCommand: ParsableCommand {
         if !report.passed { throw ExitCode(1) }
     }
 
-    /// `--random N --changes`: the change fuzzer; reduced failures are printed, not written.
+    /// `--random N --changes`: the change fuzzer; reduced failures are printed and written
+    /// as repro directories.
     private func runChanges(_ random: Int) throws {
         let clock = ContinuousClock()
         let start = clock.now
@@ -183,16 +185,26 @@ struct VerifyCommand: ParsableCommand {
         fuzzer.runsPerCase = runsPerCase
         fuzzer.reduce = !noReduce
         fuzzer.maxReductions = maxReductions
+        fuzzer.reproParent = reproDirectory
         let report = try fuzzer.run(progress: { p in
             let seconds = (clock.now - start).components.seconds
             writeToStandardError("verify: \(p.done)/\(p.total) random change cases, \(p.mismatches) failed, \(seconds)s\n")
         })
         for failure in report.reduced.prefix(3) { print(failure, "\n") }
+        for path in report.reproPaths { print("reduced change case -> \(path)") }
         print("verify --changes: \(report.summary) in \((clock.now - start).components.seconds)s")
         if !report.passed { throw ExitCode(1) }
     }
 
     private func replay(_ path: String) throws {
+        if ChangeReproDirectory.isChangeRepro(path) {
+            let problems: [String]
+            do { problems = try ChangeReproDirectory.replay(path) } catch { throw usageFailure("\(error)") }
+            for p in problems { print(p) }
+            print("verify: change repro \(Printable.escaped(path)): \(problems.count) problem\(problems.count == 1 ? "" : "s")")
+            if !problems.isEmpty { throw ExitCode(1) }
+            return
+        }
         let mismatches: [Mismatch]
         do {
             mismatches = try ReproDirectory.replay(path)

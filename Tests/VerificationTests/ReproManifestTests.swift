@@ -53,7 +53,7 @@ final class ReproManifestTests: XCTestCase {
         XCTAssertEqual(error("flags: \(flags)\nkind: referense\n"),
             error(line: 2, "unknown kind 'referense'; expected one of: reference, sqlite, partition, duplicates, engine-error, oracles"))
         XCTAssertEqual(error("kind: reference\nbackend: memory\ncolour: blue\n"),
-            error(line: 3, "unknown key 'colour'; expected one of: flags, backend, kind, batch-size, partition, table"))
+            error(line: 3, "unknown key 'colour'; expected one of: flags, backend, kind, batch-size, partition, mode, declare-keys, table"))
         XCTAssertEqual(error("\n\nthis is not a manifest\n"), error(line: 3, "'this is not a manifest' is not a `key: value` line"))
         XCTAssertEqual(error("kind: reference\nkind: sqlite\n"), error(line: 2, "'kind' given again (first at line 1)"))
         XCTAssertEqual(error("batch-size: 0\n"), error(line: 1, "batch-size '0' is not a positive integer"))

@@ -328,6 +328,7 @@ final class RunLog {
         counters.sourceRowsRead += c.sourceRowsRead
         counters.filtersProvided += c.filtersProvided
         counters.filtersActivated += c.filtersActivated
+        counters.filtersNarrowed += c.filtersNarrowed
         counters.filteredFetches += c.filteredFetches
         counters.joinFiltersBuilt += c.joinFiltersBuilt
         counters.subtreesCopied += c.subtreesCopied

@@ -3,7 +3,7 @@ import Relational
 /// `join-filter-threshold=N`: when a join has every row of one operand and there are at
 /// most N of them, their join keys become a filter on the other operand (an IN-set: one
 /// hash lookup per row, not an OR of N equalities), which can then fetch only matching
-/// rows. 0 switches it off.
+/// rows. 0 switches it off. Given to an operand that already has a filter, it narrows it.
 public final class JoinFilterThreshold: Heuristic {
     /// The seed's threshold: 100 rows.
     static let defaultThreshold = 100
@@ -30,7 +30,9 @@ public final class JoinFilterThreshold: Heuristic {
         guard case let .apply(.join(pairs)) = run.graph[edge.parent].operation else { return }
         let otherEdge = Edge(parent: edge.parent, operand: 1 - edge.operand)
         let other = run.graph.child(at: otherEdge)
-        guard !run.hasProvided(along: otherEdge), !run.hasStarted(other), !run.isComplete(other) else { return }
+        // The other side may already have a filter (it then narrows) or have received rows
+        // from a source drained earlier; it is worth a filter while a source under it waits.
+        guard !run.isComplete(other), run.hasUndrainedSource(below: other) else { return }
         let (keys, rows) = run.joinKeys(of: edge.parent, operand: edge.operand)
         guard rows <= limit, !pairs.isEmpty || rows == 0 else { return }
         let attributes = pairs.map { otherEdge.operand == 0 ? $0.left : $0.right }

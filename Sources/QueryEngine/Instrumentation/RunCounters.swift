@@ -5,6 +5,8 @@ public struct RunCounters: Sendable, Equatable {
     public var sourceRowsRead = 0
     /// Filters handed from a parent to a child (each edge at most once).
     public var filtersProvided = 0
+    /// Second filters given along an edge that already had one, narrowing it (not a CSV column).
+    public var filtersNarrowed = 0
     /// Nodes whose every parent provided a filter, so the OR of them took effect.
     public var filtersActivated = 0
     /// Source cursors opened with an active filter.

@@ -13,7 +13,7 @@ struct EstimateCache {
 
     private var entries: [Key: Int?] = [:]
     /// Per node, the last answer and whether its filter was active: a node's active filter
-    /// never changes (it activates once no parent is left to provide), so this saves
+    /// changes only when it narrows (`forget`), so this saves
     /// hashing the filter, which for an IN-set means hashing every key, on every choice.
     private var byNode: [Int: (active: Bool, estimate: Int?)] = [:]
     /// Keeps every source asked alive, so an identifier cannot be reused by another object.
@@ -28,6 +28,11 @@ struct EstimateCache {
         let estimate = estimate(source, filter: activeFilter)
         byNode[node] = (active, estimate)
         return estimate
+    }
+
+    /// A node's filter narrowed: its next estimate is asked under the new one.
+    mutating func forget(node: Int) {
+        byNode[node] = nil
     }
 
     mutating func estimate(_ source: any SourceRelation, filter: Predicate?) -> Int? {

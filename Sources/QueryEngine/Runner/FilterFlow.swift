@@ -3,11 +3,22 @@ import Relational
 // Parental filters (seed 000): a node ORs the filters its parents provide and counts the
 // parents still without one; at zero the filter is active and flows on to its children.
 // A node feeding an output counts one parent that never provides, so outputs stay whole.
+//
+// Each edge remembers the filter its parent gave. A parent may give a second filter along
+// the same edge (say a join that has since received all of its other operand): the edge's
+// filter becomes both at once (their AND, sound since the parent needs only rows passing
+// each), the child's OR is rebuilt from its parents' current filters, and when the child's
+// filter is active the narrower one flows on down the same way. Rows already delivered stay
+// delivered (a node may emit rows that fail its filter); what narrows is what a source not
+// yet drained will fetch.
 extension Runner {
     func provideFilter(_ filter: Predicate, along edge: Edge) {
-        guard !hasProvided(along: edge) else { return }
+        if let given = runtimes[edge.parent].providedToOperand[edge.operand] {
+            narrowFilter(given, with: filter, along: edge)
+            return
+        }
         forEachHeuristic(.willProvideFilter) { $0.willProvideFilter(filter, along: edge, run: self) }
-        runtimes[edge.parent].providedToOperand[edge.operand] = true
+        runtimes[edge.parent].providedToOperand[edge.operand] = filter
         let child = graph.child(at: edge)
         let runtime = runtimes[child]
         guard runtime.remainingParents > 0 else {
@@ -22,16 +33,50 @@ extension Runner {
 
     func activateFilter(_ id: NodeID) {
         let runtime = runtimes[id]
-        guard !runtime.filterActive, let filter = runtime.filter else { return }
+        guard !runtime.filterActive, runtime.filter != nil else { return }
         runtime.filterActive = true
         counters.filtersActivated += 1
         forEachHeuristic(.filterActivated) { $0.filterActivated(id, run: self) }
+        passFilterToChildren(id, narrowing: false)
+    }
+
+    /// Gives each child the node's active filter, rewritten for it. On activation an edge
+    /// that already has a filter (a select's own predicate, a join filter) keeps it; when
+    /// the active filter itself narrowed, the rewritten one narrows every edge.
+    private func passFilterToChildren(_ id: NodeID, narrowing: Bool) {
+        guard let filter = runtimes[id].filter else { return }
         for operand in graph[id].children.indices {
             let edge = Edge(parent: id, operand: operand)
-            if !hasProvided(along: edge), let derived = derivedFilter(filter, along: edge) {
+            if !narrowing && hasProvided(along: edge) { continue }
+            if let derived = derivedFilter(filter, along: edge) {
                 provideFilter(derived, along: edge)
             }
         }
+    }
+
+    /// A second filter along an edge that already has `given`.
+    private func narrowFilter(_ given: Predicate, with filter: Predicate, along edge: Edge) {
+        let child = graph.child(at: edge)
+        let runtime = runtimes[child]
+        guard !runtime.complete, !Self.implies(given, filter) else { return }
+        runtimes[edge.parent].providedToOperand[edge.operand] = Self.implies(filter, given) ? filter : .all([given, filter])
+        counters.filtersNarrowed += 1
+        // The OR over every parent's current filter: parents that have not provided yet are
+        // added when they do, as before.
+        let current = graph[child].parents.compactMap { runtimes[$0.parent].providedToOperand[$0.operand] }
+        guard runtime.rebuildFilter(from: current) else { return }
+        estimates.forget(node: child)
+        if runtime.filterActive { passFilterToChildren(child, narrowing: true) }
+    }
+
+    /// Whether every row passing `a` passes `b`, as far as a syntactic check can tell: `b` is
+    /// `a` or one of `a`'s conjuncts, or each of `b`'s conjuncts is.
+    private static func implies(_ a: Predicate, _ b: Predicate) -> Bool {
+        if a == b { return true }
+        let held: [Predicate]
+        if case let .and(parts) = a { held = parts } else { held = [a] }
+        if case let .and(needed) = b { return needed.allSatisfy(held.contains) }
+        return held.contains(b)
     }
 
     /// Rewrites a node's filter for one of its children (`Operator.filter(_:forOperandWith:)`).

@@ -6,8 +6,9 @@ final class NodeRuntime {
     var filter: Predicate?
     var remainingParents: Int
     var filterActive = false
-    /// Per operand: whether this node has already provided a filter to that child.
-    var providedToOperand: [Bool]
+    /// Per operand: the filter this node has provided to that child (nil: none yet). A
+    /// later, narrower filter along the same edge replaces it (`FilterFlow.swift`).
+    var providedToOperand: [Predicate?]
     /// The disjuncts of `filter`, each once (IN-sets over the same attributes merged).
     private var disjuncts = FilterDisjuncts()
 
@@ -15,6 +16,18 @@ final class NodeRuntime {
     func orIntoFilter(_ filter: Predicate) {
         let added = disjuncts.add(filter)
         if added || self.filter == nil { self.filter = disjuncts.predicate }
+    }
+
+    /// Replaces the parental filter by the OR of `filters` (each parent's current one);
+    /// true when that changed it.
+    func rebuildFilter(from filters: [Predicate]) -> Bool {
+        var fresh = FilterDisjuncts()
+        for f in filters { _ = fresh.add(f) }
+        let predicate = fresh.predicate
+        guard predicate != filter else { return false }
+        disjuncts = fresh
+        filter = predicate
+        return true
     }
 
     // Progress.
@@ -31,14 +44,14 @@ final class NodeRuntime {
     /// Fresh state for a copy of a node, sharing the original's compiled operator.
     init(node: PlanNode, compiledLike original: NodeRuntime) {
         remainingParents = node.parents.count + (node.outputs.isEmpty ? 0 : 1)
-        providedToOperand = Array(repeating: false, count: node.children.count)
+        providedToOperand = Array(repeating: nil, count: node.children.count)
         operandComplete = Array(repeating: false, count: node.children.count)
         kernel = original.kernel?.freshCopy()
     }
 
     init(node: PlanNode, graph: PlanGraph) throws {
         remainingParents = node.parents.count + (node.outputs.isEmpty ? 0 : 1)
-        providedToOperand = Array(repeating: false, count: node.children.count)
+        providedToOperand = Array(repeating: nil, count: node.children.count)
         operandComplete = Array(repeating: false, count: node.children.count)
         switch node.operation {
         case let .apply(op):

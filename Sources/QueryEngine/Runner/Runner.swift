@@ -99,6 +99,11 @@ final class Runner: RunnerContext {
             markComplete(id)
             return
         }
+        if let filter, let parts = selectiveDisjuncts(filter, of: source) {
+            try drainByDisjuncts(id, source, parts)
+            markComplete(id)
+            return
+        }
         if filter != nil { counters.filteredFetches += 1 }
         let cursor = try source.makeCursor(filter: filter)
         while true {
@@ -150,7 +155,22 @@ final class Runner: RunnerContext {
 
     func isComplete(_ node: NodeID) -> Bool { runtimes[node].complete }
 
-    func hasProvided(along edge: Edge) -> Bool { runtimes[edge.parent].providedToOperand[edge.operand] }
+    func hasUndrainedSource(below node: NodeID) -> Bool {
+        var seen: Set<NodeID> = [node]
+        var pending = [node]
+        while let id = pending.popLast() {
+            let runtime = runtimes[id]
+            if runtime.complete { continue }
+            if case .source = graph[id].operation {
+                if !runtime.started { return true }
+                continue
+            }
+            for child in graph[id].children where seen.insert(child).inserted { pending.append(child) }
+        }
+        return false
+    }
+
+    func hasProvided(along edge: Edge) -> Bool { runtimes[edge.parent].providedToOperand[edge.operand] != nil }
 
     func estimate(_ node: NodeID) -> Int? {
         guard case let .source(source) = graph.nodes[node].operation else { return nil }

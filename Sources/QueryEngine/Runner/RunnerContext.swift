@@ -13,11 +13,15 @@ public protocol RunnerContext: AnyObject {
     func isComplete(_ node: NodeID) -> Bool
     /// Whether the parent at `edge` has already provided its filter along it.
     func hasProvided(along edge: Edge) -> Bool
+    /// Whether some source in the node's subtree has not started: a filter given to the
+    /// node now can still change what is fetched.
+    func hasUndrainedSource(below node: NodeID) -> Bool
 
     /// A source's current size estimate under its active filter (nil: cannot estimate).
     func estimate(_ source: NodeID) -> Int?
 
-    /// Provides a filter from `edge.parent` to the child at `edge` (once per edge).
+    /// Provides a filter from `edge.parent` to the child at `edge`. Along an edge that
+    /// already has one, the new filter narrows it (`Runner/FilterFlow.swift`).
     func provideFilter(_ filter: Predicate, along edge: Edge)
 
     /// The distinct join-key rows received so far on one operand of a join node, and how

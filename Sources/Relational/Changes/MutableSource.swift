@@ -15,8 +15,7 @@ extension MemoryTable: MutableSource {
     }
 
     public func removeRows(_ rows: [Row]) throws {
-        guard !rows.isEmpty else { return }
-        try delete(where: Predicate.matchingRows(rows, scheme: scheme))
+        remove(rows: rows)
     }
 }
 

@@ -189,6 +189,35 @@ public final class MemoryTable: SourceRelation {
         return doomed.count
     }
 
+    /// Removes exactly the given rows, each found through membership (the key index or the
+    /// row hash table) rather than a scan; rows not present are skipped. Returns how many went.
+    @discardableResult
+    public func remove<S: Sequence>(rows: S) -> Int where S.Element == Row {
+        var removed = 0
+        for row in rows where row.count == scheme.count {
+            guard let p = position(of: row) else { continue }
+            removeRow(at: p)
+            removed += 1
+        }
+        return removed
+    }
+
+    /// Where `row` is stored, nil when absent.
+    private func position(of row: Row) -> Int? {
+        // A row that is present has every text interned already, so this adds nothing then.
+        let stored = store.interned(row)
+        return store.withReaders { rows in
+            if let members {
+                return members.find(hash: hash(ofStored: stored), where: { rows.rowIs($0, stored) })?.position
+            }
+            guard let u = keyIndex else { return nil }
+            let column = indexes[u].column
+            let key = ValueKey(stored: stored[column].0, stored[column].1)
+            guard let p = indexes[u].onlyPosition(of: key, in: rows.columns[column]) else { return nil }
+            return rows.rowIs(p, stored) ? p : nil
+        }
+    }
+
     /// Sets attributes on the rows matching the predicate; returns how many rows matched.
     /// An update that makes two rows equal leaves one (relations are sets).
     @discardableResult

@@ -12,7 +12,8 @@ public enum ChangeCheck {
     /// attribute as a declared key, and the key must still hold after every transaction.
     public static func check(
         _ graph: CaseGraph, transactions: [[RandomStatement]], flags: FlagSet,
-        mode: TransactionalDatabase.Mode = .incremental, declareKeys: Bool = false
+        mode: TransactionalDatabase.Mode = .incremental, declareKeys: Bool = false,
+        catalog: HeuristicCatalog = .standard
     ) throws -> [String] {
         let tables = try graph.tables.map { t -> MemoryTable in
             let table = try MemoryTable(name: t.name, scheme: t.scheme, indexedAttributes: t.indexedAttributes)
@@ -28,7 +29,23 @@ public enum ChangeCheck {
         var targets = Targets(
             tables: Dictionary(zip(graph.tables.map(\.name), sources), uniquingKeysWith: { a, _ in a }), nodes: [:])
         for (node, relation) in zip(reachable, built.dropFirst(graph.outputs.count)) { targets.nodes[node] = relation }
-        let db = TransactionalDatabase(engine: QueryEngine(flags: flags), mode: mode)
+        return try check(
+            tables: tables, sources: sources, outputs: outputs,
+            transactions: transactions.map { statements in
+                { db in try db.transaction { for s in statements { try apply(s, db, targets) } } }
+            },
+            flags: flags, mode: mode, declareKeys: declareKeys, catalog: catalog)
+    }
+
+    /// The same check over given tables (`sources` wraps them, in order) and outputs built on
+    /// them; each transaction is run by a closure, and one that throws `ChangeError` counts
+    /// as refused (it must have changed nothing). A repro directory replays this way.
+    public static func check(
+        tables: [MemoryTable], sources: [Relation], outputs: [Relation],
+        transactions: [(TransactionalDatabase) throws -> PropagationReport], flags: FlagSet,
+        mode: TransactionalDatabase.Mode, declareKeys: Bool, catalog: HeuristicCatalog = .standard
+    ) throws -> [String] {
+        let db = TransactionalDatabase(engine: QueryEngine(flags: flags, catalog: catalog), mode: mode)
         var keyed: [MemoryTable] = []
         if declareKeys {
             for (table, source) in zip(tables, sources) where isKey(0, of: table.allRows) {
@@ -41,14 +58,12 @@ public enum ChangeCheck {
         var states = try outputs.map { Set(try ReferenceEvaluator.evaluate($0)) }
         var problems: [String] = []
 
-        for (number, statements) in transactions.enumerated() {
+        for (number, transaction) in transactions.enumerated() {
             let tablesBefore = tables.map { Set($0.allRows) }
             let notifiedBefore = notified
             let report: PropagationReport
             do {
-                report = try db.transaction {
-                    for s in statements { try apply(s, db, targets) }
-                }
+                report = try transaction(db)
             } catch is ChangeError {
                 if tables.map({ Set($0.allRows) }) != tablesBefore {
                     problems.append("transaction \(number): refused, but the tables changed")

@@ -5,7 +5,8 @@ import Relational
 /// transactions, propagated incrementally under `all-off` and a few random flag sets (the
 /// staged and the one-graph incremental modes in turn) and checked after every transaction
 /// (`ChangeCheck`). A failure is reduced, shrinking the
-/// graph and the transaction list together. Case `i` depends only on (seed, i).
+/// graph and the transaction list together, and written as a repro directory
+/// (`ChangeReproDirectory`). Case `i` depends only on (seed, i).
 public struct ChangeFuzzer {
     public var cases: Int
     public var seed: UInt64
@@ -15,6 +16,8 @@ public struct ChangeFuzzer {
     public var grid: FlagGrid
     public var reduce = true
     public var maxReductions = 10
+    /// Where reduced failures go (`<dir>/changes-s<seed>-<case>/`); nil writes nothing.
+    public var reproParent: String? = ReproDirectory.defaultParent
 
     public init(cases: Int, seed: UInt64, grid: FlagGrid = .verify()) {
         self.cases = cases
@@ -45,15 +48,21 @@ public struct ChangeFuzzer {
                 let mode: TransactionalDatabase.Mode = run % 2 == 0 ? .incremental : .incrementalSingle
                 report.runs += 1
                 report.transactions += transactions.count
-                let problems = Self.problems(graph, transactions, flags, mode: mode, declareKeys: keys)
+                let problems = Self.problems(graph, transactions, flags, mode: mode, declareKeys: keys, catalog: grid.catalog)
                 if problems.isEmpty { continue }
                 report.failures += 1
                 if reduce && report.reduced.count < maxReductions {
-                    (graph, transactions) = ChangeReducer(mode: mode, declareKeys: keys).reduce(graph, transactions, flags)
+                    (graph, transactions) = ChangeReducer(mode: mode, declareKeys: keys, catalog: grid.catalog)
+                        .reduce(graph, transactions, flags)
                 }
-                report.reduced.append(ChangeFailure(
+                let failure = ChangeFailure(
                     caseIndex: index, graph: graph, transactions: transactions, flags: flags, mode: mode,
-                    problems: Self.problems(graph, transactions, flags, mode: mode, declareKeys: keys)))
+                    declareKeys: keys,
+                    problems: Self.problems(graph, transactions, flags, mode: mode, declareKeys: keys, catalog: grid.catalog))
+                report.reduced.append(failure)
+                if reduce, let parent = reproParent, report.reproPaths.count < maxReductions {
+                    report.reproPaths.append(try ChangeReproDirectory.write(failure, id: "changes-s\(seed)-\(index)", under: parent))
+                }
                 break
             }
             if let progress, (index + 1) % step == 0 || index + 1 == cases {
@@ -67,12 +76,13 @@ public struct ChangeFuzzer {
     /// graph that does not type-check (a reduction candidate can be one) has none.
     static func problems(
         _ graph: CaseGraph, _ transactions: [[RandomStatement]], _ flags: FlagSet,
-        mode: TransactionalDatabase.Mode, declareKeys: Bool
+        mode: TransactionalDatabase.Mode, declareKeys: Bool, catalog: HeuristicCatalog = .standard
     ) -> [String] {
         let probe = graph.tables.map { t in Relation(source: EmptySource(scheme: t.scheme)) }
         guard (try? graph.relations(over: probe)) != nil else { return [] }
         do {
-            return try ChangeCheck.check(graph, transactions: transactions, flags: flags, mode: mode, declareKeys: declareKeys)
+            return try ChangeCheck.check(graph, transactions: transactions, flags: flags, mode: mode,
+                                         declareKeys: declareKeys, catalog: catalog)
         } catch {
             return ["error: \(error)"]
         }
@@ -84,6 +94,7 @@ public struct ChangeFuzzer {
 struct ChangeReducer {
     var mode: TransactionalDatabase.Mode
     var declareKeys: Bool
+    var catalog: HeuristicCatalog = .standard
     var budget = 2000
 
     func reduce(_ graph: CaseGraph, _ transactions: [[RandomStatement]], _ flags: FlagSet)
@@ -94,7 +105,7 @@ struct ChangeReducer {
         var checks = 0
         func fails(_ cg: CaseGraph, _ ct: [[RandomStatement]]) -> Bool {
             checks += 1
-            return !ChangeFuzzer.problems(cg, ct, flags, mode: mode, declareKeys: declareKeys).isEmpty
+            return !ChangeFuzzer.problems(cg, ct, flags, mode: mode, declareKeys: declareKeys, catalog: catalog).isEmpty
         }
         var progress = true
         while progress && checks < budget {
@@ -134,6 +145,8 @@ public struct ChangeFuzzReport {
     public var transactions = 0
     public var failures = 0
     public var reduced: [ChangeFailure] = []
+    /// Repro directories written, in the order of `reduced`.
+    public var reproPaths: [String] = []
 
     public var passed: Bool { failures == 0 }
 
@@ -149,10 +162,12 @@ public struct ChangeFailure: CustomStringConvertible {
     public let transactions: [[RandomStatement]]
     public let flags: FlagSet
     public let mode: TransactionalDatabase.Mode
+    /// Whether tables whose first attribute is a key declared it (odd cases).
+    public let declareKeys: Bool
     public let problems: [String]
 
     public var description: String {
-        var out = "random change case \(caseIndex), mode \(mode.rawValue), under \(flags.canonical)\n"
+        var out = "random change case \(caseIndex), mode \(mode.rawValue)\(declareKeys ? ", declared keys" : ""), under \(flags.canonical)\n"
         for t in graph.tables {
             out += "table \(t.name) \(t.scheme): \(t.rows.map { $0.values.map(\.description).joined(separator: ", ") })\n"
         }

@@ -84,6 +84,17 @@ public enum ReproDirectory {
     }
 
     static func parse(label path: String, catalog: HeuristicCatalog, file read: (String) throws -> String) throws -> ReproContents {
+        let (manifest, flags, backend, _, query) = try load(label: path, catalog: catalog, file: read)
+        var graph = try CaseGraph(outputs: query.relations)
+        graph.partition = manifest.partition
+        return ReproContents(graph: graph, flags: flags, backend: backend, batchSize: manifest.batchSize, kind: manifest.kind)
+    }
+
+    /// A repro's manifest, flags and backend, its tables (memory tables, by name) and its
+    /// query over them.
+    static func load(label path: String, catalog: HeuristicCatalog, file read: (String) throws -> String) throws
+        -> (ReproManifest, FlagSet, Backend, RelationCatalog, Query)
+    {
         let manifestPath = FileSystem.join(path, "manifest.txt")
         let manifest = try ReproManifest(try read("manifest.txt"), path: manifestPath)
         guard let backend = Backend(rawValue: manifest.backend) else {
@@ -110,9 +121,7 @@ public enum ReproDirectory {
             }
         }
         let query = try Query.parse(try read("query.rq"), catalog: relations, file: FileSystem.join(path, "query.rq"))
-        var graph = try CaseGraph(outputs: query.relations)
-        graph.partition = manifest.partition
-        return ReproContents(graph: graph, flags: flags, backend: backend, batchSize: manifest.batchSize, kind: manifest.kind)
+        return (manifest, flags, backend, relations, query)
     }
 
     /// Replays a repro directory: the mismatches it shows now (empty once the bug is fixed).

@@ -4,8 +4,8 @@ import Relational
 import Workloads
 
 /// A repro's `manifest.txt`, read strictly: `key: value` lines with the keys `flags`,
-/// `backend`, `kind`, `batch-size`, `partition` (each at most once) and `table` (one per
-/// table), and blank lines. Anything else is an error naming the manifest and its line, as
+/// `backend`, `kind`, `batch-size`, `partition`, `mode` and `declare-keys` (the last two in
+/// a change repro; each at most once) and `table` (one per table), and blank lines. Anything else is an error naming the manifest and its line, as
 /// is a table name that could reach outside the repro directory (its CSV is `<name>.csv`
 /// beside the manifest). CRLF line ends and a BOM are accepted (`SourceText`).
 struct ReproManifest {
@@ -22,10 +22,14 @@ struct ReproManifest {
     var batchSize = CaseChecker.defaultBatchSize
     var partition: PartitionOutputs?
     var tables: [TableLine] = []
+    /// A change repro's propagation mode (`TransactionalDatabase.Mode`'s raw value).
+    var mode: String?
+    /// A change repro: whether tables whose first attribute is a key declare it.
+    var declareKeys = false
     /// The line each key other than `table` stands on, for errors found after reading.
     private(set) var lines: [String: Int] = [:]
 
-    static let keys = ["flags", "backend", "kind", "batch-size", "partition", "table"]
+    static let keys = ["flags", "backend", "kind", "batch-size", "partition", "mode", "declare-keys", "table"]
 
     /// `path` names the manifest in errors, which read `path:line: message`.
     init(_ text: String, path: String) throws {
@@ -63,6 +67,12 @@ struct ReproManifest {
                     throw fail("batch-size \(Printable.quoted(value)) is not a positive integer")
                 }
                 batchSize = n
+            case "mode": mode = value
+            case "declare-keys":
+                guard value == "yes" || value == "no" else {
+                    throw fail("declare-keys \(Printable.quoted(value)) is not yes or no")
+                }
+                declareKeys = value == "yes"
             case "partition":
                 let n = value.split(separator: " ").map { Int($0) }
                 guard n.count == 3, let whole = n[0], let matching = n[1], let rest = n[2],

@@ -207,5 +207,5 @@ public enum PredicateText {
         }
     }
 
-    static func literal(_ v: Value) -> String { v.description }
+    public static func literal(_ v: Value) -> String { v.description }
 }
