@@ -46,7 +46,7 @@ struct DatasetOptions: ParsableArguments {
     @Option(name: .customLong("param"), help: "Shape parameter key=value (repeatable).")
     var parameters: [String] = []
 
-    @Option(help: "Where the sources live: memory | sqlite.")
+    @Option(help: "Where the sources live: memory | sqlite | plist-file | plist-directory | plist-database.")
     var backend: String = "memory"
 
     @Flag(help: "Run ANALYZE on the SQLite backend.")
@@ -70,7 +70,7 @@ struct DatasetOptions: ParsableArguments {
     func load(query name: String) throws -> (CatalogQuery, LoadedDataset) {
         let backend = try naming("--backend") { () throws -> Backend in
             guard let chosen = Backend(rawValue: self.backend) else {
-                throw WorkloadError.badParameter(name: "backend", value: self.backend, expected: "memory | sqlite")
+                throw WorkloadError.badParameter(name: "backend", value: self.backend, expected: Backend.namesText)
             }
             return chosen
         }

@@ -63,7 +63,7 @@ struct ObserveCommand: ParsableCommand {
             throw usageFailure("\(error)")
         }
         print("observe \(catalogQuery.name) on \(loaded.dataset.shape) rows \(dataset.rows) seed \(dataset.seed), "
-            + "backend \(loaded.backend), mode \(chosenMode.rawValue), flags \(engine.flags.canonical)\n")
+            + "backend \(loaded.backend.rawValue), mode \(chosenMode.rawValue), flags \(engine.flags.canonical)\n")
         let problems: [String]
         do {
             problems = try session.run { print($0) }
