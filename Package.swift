@@ -44,7 +44,7 @@ let package = Package(
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "testbed-bench", dependencies: [
-            "Relational", "SQLiteStore", "QueryEngine", "Workloads",
+            "Relational", "SQLiteStore", "PlistStore", "QueryEngine", "Workloads",
         ], path: "Sources/Benchmarks"),
         // Fuzz entry points (scripts/fuzz.sh builds them with -sanitize=fuzzer -D FUZZING into
         // .build-fuzz); a normal build makes them reproducers that run files given as arguments.

@@ -19,6 +19,7 @@ let suites: [BenchmarkSuite] = [
     profileSuite,
     closureSuite,
     changesSuite,
+    plistSuite,
 ]
 
 func usage() -> String {
