@@ -62,7 +62,7 @@ struct ObserveCommand: ParsableCommand {
         } catch let error as QueryError {
             throw usageFailure("\(error)")
         }
-        print("observe \(catalogQuery.name) on \(loaded.dataset.shape) rows \(dataset.rows) seed \(dataset.seed), "
+        print("observe \(catalogQuery.name) on " + dataset.describe(loaded) + ", "
             + "backend \(loaded.backend.rawValue), mode \(chosenMode.rawValue), flags \(engine.flags.canonical)\n")
         let problems: [String]
         do {

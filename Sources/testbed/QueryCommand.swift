@@ -26,7 +26,7 @@ struct QueryCommand: ParsableCommand {
         let (catalogQuery, loaded, parsed) = try dataset.loadAndParse(query: query)
         for relation in loaded.plist?.database.relations ?? [] { relation.resetStatistics() }
         let run = try engine.run(parsed.relations)
-        print("query \(catalogQuery.name) on \(loaded.dataset.shape) rows \(dataset.rows) seed \(dataset.seed), "
+        print("query \(catalogQuery.name) on " + dataset.describe(loaded) + ", "
             + "backend \(loaded.backend.rawValue), flags \(engine.flags.canonical)\n")
         print(renderRun(parsed, run), terminator: "")
         if let files = loaded.plist?.database {

@@ -105,19 +105,27 @@ public struct PlistDestination: Sendable {
 
 /// A dataset written as property lists into a temporary directory and opened as query
 /// sources: the backends `plist-file`, `plist-directory` and `plist-database`. The files
-/// are removed when this object goes away.
+/// are removed when this object goes away. Or an existing database opened in place.
 public final class PlistDataset {
     public let database: PlistDatabase
     public let catalog: RelationCatalog
-    private let directory: TemporaryDirectory
+    private let directory: TemporaryDirectory?
 
     public init(_ dataset: Dataset, layout: PlistLayout) throws {
-        directory = try TemporaryDirectory()
+        let directory = try TemporaryDirectory()
         let root = FileSystem.join(directory.path, "data")
         try FileSystem.makeDirectory(root)
         let sink = PlistTableSink(root: root, layout: layout)
         try dataset.stream(into: StreamingTableWriter(sink: sink, hashing: false))
         try sink.finish()
+        self.directory = directory
+        database = try PlistDatabase.open(root)
+        catalog = RelationCatalog(sources: database.relations)
+    }
+
+    /// The database in `root` (as `testbed generate --plist` writes it), read in place.
+    public init(opening root: String) throws {
+        directory = nil
         database = try PlistDatabase.open(root)
         catalog = RelationCatalog(sources: database.relations)
     }

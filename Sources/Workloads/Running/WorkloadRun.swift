@@ -51,6 +51,17 @@ public final class LoadedDataset {
         }
     }
 
+    /// The property-list database in `root` as the sources (`--plist DIR`): nothing is
+    /// generated, so `dataset` holds no tables, only `shape`.
+    public init(plistDatabase root: String, shape: Shape) throws {
+        let files = try PlistDataset(opening: root)
+        dataset = Dataset(shape: shape, rowsRequested: 0, seed: 0, parameters: ShapeParameters(), tables: [])
+        backend = .plistDatabase
+        catalog = files.catalog
+        database = nil
+        plist = files
+    }
+
     /// Generates `shape`'s dataset and loads it into `backend`. Refuses
     /// (`WorkloadError.insufficientMemory`) before generating anything when the dataset and
     /// its load together are estimated not to fit, the same check `generate` makes for
