@@ -9,6 +9,7 @@ let package = Package(
         .library(name: "FileSupport", targets: ["FileSupport"]),
         .library(name: "Relational", targets: ["Relational"]),
         .library(name: "SQLiteStore", targets: ["SQLiteStore"]),
+        .library(name: "PlistStore", targets: ["PlistStore"]),
         .library(name: "QueryEngine", targets: ["QueryEngine"]),
         .library(name: "Workloads", targets: ["Workloads"]),
         .library(name: "Verification", targets: ["Verification"]),
@@ -17,6 +18,8 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
+        // SHA-256 for the property-list directory's row file names.
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
     ],
     targets: [
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite"),
@@ -26,19 +29,22 @@ let package = Package(
         .target(name: "FileSupport"),
         .target(name: "Relational", linkerSettings: [.linkedLibrary("m")]),
         .target(name: "SQLiteStore", dependencies: ["Relational", "CSQLite", "FileSupport"]),
+        .target(name: "PlistStore", dependencies: [
+            "Relational", "FileSupport", .product(name: "Crypto", package: "swift-crypto"),
+        ]),
         .target(name: "QueryEngine", dependencies: ["Relational", "CGraphviz"]),
-        .target(name: "Workloads", dependencies: ["Relational", "SQLiteStore", "QueryEngine", "FileSupport"]),
-        .target(name: "Verification", dependencies: ["Relational", "SQLiteStore", "QueryEngine", "Workloads", "FileSupport"]),
+        .target(name: "Workloads", dependencies: ["Relational", "SQLiteStore", "PlistStore", "QueryEngine", "FileSupport"]),
+        .target(name: "Verification", dependencies: ["Relational", "SQLiteStore", "PlistStore", "QueryEngine", "Workloads", "FileSupport"]),
         .target(name: "Experiments", dependencies: [
             "Relational", "SQLiteStore", "QueryEngine", "Workloads", "FileSupport",
             .product(name: "Yams", package: "Yams"),
         ]),
         .executableTarget(name: "testbed", dependencies: [
-            "Relational", "SQLiteStore", "QueryEngine", "Workloads", "Verification", "Experiments", "FileSupport",
+            "Relational", "SQLiteStore", "PlistStore", "QueryEngine", "Workloads", "Verification", "Experiments", "FileSupport",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "testbed-bench", dependencies: [
-            "Relational", "SQLiteStore", "QueryEngine", "Workloads",
+            "Relational", "SQLiteStore", "PlistStore", "QueryEngine", "Workloads",
         ], path: "Sources/Benchmarks"),
         // Fuzz entry points (scripts/fuzz.sh builds them with -sanitize=fuzzer -D FUZZING into
         // .build-fuzz); a normal build makes them reproducers that run files given as arguments.
@@ -49,6 +55,9 @@ let package = Package(
         .testTarget(name: "FileSupportTests", dependencies: ["FileSupport"]),
         .testTarget(name: "RelationalTests", dependencies: ["Relational"]),
         .testTarget(name: "SQLiteStoreTests", dependencies: ["Relational", "SQLiteStore"]),
+        .testTarget(name: "PlistStoreTests", dependencies: [
+            "Relational", "PlistStore", "FileSupport", "QueryEngine", "Workloads", "Verification",
+        ]),
         .testTarget(name: "QueryEngineTests", dependencies: ["Relational", "QueryEngine", "SQLiteStore"]),
         .testTarget(name: "VerificationTests", dependencies: [
             "Relational", "SQLiteStore", "QueryEngine", "Workloads", "Verification", "FileSupport",

@@ -20,6 +20,7 @@ let suites: [BenchmarkSuite] = [
     closureSuite,
     changesSuite,
     orderedViewSuite,
+    plistSuite,
 ]
 
 func usage() -> String {

@@ -46,11 +46,20 @@ struct DatasetOptions: ParsableArguments {
     @Option(name: .customLong("param"), help: "Shape parameter key=value (repeatable).")
     var parameters: [String] = []
 
-    @Option(help: "Where the sources live: memory | sqlite.")
-    var backend: String = "memory"
+    @Option(help: "Where the sources live: memory | sqlite | plist-file | plist-directory | plist-database (default: memory).")
+    var backend: String?
+
+    @Option(help: "Run on the property-list database in this directory (written by `testbed generate --plist`) instead of generating data.")
+    var plist: String?
 
     @Flag(help: "Run ANALYZE on the SQLite backend.")
     var analyze = false
+
+    /// What the sources are, for a command's first line.
+    func describe(_ loaded: LoadedDataset) -> String {
+        if let plist { return "property-list database \(plist) (\(loaded.dataset.shape))" }
+        return "\(loaded.dataset.shape) rows \(rows) seed \(seed)"
+    }
 
     /// Finds the query, loads the dataset it needs and parses the query against it, or
     /// exits 2 naming what was wrong.
@@ -69,8 +78,8 @@ struct DatasetOptions: ParsableArguments {
     /// generated.
     func load(query name: String) throws -> (CatalogQuery, LoadedDataset) {
         let backend = try naming("--backend") { () throws -> Backend in
-            guard let chosen = Backend(rawValue: self.backend) else {
-                throw WorkloadError.badParameter(name: "backend", value: self.backend, expected: "memory | sqlite")
+            guard let chosen = Backend(rawValue: self.backend ?? "memory") else {
+                throw WorkloadError.badParameter(name: "backend", value: self.backend ?? "", expected: Backend.namesText)
             }
             return chosen
         }
@@ -85,6 +94,12 @@ struct DatasetOptions: ParsableArguments {
             try naming("--param") { try shape.validate(rows: rows, parameters: parameters) }
             // Query text is checked before the dataset, which can take minutes, is generated.
             _ = try catalogQuery.parse(catalog: shape.parsingProbe())
+            if let plist {
+                guard self.backend == nil, !analyze else {
+                    throw usageFailure("--plist DIR runs on that database's files; it cannot be combined with --backend or --analyze")
+                }
+                return (catalogQuery, try LoadedDataset(plistDatabase: plist, shape: shape))
+            }
             let loaded = try LoadedDataset.generate(
                 shape, rows: rows, seed: seed, parameters: parameters, backend: backend, analyze: analyze)
             return (catalogQuery, loaded)

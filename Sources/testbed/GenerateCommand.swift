@@ -5,10 +5,10 @@ import Workloads
 struct GenerateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "generate",
-        abstract: "Generate a deterministic dataset and write it as an SQLite file or CSV files.",
+        abstract: "Generate a deterministic dataset and write it as an SQLite file, CSV files or property lists.",
         discussion: """
             The same shape, rows, seed and parameters give byte-identical data on every machine; \
-            the summary ends with the content hash. Without --sqlite or --csv only the summary is printed.
+            the summary ends with the content hash. Without --sqlite, --csv or --plist only the summary is printed.
 
             Shapes and their --param keys (integer ranges in brackets):
               documents  roots=N|FRACTION fanout=uniform|fixed|zipf fanout-k=K [1, 1000000]
@@ -29,6 +29,12 @@ struct GenerateCommand: ParsableCommand {
 
             CSV encoding: one <table>.csv per table plus manifest.txt; null is an empty unquoted \
             field, text is always double-quoted ("" doubles a quote), numbers are bare, blobs are x'hex'.
+
+            Property lists (--plist DIR): a property-list database, binary plists (bplist00): \
+            database.plist lists the relations; with --plist-layout plist-database (the default) \
+            tables of more than 1000 rows are directories of one <sha256-of-key>.rowplist file per \
+            row, smaller ones single <table>.plist files; plist-file and plist-directory store \
+            every table one way. A file table is held in memory until written.
             """
     )
 
@@ -48,6 +54,12 @@ struct GenerateCommand: ParsableCommand {
     @Option(help: "Write CSV files into this (new or empty) directory.")
     var csv: String?
 
+    @Option(help: "Write a property-list database into this (new or empty) directory.")
+    var plist: String?
+
+    @Option(help: "With --plist: plist-database (directories for tables over 1000 rows, files otherwise), plist-file or plist-directory.")
+    var plistLayout: String = PlistLayout.database.rawValue
+
     @Option(name: .customLong("param"), help: "Shape parameter key=value (repeatable).")
     var parameters: [String] = []
 
@@ -58,7 +70,13 @@ struct GenerateCommand: ParsableCommand {
     var force = false
 
     func run() throws {
-        if sqlite != nil && csv != nil { throw usageFailure("give either --sqlite FILE or --csv DIR, not both") }
+        if [sqlite, csv, plist].compactMap({ $0 }).count > 1 {
+            throw usageFailure("give one of --sqlite FILE, --csv DIR and --plist DIR, not several")
+        }
+        guard let layout = PlistLayout(rawValue: plistLayout) else {
+            throw usageFailure("--plist-layout: unknown layout '\(plistLayout)'; expected "
+                + PlistLayout.allCases.map(\.rawValue).joined(separator: " | "))
+        }
         let shape = try naming("--shape") { try Shape.named(self.shape) }
         try checkRows(rows)
         let parameters = try naming("--param") { try ShapeParameters(assignments: self.parameters) }
@@ -68,6 +86,7 @@ struct GenerateCommand: ParsableCommand {
             var output: DatasetOutput?
             if let sqlite { output = try .sqlite(path: sqlite, analyze: analyze, replace: force) }
             if let csv { output = try .csv(directory: csv) }
+            if let plist { output = try .plist(directory: plist, layout: layout) }
             // Refuses what does not fit in memory (WorkloadError.insufficientMemory) before generating.
             report = try shape.write(rows: rows, seed: seed, parameters: parameters, to: output)
         } catch let error as WorkloadError {
@@ -82,6 +101,8 @@ struct GenerateCommand: ParsableCommand {
             print("wrote SQLite database \(sqlite)" + (analyze ? " (analyzed)" : ""))
         } else if let csv {
             print("wrote CSV directory \(csv)")
+        } else if let plist {
+            print("wrote property-list database \(plist) (\(layout.rawValue))")
         }
         print(report.overview.summary(), terminator: "")
     }

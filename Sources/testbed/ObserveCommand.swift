@@ -71,8 +71,8 @@ struct ObserveCommand: ParsableCommand {
         } catch let error as OrderedViewError {
             throw usageFailure("--ordered-by: \(error)")
         }
-        print("observe \(catalogQuery.name) on \(loaded.dataset.shape) rows \(dataset.rows) seed \(dataset.seed), "
-            + "backend \(loaded.backend), mode \(chosenMode.rawValue), flags \(engine.flags.canonical)\n")
+        print("observe \(catalogQuery.name) on " + dataset.describe(loaded) + ", "
+            + "backend \(loaded.backend.rawValue), mode \(chosenMode.rawValue), flags \(engine.flags.canonical)\n")
         let problems: [String]
         do {
             problems = try session.run { print($0) }

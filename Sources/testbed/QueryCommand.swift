@@ -24,10 +24,14 @@ struct QueryCommand: ParsableCommand {
         var engine = QueryEngine(flags: try flags.flagSet())
         try engineOptions.apply(to: &engine)
         let (catalogQuery, loaded, parsed) = try dataset.loadAndParse(query: query)
+        for relation in loaded.plist?.database.relations ?? [] { relation.resetStatistics() }
         let run = try engine.run(parsed.relations)
-        print("query \(catalogQuery.name) on \(loaded.dataset.shape) rows \(dataset.rows) seed \(dataset.seed), "
-            + "backend \(loaded.backend), flags \(engine.flags.canonical)\n")
+        print("query \(catalogQuery.name) on " + dataset.describe(loaded) + ", "
+            + "backend \(loaded.backend.rawValue), flags \(engine.flags.canonical)\n")
         print(renderRun(parsed, run), terminator: "")
+        if let files = loaded.plist?.database {
+            print("== property-list files opened by the run\n\(files.filesOpened)")
+        }
         if verify {
             let evaluator = ReferenceEvaluator()
             for (i, relation) in parsed.relations.enumerated() {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Experiments
 import FileSupport
+import PlistStore
 import QueryEngine
 import Verification
 import Workloads
@@ -65,7 +66,7 @@ extension Testbed {
         }
         switch error {
         case is QueryError, is WorkloadError, is FlagError, is FileSystemError, is OutputPathError,
-             is VerificationError, is ConfigError:
+             is VerificationError, is ConfigError, is PlistError:
             return ("\(error)", 2)
         default:
             return ("the command failed: \(error)", 1)

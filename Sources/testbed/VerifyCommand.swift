@@ -11,7 +11,8 @@ struct VerifyCommand: ParsableCommand {
         discussion: """
             Without --random: every catalog query on generated datasets (--sizes × --seeds) of its \
             shape, with the default parameters and with a trigger variant (keys stored as equal \
-            reals, null names, a root document as the selection), on the memory and SQLite backends, under every flag combination (on/off flags × \
+            reals, null names, a root document as the selection), on the memory and SQLite backends \
+            (--backend chooses others, the property-list ones among them), under every flag combination (on/off flags × \
             join-filter-threshold {0, 1, 2, 100, unlimited} × every initiator-ordering × \
             subtree-copy-limit {0, 1, 100}), compared with the reference evaluator and SQLite.
 
@@ -80,6 +81,24 @@ struct VerifyCommand: ParsableCommand {
     @Flag(help: "With --random: run random transactions on each case and check incremental change propagation after every one.")
     var changes = false
 
+    @Option(help: ArgumentHelp("Backends the engine runs on, comma-separated: memory, sqlite, plist-file, plist-directory, "
+        + "plist-database. (default: memory,sqlite)", valueName: "backends"))
+    var backend: String?
+
+    /// `--backend`'s list, or exit 2 naming it.
+    func backends() throws -> [Backend] {
+        guard let backend else { return Fuzzer.defaultBackends }
+        var out: [Backend] = []
+        for name in backend.split(separator: ",", omittingEmptySubsequences: false).map(String.init) {
+            guard let b = Backend(rawValue: name) else {
+                throw ValidationError("--backend: unknown backend '\(name)'; expected \(Backend.namesText)")
+            }
+            guard !out.contains(b) else { throw ValidationError("--backend: '\(name)' is listed twice") }
+            out.append(b)
+        }
+        return out
+    }
+
     func validate() throws {
         let counts: [(option: String, value: Int?)] =
             [("--random", random), ("--runs-per-case", runsPerCase), ("--max-reductions", maxReductions)]
@@ -95,6 +114,13 @@ struct VerifyCommand: ParsableCommand {
         }
         if changes, random == nil {
             throw ValidationError("--changes checks random cases; give --random N")
+        }
+        _ = try backends()
+        if changes, backend != nil {
+            throw ValidationError("--backend chooses the result checks' backends; the change fuzzer runs on memory tables")
+        }
+        if repro != nil, backend != nil {
+            throw ValidationError("--repro replays one directory on its recorded backend; it cannot be combined with --backend")
         }
         if let rows {
             guard random != nil else {
@@ -147,6 +173,7 @@ struct VerifyCommand: ParsableCommand {
             fuzzer.maxReductions = maxReductions
             fuzzer.reproParent = reproDirectory
             fuzzer.maxRows = rows
+            fuzzer.backends = try backends()
             report = try fuzzer.run(progress: { p in
                 let seconds = (clock.now - start).components.seconds
                 writeToStandardError("verify: \(p.done)/\(p.total) random cases, \(p.mismatches) mismatches, \(seconds)s\n")
@@ -160,6 +187,7 @@ struct VerifyCommand: ParsableCommand {
             verification.reduce = !noReduce
             verification.maxReductions = maxReductions
             verification.reproParent = reproDirectory
+            verification.backends = try backends()
             report = try verification.run(progress: { p in
                 let seconds = (clock.now - start).components.seconds
                 writeToStandardError("verify: \(p.done)/\(p.total) query datasets, \(p.mismatches) mismatches, \(seconds)s\n")

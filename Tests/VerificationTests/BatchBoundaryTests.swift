@@ -28,7 +28,7 @@ final class BatchBoundaryTests: XCTestCase {
                 runs += 1
                 var engine = QueryEngine(flags: flags)
                 engine.batchSize = batchSize
-                let sorted = try engine.run(checker.loaded.outputs(.memory)).results.map { $0.sorted() }
+                let sorted = try engine.run(try checker.loaded.outputs(.memory)).results.map { $0.sorted() }
                 if let results { XCTAssertEqual(sorted, results, "case \(index), batch size \(batchSize)") }
                 results = sorted
             }

@@ -69,12 +69,12 @@ public struct ExperimentResolver {
         let relations: RelationCatalog
         do { relations = try shape.parsingProbe() } catch { throw fail(["dataset"], "\(error)") }
 
-        guard !config.backends.isEmpty else { throw fail(["backend"], "expected at least one backend (memory or sqlite)") }
+        guard !config.backends.isEmpty else { throw fail(["backend"], "expected at least one backend (\(Backend.namesText))") }
         var backends: [Backend] = []
         for (i, name) in config.backends.enumerated() {
             guard let backend = Backend(rawValue: name) else {
                 throw fail(["backend"] + (config.backends.count > 1 ? ["[\(i)]"] : []),
-                    "unknown backend '\(name)'" + hint(name, Backend.allCases.map(\.rawValue)) + "; expected memory or sqlite")
+                    "unknown backend '\(name)'" + hint(name, Backend.allCases.map(\.rawValue)) + "; expected \(Backend.namesText)")
             }
             if backends.contains(backend) { throw fail(["backend", "[\(i)]"], "'\(name)' is listed twice") }
             backends.append(backend)

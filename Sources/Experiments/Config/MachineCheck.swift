@@ -20,6 +20,11 @@ public enum MachineCheck {
             if here.contains(where: { ($0.isTestbed && $0.backend == Backend.sqlite.rawValue) || $0.engine == BaselineEngine.sqlite.rawValue }) {
                 places.append(("sqlite", .load(.sqlite)))
             }
+            for backend in Backend.allCases where backend.plistLayout != nil {
+                if here.contains(where: { $0.isTestbed && $0.backend == backend.rawValue }) {
+                    places.append((backend.rawValue, .load(backend)))
+                }
+            }
             if here.contains(where: { $0.engine == BaselineEngine.sqliteAnalyzed.rawValue }) {
                 places.append(("sqlite-analyzed", .load(.sqlite)))
             }

@@ -9,8 +9,22 @@ final class SizedData {
     private var memory: RelationCatalog?
     private var plain: (SQLiteDatabase, RelationCatalog)?
     private var analyzed: (SQLiteDatabase, RelationCatalog)?
+    private var plist: [Backend: LoadedDataset] = [:]
 
     init(_ dataset: Dataset) { self.dataset = dataset }
+
+    /// The sources a testbed cell on `backend` reads.
+    func catalog(_ backend: Backend) throws -> RelationCatalog {
+        switch backend {
+        case .memory: return try memoryCatalog()
+        case .sqlite: return try sqlite(analyzed: false).1
+        case .plistFile, .plistDirectory, .plistDatabase:
+            if let loaded = plist[backend] { return loaded.catalog }
+            let loaded = try LoadedDataset(dataset, backend: backend)
+            plist[backend] = loaded
+            return loaded.catalog
+        }
+    }
 
     func memoryCatalog() throws -> RelationCatalog {
         if let memory { return memory }

@@ -148,7 +148,10 @@ public final class ExperimentRunner {
         guard let set = experiment.flagSet(named: cell.flagset) else {
             throw ExperimentFailure.usage("no flag set named \(cell.flagset) in the experiment")
         }
-        let catalog = cell.backend == Backend.sqlite.rawValue ? try data.sqlite(analyzed: false).1 : try data.memoryCatalog()
+        guard let backend = Backend(rawValue: cell.backend) else {
+            throw ExperimentFailure.usage("no backend named \(cell.backend)")
+        }
+        let catalog = try data.catalog(backend)
         var engine = QueryEngine(flags: set.flags)
         engine.disabledPasses = Set(experiment.disabledPasses + disabledPasses)
         if let checked { engine.checked = checked }

@@ -1,3 +1,4 @@
+import PlistStore
 import Relational
 import SQLiteStore
 import Workloads
@@ -36,9 +37,21 @@ public final class LoadedCase {
         referenceOutputs = try graph.relations(over: graph.tables.map { Relation(source: ReferenceTable($0)) })
     }
 
-    public func outputs(_ backend: Backend) -> [Relation] {
-        backend == .memory ? memoryOutputs : sqliteOutputs
+    /// The outputs over `backend`'s sources. The property-list backends' files are written
+    /// on first use (into a temporary directory kept while this case lives).
+    public func outputs(_ backend: Backend) throws -> [Relation] {
+        switch backend {
+        case .memory: return memoryOutputs
+        case .sqlite: return sqliteOutputs
+        case .plistFile, .plistDirectory, .plistDatabase:
+            if let loaded = plist[backend] { return loaded.outputs }
+            let loaded = try PlistCase(graph, backend: backend)
+            plist[backend] = loaded
+            return loaded.outputs
+        }
     }
+
+    private var plist: [Backend: PlistCase] = [:]
 
     /// The tables by name, for printing and parsing query text.
     public var memoryCatalog: RelationCatalog {

@@ -79,7 +79,7 @@ public final class CaseChecker {
             var engine = QueryEngine(flags: flags, catalog: catalog)
             engine.batchSize = batchSize
             engine.checked = true  // a broken engine invariant is an engine error, so a failure
-            run = try engine.run(loaded.outputs(backend))
+            run = try engine.run(try loaded.outputs(backend))
         } catch {
             return [mismatch(.engineError, flags, backend, 0, [], [], "the engine threw: \(error)", batchSize)]
         }

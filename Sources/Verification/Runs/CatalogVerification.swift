@@ -12,7 +12,7 @@ public struct CatalogVerification {
     public var seeds: [UInt64]
     /// Extra parameter sets per shape, each verified beside the default dataset.
     public var variants: [Shape: [ShapeParameters]] = CatalogVerification.triggerVariants
-    public var backends: [Backend] = Backend.allCases
+    public var backends: [Backend] = Fuzzer.defaultBackends
     public var grid: FlagGrid
     public var reduce = true
     public var maxReductions = 5

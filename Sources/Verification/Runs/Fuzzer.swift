@@ -16,6 +16,9 @@ public struct Fuzzer {
     public var reproParent: String? = ReproDirectory.defaultParent
     /// Rows per table at most (`--rows`); nil for the classic small tables of 0–6 rows.
     public var maxRows: Int?
+    /// The backends engine runs are drawn from (`--backend`).
+    public var backends: [Backend] = Fuzzer.defaultBackends
+    public static let defaultBackends: [Backend] = [.memory, .sqlite]
 
     /// Batch sizes drawn per engine run: single rows and pairs interleave sources and
     /// operands; the default delivers each small table at once.
@@ -57,7 +60,10 @@ public struct Fuzzer {
             collector.record(oracle, graph: graph, flags: nil, backend: nil, caseLabel: "random case \(index)", into: &report)
             for _ in 0..<runsPerCase {
                 let flags = try grid.randomFlagSet(&random)
-                let backend: Backend = random.chance(0.5) ? .memory : .sqlite
+                // The default pair keeps its coin (and so every earlier run's cases and draws).
+                let backend: Backend = backends == Fuzzer.defaultBackends
+                    ? (random.chance(0.5) ? .memory : .sqlite)
+                    : random.element(of: backends) ?? .memory
                 let batchSize = maxRows == nil
                     ? Fuzzer.batchSizes[random.weighted([2, 1, 1, 2])]
                     : Fuzzer.largeBatchSizes[random.weighted([1, 1, 1, 2, 2])]

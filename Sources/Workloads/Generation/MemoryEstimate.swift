@@ -96,7 +96,9 @@ extension ShapeGenerator {
         case .write:
             let keySet = tables.filter(\.keyed).map { MemoryModel.hashTable(entries: $0.rows, bytesPerSlot: 24) }.max() ?? 0
             return MemoryModel.baseline + data + keySet
-        case .load(.memory):
+        // A plist backend's files are written from the dataset; a file relation then holds
+        // its rows as a memory table (a directory relation far less), so memory's bound holds.
+        case .load(.memory), .load(.plistFile), .load(.plistDirectory), .load(.plistDatabase):
             let tablesBytes = tables.reduce(0) {
                 $0 + MemoryModel.hashTable(entries: $1.rows, bytesPerSlot: 16) + $1.rows * $1.indexes * MemoryModel.memoryTableIndexEntry
             }

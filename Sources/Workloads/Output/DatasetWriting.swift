@@ -5,6 +5,7 @@ import Relational
 public enum DatasetOutput: Sendable {
     case sqlite(SQLiteDestination)
     case csv(CSVDestination)
+    case plist(PlistDestination)
 }
 
 /// What writing a dataset did: the overview to print, and whether (and how) it streamed.
@@ -67,6 +68,7 @@ extension Shape {
         case nil: return try body(DiscardingSink())
         case let .sqlite(destination): return try destination.write(body)
         case let .csv(destination): return try destination.write(body)
+        case let .plist(destination): return try destination.write(body)
         }
     }
 }
@@ -93,6 +95,16 @@ extension DatasetOutput {
             throw WorkloadError.output("\(option): \(Printable.quoted(path)) already exists and is not empty; choose a new directory")
         }
         return .csv(CSVDestination(directory: path))
+    }
+
+    /// A property-list database directory from a command-line path, checked as `csv`'s.
+    public static func plist(directory: String, layout: PlistLayout, option: String = "--plist") throws -> DatasetOutput {
+        let path = try FileSystem.checkedOutputPath(directory, option: option, directory: true)
+        try requireParent(of: path, option: option)
+        if FileSystem.isDirectory(path) && !FileSystem.isEmptyDirectory(path) {
+            throw WorkloadError.output("\(option): \(Printable.quoted(path)) already exists and is not empty; choose a new directory")
+        }
+        return .plist(PlistDestination(directory: path, layout: layout))
     }
 
     private static func requireParent(of path: String, option: String) throws {

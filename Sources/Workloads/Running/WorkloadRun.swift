@@ -1,3 +1,4 @@
+import PlistStore
 import QueryEngine
 import Relational
 import SQLiteStore
@@ -6,6 +7,15 @@ import SQLiteStore
 public enum Backend: String, CaseIterable, Sendable {
     case memory
     case sqlite
+    case plistFile = "plist-file"
+    case plistDirectory = "plist-directory"
+    case plistDatabase = "plist-database"
+
+    /// The property-list layout of a plist backend.
+    public var plistLayout: PlistLayout? { PlistLayout(rawValue: rawValue) }
+
+    /// Every backend's name, for messages: `memory | sqlite | …`.
+    public static var namesText: String { allCases.map(\.rawValue).joined(separator: " | ") }
 }
 
 /// A dataset loaded into one backend, ready to parse and run queries against.
@@ -15,6 +25,8 @@ public final class LoadedDataset {
     public let catalog: RelationCatalog
     /// Kept open while the SQLite sources are in use.
     public let database: SQLiteDatabase?
+    /// The property-list files (in a temporary directory) of the plist backends.
+    public let plist: PlistDataset?
 
     /// Refuses (`WorkloadError.insufficientMemory`) a load that would not fit in memory.
     public init(_ dataset: Dataset, backend: Backend, analyze: Bool = false, memory: MachineMemory = .current()) throws {
@@ -25,11 +37,29 @@ public final class LoadedDataset {
         case .memory:
             catalog = try dataset.memoryRelations()
             database = nil
+            plist = nil
         case .sqlite:
             let (db, catalog) = try dataset.sqliteRelations(analyze: analyze)
             self.catalog = catalog
             database = db
+            plist = nil
+        case .plistFile, .plistDirectory, .plistDatabase:
+            let files = try PlistDataset(dataset, layout: backend.plistLayout ?? .database)
+            catalog = files.catalog
+            database = nil
+            plist = files
         }
+    }
+
+    /// The property-list database in `root` as the sources (`--plist DIR`): nothing is
+    /// generated, so `dataset` holds no tables, only `shape`.
+    public init(plistDatabase root: String, shape: Shape) throws {
+        let files = try PlistDataset(opening: root)
+        dataset = Dataset(shape: shape, rowsRequested: 0, seed: 0, parameters: ShapeParameters(), tables: [])
+        backend = .plistDatabase
+        catalog = files.catalog
+        database = nil
+        plist = files
     }
 
     /// Generates `shape`'s dataset and loads it into `backend`. Refuses
