@@ -4,12 +4,10 @@ import Relational
 /// alone or as `begin` … `commit`.
 struct SessionScriptWriter {
     private(set) var text: String
-    private var count = 0
 
     init(header: String) { text = "# \(header)\n" }
 
     mutating func add(_ statements: [String]) {
-        count += 1
         if statements.count == 1 {
             text += statements[0] + "\n"
         } else {
@@ -20,8 +18,6 @@ struct SessionScriptWriter {
 
 /// Helpers every session model shares.
 enum SessionText {
-    static func literal(_ v: Value) -> String { v.description }
-    static func literal(_ n: Int64) -> String { String(n) }
     static func literal(_ s: String) -> String { Value.text(s).description }
 
     /// A row as `(v, …)` in the given order.
