@@ -11,6 +11,8 @@ final class SizedData {
     private var analyzed: (SQLiteDatabase, RelationCatalog)?
     private var plist: [Backend: LoadedDataset] = [:]
 
+    private var script: (text: String, file: String)?
+
     init(_ dataset: Dataset) { self.dataset = dataset }
 
     /// The sources a testbed cell on `backend` reads.
@@ -24,6 +26,14 @@ final class SizedData {
             plist[backend] = loaded
             return loaded.catalog
         }
+    }
+
+    /// A change experiment's script for this size (a session is generated once per size).
+    func changeScript(_ stream: ChangeStream) throws -> (text: String, file: String) {
+        if let script { return script }
+        let made = try stream.script(for: dataset)
+        script = made
+        return made
     }
 
     func memoryCatalog() throws -> RelationCatalog {
