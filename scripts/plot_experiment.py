@@ -6,6 +6,9 @@
 writes RESULTS_DIR/plots/total-vs-rows.svg (log-log median total time against rows, one
 panel per query, one line per flag set and SQLite engine, min-max as a band) and
 RESULTS_DIR/plots/speedup.svg (speedup against the run's baseline flag set, as bars).
+A change experiment (summary.csv has a mode column) also gets the plots of
+scripts/plot_changes.py, drawn from timings.csv: latency along the stream, its CDF, and
+incremental against requery by dataset size.
 Exit status 3 means matplotlib is missing (install it with scripts/setup.sh --plotting or
 `python3 -m pip install matplotlib`); `testbed run` calls this script and says so.
 """
@@ -36,7 +39,8 @@ def read_summary(directory):
 def label(row, multiple_backends):
     if row["engine"] != "testbed":
         return row["engine"]
-    return f'{row["flagset"]}@{row["backend"]}' if multiple_backends else row["flagset"]
+    name = f'{row["flagset"]}@{row["backend"]}' if multiple_backends else row["flagset"]
+    return f'{name}/{row["mode"]}' if row.get("mode") else name
 
 
 def ordered(values):
@@ -67,7 +71,7 @@ def plot_times(rows, labels, queries, lab, out):
     fig, axes = panels(len(queries))
     for ax, query in zip(axes, queries):
         for name in labels:
-            cells = sorted((int(r["rows"]), r) for r in rows if r["query"] == query and lab(r) == name)
+            cells = sorted(((int(r["rows"]), r) for r in rows if r["query"] == query and lab(r) == name), key=lambda c: c[0])
             if not cells:
                 continue
             xs = [n for n, _ in cells]
@@ -131,6 +135,11 @@ def main(argv):
     os.makedirs(out, exist_ok=True)
     plot_times(rows, labels, queries, lab, out)
     plot_speedups(rows, labels, queries, lab, out)
+    if rows[0].get("mode"):
+        sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+        import plot_changes
+
+        plot_changes.plot(directory, out, multiple, panels, save)
     return 0
 
 

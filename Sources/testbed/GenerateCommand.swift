@@ -19,6 +19,17 @@ struct GenerateCommand: ParsableCommand {
                          selected=N [1, rows]
               employees  max-equipment=N [0, 1000]
 
+            Change sessions (--session NAME --transactions K --session-seed Y --changes-out FILE) \
+            write a generated change stream for the dataset as a change script; the same shape, \
+            rows, seed, parameters, session, count, session seed and --session-param values give \
+            byte-identical scripts, and every transaction applies cleanly in order. Sessions:
+              documents  ui-browse (other= sibling= child= parent= weights), edit, reparent,
+                         delete-subtree (max-subtree=N), import (import-size=N), mixed (the
+                         weights ui-browse= edit= reparent= delete-subtree= import=, and the above)
+              pets       adopt, remove, mixed (adopt= remove=)
+              todo       tag, untag, status, select, mixed (tag= untag= status= select=)
+              employees  hire, assign, unassign, rename, mixed (hire= assign= unassign= rename=)
+
             Memory: the dataset's size is estimated from the shape, rows and parameters before \
             anything is generated, and a request that does not fit in the memory available \
             (MemAvailable; TESTBED_AVAILABLE_MEMORY=BYTES overrides) is refused with exit 2. Documents \
@@ -51,6 +62,21 @@ struct GenerateCommand: ParsableCommand {
     @Option(name: .customLong("param"), help: "Shape parameter key=value (repeatable).")
     var parameters: [String] = []
 
+    @Option(help: "A change session to generate (see below); needs --changes-out.")
+    var session: String?
+
+    @Option(parsing: .unconditional, help: "Transactions of the change session, 1 to 1000000.")
+    var transactions: Int = 100
+
+    @Option(help: "Seed of the change session's generator.")
+    var sessionSeed: UInt64 = 1
+
+    @Option(help: ArgumentHelp("Write the change session's script here.", valueName: "file"))
+    var changesOut: String?
+
+    @Option(name: .customLong("session-param"), help: "Session parameter key=value (repeatable).")
+    var sessionParameters: [String] = []
+
     @Flag(help: "Run ANALYZE after loading the SQLite file.")
     var analyze = false
 
@@ -63,6 +89,15 @@ struct GenerateCommand: ParsableCommand {
         try checkRows(rows)
         let parameters = try naming("--param") { try ShapeParameters(assignments: self.parameters) }
         try naming("--param") { try shape.validate(rows: rows, parameters: parameters) }
+        let sessionParameters = try naming("--session-param") { try ShapeParameters(assignments: self.sessionParameters) }
+        if let session {
+            guard changesOut != nil else { throw usageFailure("--session: give --changes-out FILE for the change script") }
+            try checkSession(shape, session, sessionParameters)
+        } else if changesOut != nil {
+            throw usageFailure("--changes-out: give --session NAME, the session to generate")
+        } else if !self.sessionParameters.isEmpty {
+            throw usageFailure("--session-param: give --session NAME, the session the parameters are for")
+        }
         let report: GenerationReport
         do {
             var output: DatasetOutput?
@@ -84,5 +119,38 @@ struct GenerateCommand: ParsableCommand {
             print("wrote CSV directory \(csv)")
         }
         print(report.overview.summary(), terminator: "")
+        if let session, let changesOut {
+            try writeSession(shape, session, sessionParameters, to: changesOut)
+        }
+    }
+
+    private func checkSession(_ shape: Shape, _ session: String, _ parameters: ShapeParameters) throws {
+        do {
+            try ChangeSessions.validate(shape: shape, session: session, transactions: transactions, parameters: parameters)
+        } catch let error as WorkloadError {
+            switch error {
+            case .outOfRange(name: "transactions", _, _, _): throw usageFailure("--transactions: \(error)")
+            case .badParameter(name: "session", _, _): throw usageFailure("--session: \(error)")
+            default: throw usageFailure("--session-param: \(error)")
+            }
+        }
+    }
+
+    /// Generates the dataset in memory and writes the session's script atomically.
+    private func writeSession(_ shape: Shape, _ session: String, _ parameters: ShapeParameters, to path: String) throws {
+        let text: String
+        do {
+            let dataset = try shape.generate(rows: rows, seed: seed, parameters: try ShapeParameters(assignments: self.parameters))
+            text = try ChangeSessions.generate(
+                dataset: dataset, session: session, transactions: transactions, seed: sessionSeed, parameters: parameters)
+        } catch let error as WorkloadError {
+            throw usageFailure("--session: \(error)")
+        }
+        do {
+            try FileSystem.writeTextAtomically(text, to: path)
+        } catch {
+            throw usageFailure("--changes-out: \(error)")
+        }
+        print("wrote change script \(path): session \(session), \(transactions) transactions, session seed \(sessionSeed)")
     }
 }

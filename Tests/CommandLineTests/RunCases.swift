@@ -202,6 +202,48 @@ enum RunCases {
                                expect: ["nothere"]))
         out.append(BatteryCase("run/unknown-flag", ["run", "exp.yaml", "--turbo"], files: ["exp.yaml": text()], expect: ["--turbo"]))
         out.append(BatteryCase("run/no-config", ["run"], expect: ["config"]))
+        out += changeCases
         return out
+    }
+
+    /// Malformed `changes:` and `modes:` (lines 15 on are appended to the valid base).
+    static var changeCases: [BatteryCase] {
+        func changes(_ tag: String, _ lines: [String], expect: [String], files: [String: String] = [:]) -> BatteryCase {
+            var all = files
+            all["exp.yaml"] = text(append: lines)
+            return BatteryCase("run/changes-" + tag, ["run", "exp.yaml"], files: all, expect: expect)
+        }
+        return [
+            changes("unknown-key", ["changes:", "  session: edit", "  sesion-seed: 3"], expect: ["exp.yaml:17", "changes", "sesion-seed"]),
+            changes("session-unknown", ["changes:", "  session: brows"], expect: ["exp.yaml:16", "changes.session", "ui-browse"]),
+            changes("session-other-shape", ["changes:", "  session: tag"], expect: ["exp.yaml:16", "changes.session"]),
+            changes("session-and-script", ["changes:", "  session: edit", "  script: s.changes"], expect: ["exp.yaml:17", "changes.script"]),
+            changes("neither", ["changes:", "  transactions: 5"], expect: ["exp.yaml:15", "changes", "session"]),
+            changes("not-a-mapping", ["changes: edit"], expect: ["exp.yaml:15", "changes"]),
+            changes("null", ["changes:"], expect: ["exp.yaml:15", "changes"]),
+            changes("transactions-zero", ["changes:", "  session: edit", "  transactions: 0"], expect: ["exp.yaml:17", "changes.transactions"]),
+            changes("transactions-huge", ["changes:", "  session: edit", "  transactions: 99999999999"], expect: ["exp.yaml:17", "changes.transactions"]),
+            changes("transactions-string", ["changes:", "  session: edit", "  transactions: many"], expect: ["exp.yaml:17", "changes.transactions"]),
+            changes("seed-negative", ["changes:", "  session: edit", "  seed: -1"], expect: ["exp.yaml:17", "changes.seed"]),
+            changes("params-unknown", ["changes:", "  session: ui-browse", "  params: {cousin: 2}"], expect: ["exp.yaml:17", "changes.params.cousin"]),
+            changes("params-negative", ["changes:", "  session: ui-browse", "  params: {child: -1}"], expect: ["exp.yaml:17", "changes.params.child"]),
+            changes("params-all-zero", ["changes:", "  session: ui-browse", "  params: {other: 0, sibling: 0, child: 0, parent: 0}"],
+                    expect: ["exp.yaml:17", "changes.params"]),
+            changes("params-with-script", ["changes:", "  script: s.changes", "  params: {child: 1}"], expect: ["exp.yaml:17", "changes.params"],
+                    files: ["s.changes": "update selected_documents set [id = 2]\n"]),
+            changes("script-missing", ["changes:", "  script: nope.changes"], expect: ["exp.yaml:16", "changes.script", "nope.changes"]),
+            changes("script-unknown-attribute", ["changes:", "  script: s.changes"], expect: ["exp.yaml:16", "changes.script", "s.changes:1"],
+                    files: ["s.changes": "update documents set [nam = 1]\n"]),
+            changes("script-unclosed", ["changes:", "  script: s.changes"], expect: ["exp.yaml:16", "changes.script", "commit"],
+                    files: ["s.changes": "begin\ndelete documents where (id == 1)\n"]),
+            changes("script-fewer-transactions", ["changes:", "  script: s.changes", "  transactions: 5"],
+                    expect: ["exp.yaml:17", "changes.transactions", "1 transactions"],
+                    files: ["s.changes": "update selected_documents set [id = 2]\n"]),
+            changes("modes-unknown", ["changes:", "  session: edit", "modes: [incremental, requry]"], expect: ["exp.yaml:17", "modes[1]", "requery"]),
+            changes("modes-duplicate", ["changes:", "  session: edit", "modes: [requery, requery]"], expect: ["exp.yaml:17", "modes[1]", "twice"]),
+            changes("modes-empty", ["changes:", "  session: edit", "modes: []"], expect: ["exp.yaml:17", "modes"]),
+            changes("modes-without-changes", ["modes: [requery]"], expect: ["exp.yaml:15", "modes", "changes"]),
+            changes("with-baselines", ["baselines: [sqlite]", "changes:", "  session: edit"], expect: ["exp.yaml:15", "baselines"]),
+        ]
     }
 }

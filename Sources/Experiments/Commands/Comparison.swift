@@ -43,7 +43,7 @@ public struct Comparison {
         let chosen = baseline ?? rows.first.map(\.baseline).flatMap { $0.isEmpty ? nil : $0 } ?? labels[0]
         let base = chosen.contains("=")
             ? label(try row(withFlags: chosen, in: rows, path: path))
-            : labels.contains(chosen) ? chosen : labels.first { $0.hasPrefix(chosen + "@") }
+            : labels.contains(chosen) ? chosen : labels.first { $0.hasPrefix(chosen + "@") || $0.hasPrefix(chosen + "/") }
         guard let base else {
             let hint = closestMatch(to: chosen, among: labels).map { "; did you mean '\($0)'?" } ?? ""
             throw ExperimentFailure.usage("--baseline: no flag set or engine named '\(chosen)' in \(path)\(hint) (there are: \(labels.joined(separator: ", ")))")

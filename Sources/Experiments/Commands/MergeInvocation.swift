@@ -84,7 +84,7 @@ public struct MergeInvocation: ExperimentInvocation {
         for warning in warnings { console.err("testbed: warning: \(warning)\n") }
 
         let all = experiment.cells
-        let complete = Set(Dictionary(grouping: records, by: \.cell).filter { $0.value.count == experiment.repetitions }.keys)
+        let complete = Set(Dictionary(grouping: records, by: \.cell).filter { $0.value.count == experiment.recordsPerCell }.keys)
         let missing = all.filter { !complete.contains($0) }
         if !missing.isEmpty {
             console.err("testbed: warning: \(missing.count) of \(all.count) cells are missing, e.g. \(missing[0]); "
@@ -105,7 +105,7 @@ public struct MergeInvocation: ExperimentInvocation {
         try FileSystem.writeTextAtomically(Environment.text(configPath: FileSystem.join(first, "config.yaml"))
             + "merged from: \(directories.joined(separator: " "))\n" + environmentLines(environments, warnings: warnings),
             to: FileSystem.join(directory, "environment.txt"))
-        try FileSystem.writeTextAtomically(TimingsFile.text(records, order: all), to: FileSystem.join(directory, TimingsFile.name))
+        try FileSystem.writeTextAtomically(TimingsFile.text(records, order: all, changes: experiment.changes != nil), to: FileSystem.join(directory, TimingsFile.name))
         try FileSystem.writeTextAtomically(PassesFile.text(passes, order: all), to: FileSystem.join(directory, PassesFile.name))
         if let plans = directories.map({ $0 + "/plans" }).first(where: FileSystem.isDirectory) {
             try FileSystem.copyDirectory(plans, to: FileSystem.join(directory, "plans"))

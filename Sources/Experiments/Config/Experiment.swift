@@ -41,18 +41,24 @@ public struct Experiment: Sendable {
     public let plans: Bool
     /// Optimizer passes skipped by name in every testbed run (config key `disabled-passes`).
     public internal(set) var disabledPasses: [String] = []
+    /// The change stream of a change experiment (config `changes:` and `modes:`); nil otherwise.
+    public internal(set) var changes: ChangeStream?
     /// The config text exactly as read.
     public let configText: String
 
-    /// Every cell in the canonical order: sizes, then queries, then backends × flag sets,
-    /// then the baseline engines. Shards, resume and merge all rely on this order.
+    /// Every cell in the canonical order: sizes, then queries, then backends × flag sets
+    /// (× change modes), then the baseline engines. Shards, resume and merge all rely on this order.
     public var cells: [Cell] {
         var out: [Cell] = []
+        let modes = changes?.modes.map(\.rawValue) ?? [""]
         for rows in sizes {
             for query in queries {
                 for backend in backends {
                     for set in flagSets {
-                        out.append(Cell(query: query.name, rows: rows, backend: backend.rawValue, engine: Cell.testbedEngine, flagset: set.name))
+                        for mode in modes {
+                            out.append(Cell(query: query.name, rows: rows, backend: backend.rawValue, engine: Cell.testbedEngine,
+                                            flagset: set.name, mode: mode))
+                        }
                     }
                 }
                 for engine in baselines {
@@ -62,6 +68,10 @@ public struct Experiment: Sendable {
         }
         return out
     }
+
+    /// Rows of `timings.csv` per complete cell: one per repetition, times the transactions
+    /// in a change experiment.
+    public var recordsPerCell: Int { repetitions * (changes?.transactions ?? 1) }
 
     public func flagSet(named name: String) -> NamedFlagSet? { flagSets.first { $0.name == name } }
     public func query(named name: String) -> ExperimentQuery? { queries.first { $0.name == name } }

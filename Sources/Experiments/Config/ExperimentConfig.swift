@@ -16,15 +16,19 @@ public struct ExperimentConfig: Decodable {
     public let plans: Bool
     /// Optimizer passes skipped by name in every testbed run (`disabled-passes: [NAME, …]`).
     public let disabledPasses: [String]
+    /// A change stream run through every cell (`changes:`), and how outputs follow it (`modes:`).
+    public let changes: ChangesSection?
+    public let modes: [String]?
 
     static let keys = [
         "name", "description", "dataset", "backend", "queries", "flagsets", "baselines", "baseline",
-        "repetitions", "warmup", "plans", "disabled-passes",
+        "repetitions", "warmup", "plans", "disabled-passes", "changes", "modes",
     ]
 
     enum CodingKeys: String, CodingKey {
         case name, description, dataset, backend, queries, flagsets, baselines, baseline, repetitions, warmup, plans
         case disabledPasses = "disabled-passes"
+        case changes, modes
     }
 
     public init(from decoder: any Decoder) throws {
@@ -38,10 +42,48 @@ public struct ExperimentConfig: Decodable {
         flagsets = try c.decodeIfPresent(OrderedMapping<FlagSetEntry>.self, forKey: .flagsets)?.entries ?? []
         baselines = try c.decodeIfPresent(OneOrMany<String>.self, forKey: .baselines)?.items ?? []
         baseline = try c.decodeIfPresent(String.self, forKey: .baseline)
-        repetitions = try c.decodeIfPresent(Int.self, forKey: .repetitions) ?? 5
-        warmup = try c.decodeIfPresent(Int.self, forKey: .warmup) ?? 1
+        changes = try c.decodeIfPresent(ChangesSection.self, forKey: .changes)
+        modes = try c.decodeIfPresent(OneOrMany<String>.self, forKey: .modes)?.items
+        // Change experiments run each repetition as one replay of the whole stream; one is the default.
+        repetitions = try c.decodeIfPresent(Int.self, forKey: .repetitions) ?? (changes == nil ? 5 : 1)
+        warmup = try c.decodeIfPresent(Int.self, forKey: .warmup) ?? (changes == nil ? 1 : 0)
         plans = try c.decodeIfPresent(Bool.self, forKey: .plans) ?? false
         disabledPasses = try c.decodeIfPresent(OneOrMany<String>.self, forKey: .disabledPasses)?.items ?? []
+    }
+}
+
+/// `changes:` — a generated session or a change script, how many transactions, and the
+/// session's seed and parameters.
+public struct ChangesSection: Decodable {
+    public let session: String?
+    public let script: String?
+    public let transactions: Int?
+    public let seed: UInt64
+    public let params: [(key: String, value: String)]
+
+    static let keys = ["session", "script", "transactions", "seed", "params"]
+    enum CodingKeys: String, CodingKey { case session, script, transactions, seed, params }
+
+    public init(from decoder: any Decoder) throws {
+        try StrictKeys.check(decoder, allowed: Self.keys, section: "changes")
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        session = try c.decodeIfPresent(String.self, forKey: .session)
+        script = try c.decodeIfPresent(String.self, forKey: .script)
+        transactions = try c.decodeIfPresent(Int.self, forKey: .transactions)
+        seed = try c.decodeIfPresent(UInt64.self, forKey: .seed) ?? 1
+        params = try c.decodeIfPresent(OrderedMapping<String>.self, forKey: .params)?.entries.map { ($0.name, $0.value) } ?? []
+        if session != nil && script != nil {
+            throw ConfigIssue(codingPath: decoder.codingPath + [AnyKey(stringValue: "script")],
+                              "give either session or script, not both")
+        }
+        if session == nil && script == nil {
+            throw ConfigIssue(codingPath: decoder.codingPath,
+                              "expected 'session: NAME' (a generated stream) or 'script: PATH.changes'")
+        }
+        if script != nil && !params.isEmpty {
+            throw ConfigIssue(codingPath: decoder.codingPath + [AnyKey(stringValue: "params")],
+                              "params are a generated session's; a script takes none")
+        }
     }
 }
 

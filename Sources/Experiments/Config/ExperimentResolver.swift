@@ -130,8 +130,13 @@ public struct ExperimentResolver {
             throw fail(["repetitions"], problem)
         }
         if let problem = ExperimentLimits.check(config.warmup, in: ExperimentLimits.warmup) { throw fail(["warmup"], problem) }
-        let cellCount = sizes.count * queries.count * (backends.count * flagSets.count + baselines.count)
-        if let problem = ExperimentLimits.checkTotal(cells: cellCount, repetitions: config.repetitions, warmup: config.warmup) {
+        let changes = try resolveChanges(config, shape: shape, relations: relations, queries: queries, fail: fail)
+        let modeCount = changes?.modes.count ?? 1
+        let cellCount = sizes.count * queries.count * (backends.count * flagSets.count * modeCount + baselines.count)
+        // A change cell's run is a replay of the stream: each transaction counts as a run.
+        let runsPerRepetition = changes?.transactions ?? 1
+        if let problem = ExperimentLimits.checkTotal(
+            cells: cellCount * runsPerRepetition, repetitions: config.repetitions, warmup: config.warmup) {
             throw fail(["repetitions"], problem)
         }
 
@@ -156,6 +161,7 @@ public struct ExperimentResolver {
             flagSets: flagSets, baselines: baselines, speedupBaseline: speedupBaseline,
             repetitions: config.repetitions, warmup: config.warmup, plans: config.plans, configText: text)
         experiment.disabledPasses = config.disabledPasses
+        experiment.changes = changes
         return experiment
     }
 

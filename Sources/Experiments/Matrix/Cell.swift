@@ -10,13 +10,17 @@ public struct Cell: Hashable, Sendable, Comparable, CustomStringConvertible {
     public let engine: String
     /// The config's flag-set name; for a SQLite engine, the engine's name.
     public let flagset: String
+    /// In a change experiment, how the observed outputs are kept up to date (a `ChangeMode`
+    /// name); empty otherwise.
+    public let mode: String
 
-    public init(query: String, rows: Int, backend: String, engine: String, flagset: String) {
+    public init(query: String, rows: Int, backend: String, engine: String, flagset: String, mode: String = "") {
         self.query = query
         self.rows = rows
         self.backend = backend
         self.engine = engine
         self.flagset = flagset
+        self.mode = mode
     }
 
     public var isTestbed: Bool { engine == Cell.testbedEngine }
@@ -24,12 +28,18 @@ public struct Cell: Hashable, Sendable, Comparable, CustomStringConvertible {
     /// The cells whose results must be equal: same query on the same data.
     public var group: CellGroup { CellGroup(query: query, rows: rows) }
 
+    /// The same cell in another change mode.
+    public func with(mode: String) -> Cell {
+        Cell(query: query, rows: rows, backend: backend, engine: engine, flagset: flagset, mode: mode)
+    }
+
     public var description: String {
-        isTestbed ? "\(query) rows=\(rows) \(backend) \(flagset)" : "\(query) rows=\(rows) \(engine)"
+        (isTestbed ? "\(query) rows=\(rows) \(backend) \(flagset)" : "\(query) rows=\(rows) \(engine)")
+            + (mode.isEmpty ? "" : " \(mode)")
     }
 
     public static func < (a: Cell, b: Cell) -> Bool {
-        (a.rows, a.query, a.backend, a.engine, a.flagset) < (b.rows, b.query, b.backend, b.engine, b.flagset)
+        (a.rows, a.query, a.backend, a.engine, a.flagset, a.mode) < (b.rows, b.query, b.backend, b.engine, b.flagset, b.mode)
     }
 }
 
@@ -37,5 +47,16 @@ public struct Cell: Hashable, Sendable, Comparable, CustomStringConvertible {
 public struct CellGroup: Hashable, Sendable, CustomStringConvertible {
     public let query: String
     public let rows: Int
-    public var description: String { "\(query) at \(rows) rows" }
+    /// In a change experiment, the states after this transaction must be equal (0 otherwise).
+    public var transaction = 0
+
+    public init(query: String, rows: Int, transaction: Int = 0) {
+        self.query = query
+        self.rows = rows
+        self.transaction = transaction
+    }
+
+    public var description: String {
+        "\(query) at \(rows) rows" + (transaction == 0 ? "" : " after transaction \(transaction)")
+    }
 }

@@ -41,6 +41,11 @@ struct ResultMatrix {
             return record.failure("rows", "the config's sizes are \(list(experiment.sizes.map(String.init)))")
         }
         if cell.isTestbed {
+            let modes = experiment.changes?.modes.map(\.rawValue) ?? [""]
+            if !modes.contains(cell.mode) {
+                return record.failure("mode", modes == [""] ? "the config has no changes, so no modes"
+                    : "the config's modes are \(list(modes))")
+            }
             if !experiment.backends.contains(where: { $0.rawValue == cell.backend }) {
                 return record.failure("backend", "the config's backends are \(list(experiment.backends.map(\.rawValue)))")
             }

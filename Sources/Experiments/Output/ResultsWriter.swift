@@ -32,14 +32,15 @@ struct ResultsWriter {
             ? SummaryIntervals.attach(plain, records: records, order: order, baseline: experiment.speedupBaseline)
             : (plain, nil)
         if let intervalNote { console.err("testbed: \(intervalNote)\n") }
-        try FileSystem.writeTextAtomically(Summary.text(rows), to: FileSystem.join(directory, Summary.fileName))
+        try FileSystem.writeTextAtomically(Summary.text(rows, changes: experiment.changes != nil), to: FileSystem.join(directory, Summary.fileName))
         let table = SummaryTable.render(rows)
         try FileSystem.writeTextAtomically(table, to: FileSystem.join(directory, "summary.txt"))
 
         let multipleBackends = experiment.backends.count > 1
         let mismatches = equality.mismatches(records, order: order) { r in
             let label = SummaryTable.label(r.cell, multipleBackends: multipleBackends)
-            return label + " repetition \(r.repetition)" + (r.flags.isEmpty ? "" : " (flags \(r.flags))")
+            return label + (r.change.map { " \($0.mode)" } ?? "") + " repetition \(r.repetition)"
+                + (r.flags.isEmpty ? "" : " (flags \(r.flags))")
         }
         let mismatchPath = FileSystem.join(directory, "mismatches.txt")
         if !mismatches.isEmpty {

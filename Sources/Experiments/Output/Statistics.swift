@@ -25,3 +25,14 @@ public struct Spread: Equatable, Sendable {
         maximum < other.minimum || other.maximum < minimum
     }
 }
+
+/// Percentiles by the nearest-rank method: the smallest value with at least p of the values
+/// at or below it (so p95 of 20 transactions is the 19th smallest).
+public enum Percentile {
+    public static func of(_ values: [Double], _ p: Double) -> Double {
+        guard !values.isEmpty else { return 0 }
+        let sorted = values.sorted()
+        let rank = Int((p * Double(sorted.count)).rounded(.up))
+        return sorted[min(max(rank, 1), sorted.count) - 1]
+    }
+}

@@ -32,7 +32,7 @@ public enum SummaryTable {
     /// How a cell is named in tables and plots: the flag set, or the SQLite engine.
     public static func label(_ cell: Cell, multipleBackends: Bool) -> String {
         if !cell.isTestbed { return cell.engine }
-        return multipleBackends ? "\(cell.flagset)@\(cell.backend)" : cell.flagset
+        return (multipleBackends ? "\(cell.flagset)@\(cell.backend)" : cell.flagset) + (cell.mode.isEmpty ? "" : "/\(cell.mode)")
     }
 
     static func milliseconds(_ microseconds: Double) -> String {

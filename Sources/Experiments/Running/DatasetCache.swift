@@ -10,7 +10,17 @@ final class SizedData {
     private var plain: (SQLiteDatabase, RelationCatalog)?
     private var analyzed: (SQLiteDatabase, RelationCatalog)?
 
+    private var script: (text: String, file: String)?
+
     init(_ dataset: Dataset) { self.dataset = dataset }
+
+    /// A change experiment's script for this size (a session is generated once per size).
+    func changeScript(_ stream: ChangeStream) throws -> (text: String, file: String) {
+        if let script { return script }
+        let made = try stream.script(for: dataset)
+        script = made
+        return made
+    }
 
     func memoryCatalog() throws -> RelationCatalog {
         if let memory { return memory }

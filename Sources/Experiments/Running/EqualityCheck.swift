@@ -19,19 +19,23 @@ public struct EqualityCheck {
 
     public init() {}
 
-    mutating func keep(_ cell: Cell, hash: String, results: [[Row]]) {
-        guard samples[cell.group]?[hash] == nil, results.reduce(0, { $0 + $1.count }) <= Self.sampleLimit else { return }
-        samples[cell.group, default: [:]][hash] = (cell, results, [])
+    mutating func keep(_ cell: Cell, group: CellGroup? = nil, hash: String, results: [[Row]]) {
+        let group = group ?? cell.group
+        guard samples[group]?[hash] == nil, results.reduce(0, { $0 + $1.count }) <= Self.sampleLimit else { return }
+        samples[group, default: [:]][hash] = (cell, results, [])
     }
 
     public func mismatches(_ records: [TimingRecord], order: [Cell], label: (TimingRecord) -> String) -> [Mismatch] {
         let position = Dictionary(order.enumerated().map { ($0.element, $0.offset) }, uniquingKeysWith: { a, _ in a })
-        let sorted = records.sorted { (position[$0.cell] ?? .max, $0.repetition) < (position[$1.cell] ?? .max, $1.repetition) }
+        let sorted = records.sorted {
+            (position[$0.cell] ?? .max, $0.repetition, $0.change?.transaction ?? 0)
+                < (position[$1.cell] ?? .max, $1.repetition, $1.change?.transaction ?? 0)
+        }
         var groups: [CellGroup] = []
         var byGroup: [CellGroup: [TimingRecord]] = [:]
         for r in sorted {
-            if byGroup[r.cell.group] == nil { groups.append(r.cell.group) }
-            byGroup[r.cell.group, default: []].append(r)
+            if byGroup[r.equalityGroup] == nil { groups.append(r.equalityGroup) }
+            byGroup[r.equalityGroup, default: []].append(r)
         }
         return groups.compactMap { group in
             let records = byGroup[group] ?? []

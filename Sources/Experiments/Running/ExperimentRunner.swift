@@ -60,12 +60,12 @@ public final class ExperimentRunner {
             passRecords += cellPasses
             finished += 1
             try FileSystem.writeTextAtomically(PassesFile.text(passRecords, order: order), to: FileSystem.join(directory, PassesFile.name))
-            try FileSystem.writeTextAtomically(TimingsFile.text(records, order: order), to: FileSystem.join(directory, TimingsFile.name))
+            try FileSystem.writeTextAtomically(TimingsFile.text(records, order: order, changes: experiment.changes != nil), to: FileSystem.join(directory, TimingsFile.name))
             progress.finished(work: work(of: cell))
         }
         progress.clear()
         let done = mine.count - pending.count + finished
-        try FileSystem.writeTextAtomically(TimingsFile.text(records, order: order), to: FileSystem.join(directory, TimingsFile.name))
+        try FileSystem.writeTextAtomically(TimingsFile.text(records, order: order, changes: experiment.changes != nil), to: FileSystem.join(directory, TimingsFile.name))
 
         if !interrupted {
             // Until the summary and plots are written the run is not complete: a failure
@@ -99,7 +99,7 @@ public final class ExperimentRunner {
 
     /// Cells with every repetition recorded (a cell cut short is run again).
     private func completeCells(_ existing: [TimingRecord]) -> Set<Cell> {
-        Set(Dictionary(grouping: existing, by: \.cell).filter { $0.value.count == experiment.repetitions }.keys)
+        Set(Dictionary(grouping: existing, by: \.cell).filter { $0.value.count == experiment.recordsPerCell }.keys)
     }
 
     private func work(of cell: Cell) -> Double {
@@ -109,6 +109,21 @@ public final class ExperimentRunner {
     /// The repetitions of one cell after its warm-up runs, and their pass and hook times;
     /// nil if interrupted meanwhile.
     private func runCell(_ cell: Cell, cache: DatasetCache) throws -> ([TimingRecord], [PassRecord])? {
+        if let stream = experiment.changes, cell.isTestbed {
+            guard let query = experiment.query(named: cell.query), let set = experiment.flagSet(named: cell.flagset) else {
+                throw ExperimentFailure.usage("\(cell) is not a cell of the experiment")
+            }
+            var engine = QueryEngine(flags: set.flags)
+            engine.disabledPasses = Set(experiment.disabledPasses + disabledPasses)
+            if let checked { engine.checked = checked }
+            var runner = ChangeCellRunner(experiment: experiment, stream: stream, cell: cell, query: query, engine: engine,
+                                          data: try cache.data(rows: cell.rows))
+            runner.tamper = hooks.changes
+            var equality = self.equality
+            defer { self.equality = equality }
+            return try runner.run { cell, group, hash, results in equality.keep(cell, group: group, hash: hash, results: results) }
+                .map { ($0, []) }
+        }
         var executor = try makeExecutor(cell, data: try cache.data(rows: cell.rows))
         if let replace = hooks.executor { executor = replace(cell, executor) }
         for _ in 0..<experiment.warmup {

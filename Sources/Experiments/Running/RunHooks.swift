@@ -1,3 +1,5 @@
+import Relational
+
 /// Injection points for tests: replace a cell's engine (a deliberately wrong engine must be
 /// caught by the result-equality check) and stop after some cells (an interruption).
 public struct RunHooks {
@@ -9,6 +11,9 @@ public struct RunHooks {
     /// Called as each step after the cells begins; throwing stands for a failure there
     /// (a full disk at the summary), and a test may raise SIGINT in it.
     public var finishing: ((FinishingStep) throws -> Void)?
+    /// In a change experiment, may alter a cell's RowChanges of a transaction (numbered from
+    /// 1) before they are applied to its state: a wrong propagation the equality check must catch.
+    public var changes: ((Cell, Int, inout [RowChange]) -> Void)?
 
     public init(
         executor: ((Cell, any CellExecutor) -> any CellExecutor)? = nil, shouldStop: ((Int) -> Bool)? = nil,

@@ -1,0 +1,86 @@
+import Relational
+
+/// Generated change streams ("sessions") on the generated shapes: `ChangeSessions.generate`
+/// turns a dataset, a session name, a transaction count, a session seed and the session's
+/// parameters into change-script text. The same inputs give byte-identical text; every
+/// transaction applies cleanly to the dataset as changed by the transactions before it
+/// (each generator keeps a model of the tables and only names rows that exist).
+public enum ChangeSessions {
+    /// The largest stream one request may ask for.
+    public static let transactionRange = 1...1_000_000
+
+    /// The sessions of a shape, `mixed` last.
+    public static func names(for shape: Shape) -> [String] {
+        switch shape {
+        case .documents: return DocumentsSession.sessions
+        case .pets: return PetsSession.sessions
+        case .todo: return TodoSession.sessions
+        case .employees: return EmployeesSession.sessions
+        }
+    }
+
+    /// The parameters (`key=value`) a session accepts.
+    public static func parameterNames(shape: Shape, session: String) -> [String] {
+        switch shape {
+        case .documents: return DocumentsSession.parameterNames(session)
+        case .pets: return PetsSession.parameterNames(session)
+        case .todo: return TodoSession.parameterNames(session)
+        case .employees: return EmployeesSession.parameterNames(session)
+        }
+    }
+
+    /// Checks the session name, the count and every parameter without a dataset.
+    public static func validate(shape: Shape, session: String, transactions: Int, parameters: ShapeParameters) throws {
+        let known = names(for: shape)
+        guard known.contains(session) else {
+            let hint = closestMatch(to: session, among: known).map { "; did you mean '\($0)'?" } ?? ""
+            throw WorkloadError.badParameter(
+                name: "session", value: session, expected: "a session of shape \(shape)\(hint) (\(known.joined(separator: " | ")))")
+        }
+        guard transactionRange.contains(transactions) else {
+            throw WorkloadError.outOfRange(
+                name: "transactions", value: String(transactions),
+                minimum: transactionRange.lowerBound, maximum: transactionRange.upperBound)
+        }
+        let allowed = parameterNames(shape: shape, session: session)
+        for key in parameters.values.keys.sorted() where !allowed.contains(key) {
+            throw WorkloadError.unknownParameter(
+                key, shape: "\(shape) session \(session)", known: allowed, suggestion: closestMatch(to: key, among: allowed))
+        }
+        // Reading the parameters is their range check.
+        switch shape {
+        case .documents: _ = try DocumentsSession.Settings(parameters)
+        case .pets: _ = try PetsSession.Settings(parameters)
+        case .todo: _ = try TodoSession.Settings(parameters)
+        case .employees: _ = try EmployeesSession.Settings(parameters)
+        }
+    }
+
+    /// The change script of `transactions` transactions of `session` on `dataset`.
+    public static func generate(
+        dataset: Dataset, session: String, transactions: Int, seed: UInt64, parameters: ShapeParameters = ShapeParameters()
+    ) throws -> String {
+        try validate(shape: dataset.shape, session: session, transactions: transactions, parameters: parameters)
+        var writer = SessionScriptWriter(
+            header: "session \(session) on \(dataset.shape) rows \(dataset.rowsRequested) seed \(dataset.seed)"
+                + (dataset.parameters.values.isEmpty ? "" : " params \(dataset.parameters)")
+                + ", session seed \(seed)" + (parameters.values.isEmpty ? "" : " session params \(parameters)")
+                + ", \(transactions) transactions")
+        var random = SplitMix64Generator(seed: seed)
+        switch dataset.shape {
+        case .documents:
+            var model = try DocumentsSession(dataset: dataset, settings: try DocumentsSession.Settings(parameters))
+            for t in 1...transactions { writer.add(model.next(session, number: t, random: &random)) }
+        case .pets:
+            var model = try PetsSession(dataset: dataset, settings: try PetsSession.Settings(parameters))
+            for t in 1...transactions { writer.add(model.next(session, number: t, random: &random)) }
+        case .todo:
+            var model = try TodoSession(dataset: dataset, settings: try TodoSession.Settings(parameters))
+            for t in 1...transactions { writer.add(model.next(session, number: t, random: &random)) }
+        case .employees:
+            var model = try EmployeesSession(dataset: dataset, settings: try EmployeesSession.Settings(parameters))
+            for t in 1...transactions { writer.add(model.next(session, number: t, random: &random)) }
+        }
+        return writer.text
+    }
+}

@@ -1,0 +1,110 @@
+import QueryEngine
+import Relational
+import XCTest
+@testable import Workloads
+
+/// Generated change sessions: deterministic by their inputs, and every transaction applies
+/// cleanly (parses, changes at least one row, keeps keys unique; documents never gain a
+/// cycle and the selection always names a document).
+final class ChangeSessionTests: XCTestCase {
+    private func script(_ shape: Shape, rows: Int = 300, seed: UInt64 = 42, session: String, transactions: Int = 60,
+                        sessionSeed: UInt64 = 7, params: [String: String] = [:]) throws -> String {
+        let dataset = try shape.generate(rows: rows, seed: seed)
+        return try ChangeSessions.generate(
+            dataset: dataset, session: session, transactions: transactions, seed: sessionSeed, parameters: ShapeParameters(params))
+    }
+
+    func testSameSeedsGiveIdenticalScriptsAndOtherSeedsOtherOnes() throws {
+        for shape in Shape.allCases {
+            for session in ChangeSessions.names(for: shape) {
+                let a = try script(shape, session: session)
+                XCTAssertEqual(a, try script(shape, session: session), "\(shape) \(session)")
+                XCTAssertNotEqual(a, try script(shape, session: session, sessionSeed: 8), "\(shape) \(session): session seed")
+                XCTAssertNotEqual(a, try script(shape, seed: 43, session: session), "\(shape) \(session): dataset seed")
+            }
+        }
+        let browse = try script(.documents, session: "ui-browse")
+        XCTAssertNotEqual(browse, try script(.documents, session: "ui-browse", params: ["child": "0", "parent": "0"]))
+    }
+
+    func testEveryDocumentsTransactionAppliesCleanly() throws {
+        for session in ChangeSessions.names(for: .documents) {
+            for seed in [UInt64(1), 2, 3] {
+                let dataset = try Shape.documents.generate(rows: 400, seed: seed, parameters: ShapeParameters(["roots": "3"]))
+                let text = try ChangeSessions.generate(dataset: dataset, session: session, transactions: 80, seed: seed)
+                try applyAll(text, dataset: dataset, keys: ["documents": ["id"], "selected_documents": ["id"]]) { tables, t in
+                    let docs = try tables["documents"]?.source?.fetchAll() ?? []
+                    var parent: [Value: Value] = [:]
+                    for row in docs { parent[row.values[0]] = row.values[2] }  // scheme order: id, name, parent_id
+                    for start in parent.keys {
+                        var seen: Set<Value> = [start]
+                        var current = parent[start]
+                        while let c = current, !c.isNull {
+                            XCTAssertNotNil(parent[c], "\(session) seed \(seed) transaction \(t): parent \(c) of a document is missing")
+                            guard seen.insert(c).inserted else {
+                                XCTFail("\(session) seed \(seed) transaction \(t): a cycle through \(c)")
+                                break
+                            }
+                            current = parent[c]
+                        }
+                    }
+                    for s in try tables["selected_documents"]?.source?.fetchAll() ?? [] {
+                        XCTAssertNotNil(parent[s.values[0]], "\(session) seed \(seed) transaction \(t): selection \(s) names no document")
+                    }
+                }
+            }
+        }
+    }
+
+    func testEveryOtherShapesTransactionAppliesCleanly() throws {
+        let keys: [Shape: [String: [Attribute]]] = [
+            .pets: ["added": ["id"], "removed": ["id"]],
+            .todo: ["items": ["item_id"], "tags": ["tag_id"], "selected_item_ids": ["item_id"]],
+            .employees: ["employees": ["id"], "equipment": ["serial_number"]],
+        ]
+        for shape in [Shape.pets, .todo, .employees] {
+            for session in ChangeSessions.names(for: shape) {
+                let dataset = try shape.generate(rows: 200, seed: 5)
+                let text = try ChangeSessions.generate(dataset: dataset, session: session, transactions: 100, seed: 11)
+                try applyAll(text, dataset: dataset, keys: keys[shape] ?? [:]) { _, _ in }
+            }
+        }
+    }
+
+    /// Parses `text` against fresh tables and applies each transaction; each must change
+    /// at least one source row. `check` runs after every transaction.
+    private func applyAll(_ text: String, dataset: Dataset, keys: [String: [Attribute]],
+                          check: (RelationCatalog, Int) throws -> Void) throws {
+        let tables = try dataset.memoryRelations()
+        let script = try ChangeScript.parse(text, targets: tables, file: "session.changes")
+        let db = TransactionalDatabase(engine: try QueryEngine(preset: "all-on"))
+        for (name, key) in keys.sorted(by: { $0.key < $1.key }) {
+            guard let relation = tables[name] else { return XCTFail("no table \(name)") }
+            try db.declareKey(key, of: relation)
+        }
+        XCTAssertEqual(script.transactions.count, text.components(separatedBy: "\n").filter {
+            !$0.hasPrefix("#") && !$0.hasPrefix("  ") && $0 != "commit" && !$0.isEmpty }.count)
+        for (i, transaction) in script.transactions.enumerated() {
+            let report = try script.apply(transaction, to: db)
+            XCTAssertGreaterThan(report.sourceRowsChanged, 0, "transaction \(i + 1) changed nothing: \(transaction.position)")
+            try check(tables, i + 1)
+        }
+    }
+
+    func testBadSessionRequestsAreRefusedNamingTheProblem() throws {
+        XCTAssertThrowsError(try ChangeSessions.validate(shape: .documents, session: "ui-brows", transactions: 5, parameters: ShapeParameters())) {
+            XCTAssertTrue("\($0)".contains("did you mean 'ui-browse'"), "\($0)")
+        }
+        XCTAssertThrowsError(try ChangeSessions.validate(shape: .todo, session: "tag", transactions: 0, parameters: ShapeParameters())) {
+            XCTAssertTrue("\($0)".contains("transactions"), "\($0)")
+        }
+        XCTAssertThrowsError(try ChangeSessions.validate(
+            shape: .documents, session: "ui-browse", transactions: 5, parameters: ShapeParameters(["sibling": "x"]))) {
+            XCTAssertTrue("\($0)".contains("sibling"), "\($0)")
+        }
+        XCTAssertThrowsError(try ChangeSessions.validate(
+            shape: .documents, session: "edit", transactions: 5, parameters: ShapeParameters(["import-size": "3"]))) {
+            XCTAssertTrue("\($0)".contains("import-size"), "\($0)")
+        }
+    }
+}
