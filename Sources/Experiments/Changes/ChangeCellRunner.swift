@@ -49,7 +49,7 @@ struct ChangeCellRunner {
             source.text, targets: ChangeScript.targets(tables: catalog, query: parsed), file: source.file)
         let initial = try engine.run(parsed.relations).results
         var state = ObservedState(initial)
-        let driver = try mode.makeDriver(query: parsed, engine: engine)
+        let driver = try mode.makeDriver(query: parsed, engine: engine, orderedBy: stream.orderedBy)
         var out: [TimingRecord] = []
         for (i, transaction) in script.transactions.prefix(stream.transactions).enumerated() {
             if Interruption.requested { return nil }

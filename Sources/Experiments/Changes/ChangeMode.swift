@@ -12,16 +12,26 @@ public enum ChangeMode: String, CaseIterable, Sendable {
     case incrementalSingle = "incremental-single"
     /// Every output re-run after each transaction and diffed with its last contents.
     case requery
+    /// Incremental propagation feeding ordered views (`changes: ordered-by:`).
+    case ordered
+    /// Every output re-run, sorted by `ordered-by` and diffed with its last sorted array.
+    case regenerateSortDiff = "regenerate-sort-diff"
 
     public static let names = allCases.map(\.rawValue)
 
+    /// Whether the mode keeps sorted arrays, and so needs `changes: ordered-by:`.
+    public var needsOrdering: Bool { self == .ordered || self == .regenerateSortDiff }
+
     /// The driver that applies a stream's transactions in this mode, observing every output of
-    /// `query` (already parsed against the tables the stream changes).
-    func makeDriver(query: Query, engine: QueryEngine) throws -> any ChangeDriver {
+    /// `query` (already parsed against the tables the stream changes); `orderedBy` is the sort
+    /// key of the ordered modes.
+    func makeDriver(query: Query, engine: QueryEngine, orderedBy: [Attribute]) throws -> any ChangeDriver {
         switch self {
         case .incremental: return try DatabaseDriver(query: query, engine: engine, mode: .incremental)
         case .incrementalSingle: return try DatabaseDriver(query: query, engine: engine, mode: .incrementalSingle)
         case .requery: return try DatabaseDriver(query: query, engine: engine, mode: .requery)
+        case .ordered: return try OrderedViewDriver(query: query, engine: engine, orderedBy: orderedBy)
+        case .regenerateSortDiff: return try RegenerateSortDiffDriver(query: query, engine: engine, orderedBy: orderedBy)
         }
     }
 }

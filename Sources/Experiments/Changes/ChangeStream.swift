@@ -14,6 +14,8 @@ public struct ChangeStream: Sendable {
     /// Transactions per replay: the session's count, or the first this many of the script.
     public let transactions: Int
     public let modes: [ChangeMode]
+    /// The sort key of the ordered modes (`changes: ordered-by:`); empty without one.
+    public var orderedBy: [Attribute] = []
 
     /// The change-script text for one size's dataset, and where parse errors point.
     func script(for dataset: Dataset) throws -> (text: String, file: String) {

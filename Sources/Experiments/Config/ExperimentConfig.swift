@@ -60,9 +60,14 @@ public struct ChangesSection: Decodable {
     public let transactions: Int?
     public let seed: UInt64
     public let params: [(key: String, value: String)]
+    /// The sort key of the modes `ordered` and `regenerate-sort-diff`.
+    public let orderedBy: [String]?
 
-    static let keys = ["session", "script", "transactions", "seed", "params"]
-    enum CodingKeys: String, CodingKey { case session, script, transactions, seed, params }
+    static let keys = ["session", "script", "transactions", "seed", "params", "ordered-by"]
+    enum CodingKeys: String, CodingKey {
+        case session, script, transactions, seed, params
+        case orderedBy = "ordered-by"
+    }
 
     public init(from decoder: any Decoder) throws {
         try StrictKeys.check(decoder, allowed: Self.keys, section: "changes")
@@ -72,6 +77,7 @@ public struct ChangesSection: Decodable {
         transactions = try c.decodeIfPresent(Int.self, forKey: .transactions)
         seed = try c.decodeIfPresent(UInt64.self, forKey: .seed) ?? 1
         params = try c.decodeIfPresent(OrderedMapping<String>.self, forKey: .params)?.entries.map { ($0.name, $0.value) } ?? []
+        orderedBy = try c.decodeIfPresent(OneOrMany<String>.self, forKey: .orderedBy)?.items
         if session != nil && script != nil {
             throw ConfigIssue(codingPath: decoder.codingPath + [AnyKey(stringValue: "script")],
                               "give either session or script, not both")

@@ -30,6 +30,7 @@ extension ExperimentResolver {
             if modes.contains(mode) { throw fail(path, "'\(name)' is listed twice") }
             modes.append(mode)
         }
+        let orderedBy = try resolveOrdering(changes, modes: modes, relations: relations, queries: queries, fail: fail)
         if let n = changes.transactions, !ChangeSessions.transactionRange.contains(n) {
             throw fail(["changes", "transactions"], "expected an integer in \(ChangeSessions.transactionRange.lowerBound)..."
                 + "\(ChangeSessions.transactionRange.upperBound), got \(n)")
@@ -49,7 +50,7 @@ extension ExperimentResolver {
                 throw fail(path, "\(error)")
             }
             return ChangeStream(source: .session(name: session, seed: changes.seed, parameters: parameters),
-                                transactions: transactions, modes: modes)
+                                transactions: transactions, modes: modes, orderedBy: orderedBy)
         }
         let path = changes.script ?? ""
         let text: String
@@ -70,6 +71,33 @@ extension ExperimentResolver {
         if let n = changes.transactions, n > count {
             throw fail(["changes", "transactions"], "the change script has \(count) transactions, fewer than \(n)")
         }
-        return ChangeStream(source: .script(path: path, text: text), transactions: changes.transactions ?? count, modes: modes)
+        return ChangeStream(source: .script(path: path, text: text), transactions: changes.transactions ?? count, modes: modes,
+                            orderedBy: orderedBy)
+    }
+
+    /// `changes: ordered-by:`, which the ordered modes need and the others refuse; every
+    /// attribute must be in every output of every query.
+    private func resolveOrdering(
+        _ changes: ChangesSection, modes: [ChangeMode], relations: RelationCatalog, queries: [ExperimentQuery],
+        fail: ([String], String) -> ConfigError
+    ) throws -> [Attribute] {
+        let ordered = modes.filter(\.needsOrdering).map(\.rawValue)
+        guard let names = changes.orderedBy else {
+            if ordered.isEmpty { return [] }
+            throw fail(["changes"], "mode \(ordered.joined(separator: " and ")) needs 'ordered-by: [attribute, …]' here")
+        }
+        if ordered.isEmpty {
+            throw fail(["changes", "ordered-by"], "only the modes ordered and regenerate-sort-diff use ordered-by; add one to modes or remove it")
+        }
+        let attributes = names.map { Attribute(stringLiteral: $0) }
+        for query in queries {
+            guard let parsed = try? Query.parse(query.text, catalog: relations, file: query.origin) else { continue }
+            for (relation, output) in zip(parsed.relations, parsed.outputNames) {
+                do { _ = try RowOrdering(attributes, in: relation.scheme) } catch {
+                    throw fail(["changes", "ordered-by"], "\(error) (query '\(query.name)', output \(output))")
+                }
+            }
+        }
+        return attributes
     }
 }
