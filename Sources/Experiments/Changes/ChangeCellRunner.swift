@@ -39,11 +39,14 @@ struct ChangeCellRunner {
         _ mode: ChangeMode, _ source: (text: String, file: String), repetition: Int,
         keep: (Cell, CellGroup, String, [[Row]]) -> Void
     ) throws -> [TimingRecord]? {
-        // Fresh tables for every replay: the stream changes them. `database` keeps an
-        // SQLite copy open while its tables are used.
-        let (database, catalog) = cell.backend == Backend.sqlite.rawValue
-            ? try data.dataset.sqliteRelations(analyze: false) : (nil, try data.dataset.memoryRelations())
-        defer { _ = database }
+        // Fresh tables for every replay, on the cell's backend: the stream changes them.
+        // `loaded` keeps an SQLite copy or property-list files open while its tables are used.
+        guard let backend = Backend(rawValue: cell.backend) else {
+            throw ExperimentFailure.usage("no backend named \(cell.backend)")
+        }
+        let loaded = try LoadedDataset(data.dataset, backend: backend)
+        defer { withExtendedLifetime(loaded) {} }
+        let catalog = loaded.catalog
         let parsed = try Query.parse(query.text, catalog: catalog, file: query.origin)
         let script = try ChangeScript.parse(
             source.text, targets: ChangeScript.targets(tables: catalog, query: parsed), file: source.file)
