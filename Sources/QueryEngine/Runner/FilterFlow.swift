@@ -37,36 +37,54 @@ extension Runner {
         runtime.filterActive = true
         counters.filtersActivated += 1
         forEachHeuristic(.filterActivated) { $0.filterActivated(id, run: self) }
-        passFilterToChildren(id, narrowing: false)
+        passFilterToChildren(id)
     }
 
-    /// Gives each child the node's active filter, rewritten for it. On activation an edge
-    /// that already has a filter (a select's own predicate, a join filter) keeps it; when
-    /// the active filter itself narrowed, the rewritten one narrows every edge.
-    private func passFilterToChildren(_ id: NodeID, narrowing: Bool) {
+    /// Gives each child the node's active filter, rewritten for it; an edge that already
+    /// has a filter (a select's own predicate, a join filter) keeps it.
+    private func passFilterToChildren(_ id: NodeID) {
         guard let filter = runtimes[id].filter else { return }
         for operand in graph[id].children.indices {
             let edge = Edge(parent: id, operand: operand)
-            if !narrowing && hasProvided(along: edge) { continue }
+            if hasProvided(along: edge) { continue }
             if let derived = derivedFilter(filter, along: edge) {
                 provideFilter(derived, along: edge)
             }
         }
     }
 
-    /// A second filter along an edge that already has `given`.
+    /// A second filter along an edge that already has `given`. The narrowing then flows
+    /// down in one wave, parents before children, so a node shared by many paths (a
+    /// self-sharing DAG) is rebuilt once per wave rather than once per path.
     private func narrowFilter(_ given: Predicate, with filter: Predicate, along edge: Edge) {
+        guard let first = narrowEdge(given, filter, edge) else { return }
+        var pending: Set<NodeID> = [first]
+        for id in graph.topologicalOrder() where pending.contains(id) {
+            let runtime = runtimes[id]
+            let current = graph[id].parents.compactMap { runtimes[$0.parent].providedToOperand[$0.operand] }
+            guard runtime.rebuildFilter(from: current) else { continue }
+            estimates.forget(node: id)
+            guard runtime.filterActive, let narrowed = runtime.filter else { continue }
+            for operand in graph[id].children.indices {
+                let down = Edge(parent: id, operand: operand)
+                guard let derived = derivedFilter(narrowed, along: down) else { continue }
+                if let old = runtime.providedToOperand[operand] {
+                    if let child = narrowEdge(old, derived, down) { pending.insert(child) }
+                } else {
+                    provideFilter(derived, along: down)
+                }
+            }
+        }
+    }
+
+    /// Makes the edge's filter `given` AND `filter`; the child, or nil when that changes
+    /// nothing or the child is complete.
+    private func narrowEdge(_ given: Predicate, _ filter: Predicate, _ edge: Edge) -> NodeID? {
         let child = graph.child(at: edge)
-        let runtime = runtimes[child]
-        guard !runtime.complete, !Self.implies(given, filter) else { return }
+        guard !runtimes[child].complete, !Self.implies(given, filter) else { return nil }
         runtimes[edge.parent].providedToOperand[edge.operand] = Self.implies(filter, given) ? filter : .all([given, filter])
         counters.filtersNarrowed += 1
-        // The OR over every parent's current filter: parents that have not provided yet are
-        // added when they do, as before.
-        let current = graph[child].parents.compactMap { runtimes[$0.parent].providedToOperand[$0.operand] }
-        guard runtime.rebuildFilter(from: current) else { return }
-        estimates.forget(node: child)
-        if runtime.filterActive { passFilterToChildren(child, narrowing: true) }
+        return child
     }
 
     /// Whether every row passing `a` passes `b`, as far as a syntactic check can tell: `b` is
