@@ -99,7 +99,7 @@ final class ReproManifestTests: XCTestCase {
     }
 
     func testBackendAndFlagsErrorsNameTheirLine() {
-        XCTAssertEqual(error("kind: reference\n\nbackend: postgres\n"), error(line: 3, "backend 'postgres' is not memory or sqlite"))
+        XCTAssertEqual(error("kind: reference\n\nbackend: postgres\n"), error(line: 3, "backend 'postgres' is not one of memory | sqlite | plist-file | plist-directory | plist-database"))
         XCTAssertTrue(error("kind: reference\nflags: warp=on\n").hasPrefix("<embedded repro>/manifest.txt:2: flags: "))
     }
 

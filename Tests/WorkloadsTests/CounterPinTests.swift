@@ -35,7 +35,9 @@ final class CounterPinTests: XCTestCase {
             let mine = queries.filter { $0.shape == shape }
             guard !mine.isEmpty else { continue }
             let dataset = try shape.generate(rows: Self.rows, seed: Self.seed)
-            for backend in Backend.allCases {
+            // Pinned on the memory and SQLite backends (the plist backends' results are
+            // checked against them in PlistStoreTests).
+            for backend in [Backend.memory, .sqlite] {
                 let loaded = try LoadedDataset(dataset, backend: backend)
                 for query in mine {
                     for flagSet in Self.flagSets {

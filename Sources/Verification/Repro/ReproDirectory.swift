@@ -99,7 +99,7 @@ public enum ReproDirectory {
         let manifest = try ReproManifest(try read("manifest.txt"), path: manifestPath)
         guard let backend = Backend(rawValue: manifest.backend) else {
             throw VerificationError.repro(path: manifest.location(of: "backend", path: manifestPath),
-                message: "backend \(Printable.quoted(manifest.backend)) is not memory or sqlite")
+                message: "backend \(Printable.quoted(manifest.backend)) is not one of \(Backend.namesText)")
         }
         let flags: FlagSet
         do { flags = try catalog.parseCanonical(manifest.flags) } catch {
