@@ -11,13 +11,13 @@ enum KernelFactory {
         case .difference:
             return DifferenceKernel()
         case let .select(predicate):
-            return SelectKernel(test: try CompiledPredicate(predicate, scheme: operands[0]))
+            return SelectKernel(test: try CompiledPredicate(predicate, scheme: operands[0]), scheme: operands[0])
         case .project:
             return ProjectKernel(map: .project(from: operands[0], to: output))
         case let .rename(map):
             return RenameKernel(map: .rename(from: operands[0], to: output, map: map))
         case let .join(pairs):
-            return HashJoinKernel(layout: JoinLayout(left: operands[0], right: operands[1], pairs: pairs, output: output))
+            return HashJoinKernel(left: operands[0], right: operands[1], pairs: pairs, output: output)
         case let .closure(from, to):
             return ClosureKernel(from: from, to: to, scheme: output)
         }
