@@ -87,9 +87,9 @@ struct ColumnView {
     }
 
     @inline(__always)
-    func encode(_ readers: [KeyReader], _ k: Int, _ j: Int, into encoder: inout KeyEncoder) {
+    func encode(_ readers: [KeyReader], _ k: Int, _ j: Int, into encoder: KeyEncoder) {
         let p = partOf[j]
-        readers[p].encode(row: parts[p].positions[k], column: columnOf[j], into: &encoder)
+        readers[p].encode(row: parts[p].positions[k], column: columnOf[j], into: encoder)
     }
 
     func row(_ readers: [KeyReader], _ k: Int) -> Row {
@@ -153,7 +153,7 @@ enum BatchPiece {
     /// Calls `body(k, key)` for every row `k`, `key` holding the encoding of the row's values
     /// at `positions` (nil: every column).
     func forEachKey(_ positions: [Int]?, _ body: (Int, KeyEncoder) -> Void) {
-        var encoder = KeyEncoder()
+        let encoder = KeyEncoder()
         switch self {
         case let .rows(rows):
             for (k, row) in rows.enumerated() {
@@ -166,29 +166,42 @@ enum BatchPiece {
             view.withReaders { readers in
                 for k in 0..<view.count {
                     encoder.reset()
-                    for j in columns { view.encode(readers, k, j, into: &encoder) }
+                    for j in columns { view.encode(readers, k, j, into: encoder) }
                     body(k, encoder)
                 }
             }
         }
     }
 
-    /// The indexes of the rows the predicate holds for. A view decodes only the columns the
-    /// predicate reads, into one reused row.
-    func matching(_ test: CompiledPredicate, referenced: [Int], width: Int) -> [Int] {
+    /// The indexes of the rows the predicate holds for. A view compares its stored values
+    /// with the predicate's constants in place, decoding none unless the predicate needs a
+    /// value itself (two attributes compared, an IN-set).
+    func matching(_ test: CompiledPredicate) -> [Int] {
         switch self {
         case let .rows(rows):
             return rows.indices.filter { test.matches(rows[$0]) }
         case let .columns(view):
-            var scratch = Row(Array(repeating: .null, count: width))
             var keep: [Int] = []
             view.withReaders { readers in
-                for k in 0..<view.count {
-                    for j in referenced { scratch.values[j] = view.value(readers, k, j) }
-                    if test.matches(scratch) { keep.append(k) }
+                for k in 0..<view.count where test.matches(ViewRow(view: view, readers: readers, k: k)) {
+                    keep.append(k)
                 }
             }
             return keep
         }
     }
+}
+
+/// Row `k` of a column view, for testing a predicate on it in place.
+private struct ViewRow: PredicateInput {
+    let view: ColumnView
+    let readers: [KeyReader]
+    let k: Int
+
+    func compare(_ position: Int, with constant: Value) -> Int {
+        let p = view.partOf[position]
+        return readers[p].compare(row: view.parts[p].positions[k], column: view.columnOf[position], with: constant)
+    }
+
+    func value(_ position: Int) -> Value { view.value(readers, k, position) }
 }

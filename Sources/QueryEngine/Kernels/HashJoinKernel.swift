@@ -47,13 +47,18 @@ final class HashJoinKernel: Kernel {
         let keep = !complete[other]
         let keyAt = keyPositions[operand]
         var out: [Row] = []
-        var encoder = KeyEncoder()
+        let encoder = KeyEncoder()
+        // Both tables as locals for the loop (no copy of a table per row; `mine` unique).
+        var mine = tables[operand]
+        tables[operand] = JoinTable()
+        defer { tables[operand] = mine }
+        let theirs = tables[other]
         for row in rows {
             encoder.reset()
             encoder.append(row, at: keyAt)
-            if keep { tables[operand].insert(tables[operand].keep(row), under: encoder) { keyAt.map { row.values[$0] } } }
-            tables[other].forEachMatch(encoder) { h in
-                out.append(Row(sources.map { $0.operand == operand ? row.values[$0.position] : tables[other].value(h, $0.position) }))
+            if keep { mine.insert(mine.keep(row), under: encoder) { keyAt.map { row.values[$0] } } }
+            theirs.forEachMatch(encoder) { h in
+                out.append(Row(sources.map { $0.operand == operand ? row.values[$0.position] : theirs.value(h, $0.position) }))
             }
         }
         return .rows(out)
@@ -63,37 +68,41 @@ final class HashJoinKernel: Kernel {
         let other = 1 - operand
         let keep = !complete[other]
         let keyAt = keyPositions[operand]
-        let slot = keep && view.parts.count == 1 ? tables[operand].slot(for: view) : nil
-        let otherStores = tables[other].stores.count
+        var mine = tables[operand]
+        tables[operand] = JoinTable()
+        defer { tables[operand] = mine }
+        let theirs = tables[other]
+        let slot = keep && view.parts.count == 1 ? mine.slot(for: view) : nil
+        let otherStores = theirs.stores.count
         // Matches with rows stored by position, per store slot: the probing row's index and
         // the stored position.
         var probeIndexes = Array(repeating: [Int](), count: otherStores)
         var storedPositions = Array(repeating: [Int](), count: otherStores)
         var decoded: [Row] = []
         view.withReaders { readers in
-            var encoder = KeyEncoder()
+            let encoder = KeyEncoder()
             for k in 0..<view.count {
                 encoder.reset()
-                for j in keyAt { view.encode(readers, k, j, into: &encoder) }
+                for j in keyAt { view.encode(readers, k, j, into: encoder) }
                 if keep {
                     let handle = slot.map { JoinTable.handle(slot: $0, position: view.parts[0].positions[k]) }
-                        ?? tables[operand].keep(view.row(readers, k))
-                    tables[operand].insert(handle, under: encoder) { keyAt.map { view.value(readers, k, $0) } }
+                        ?? mine.keep(view.row(readers, k))
+                    mine.insert(handle, under: encoder) { keyAt.map { view.value(readers, k, $0) } }
                 }
-                tables[other].forEachMatch(encoder) { h in
+                theirs.forEachMatch(encoder) { h in
                     if h >= 0 {
                         probeIndexes[h >> 32].append(k)
                         storedPositions[h >> 32].append(h & 0xFFFF_FFFF)
                     } else {
                         decoded.append(Row(sources.map {
-                            $0.operand == operand ? view.value(readers, k, $0.position) : tables[other].value(h, $0.position)
+                            $0.operand == operand ? view.value(readers, k, $0.position) : theirs.value(h, $0.position)
                         }))
                     }
                 }
             }
         }
         for s in 0..<otherStores where !probeIndexes[s].isEmpty {
-            let stored = tables[other].stores[s]
+            let stored = theirs.stores[s]
             var parts = view.parts.map { part in
                 ColumnView.Part(store: part.store, positions: probeIndexes[s].map { part.positions[$0] })
             }

@@ -11,7 +11,7 @@ enum KernelFactory {
         case .difference:
             return DifferenceKernel()
         case let .select(predicate):
-            return SelectKernel(test: try CompiledPredicate(predicate, scheme: operands[0]), scheme: operands[0])
+            return SelectKernel(test: try CompiledPredicate(predicate, scheme: operands[0]))
         case .project:
             return ProjectKernel(map: .project(from: operands[0], to: output))
         case let .rename(map):

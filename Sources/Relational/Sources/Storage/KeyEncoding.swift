@@ -14,31 +14,62 @@ import Darwin
 /// The engine's hash tables (`EncodedKeySet`) key rows and join keys by their encoding, so
 /// a key costs no `Row`, no `Value` array and no per-key allocation, whether it comes from
 /// a decoded row or straight from a memory table's columns (`ColumnStore.KeyReader`).
-public struct KeyEncoder {
-    public private(set) var bytes: [UInt8] = []
+public final class KeyEncoder {
+    /// The encoding so far: `count` bytes at `base` (a buffer of its own, grown as needed,
+    /// so appending is a store, with no copy-on-write check).
+    private var base: UnsafeMutableRawPointer
+    private var capacity: Int
+    public private(set) var count = 0
     /// True when a value appended since the last reset was a real equal to an integer
     /// (encoded as that integer, so `decode` would spell it as an integer).
     public private(set) var hasIntegralReal = false
 
-    public init() { bytes.reserveCapacity(64) }
+    public init() {
+        capacity = 64
+        base = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 8)
+    }
+
+    deinit { base.deallocate() }
+
+    /// The encoding's bytes (valid until the next change).
+    @inline(__always)
+    public var buffer: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: base, count: count) }
 
     @inline(__always)
-    public mutating func reset() {
-        bytes.removeAll(keepingCapacity: true)
+    public func reset() {
+        count = 0
         hasIntegralReal = false
     }
 
     @inline(__always)
-    mutating func appendTag(_ tag: UInt8) { bytes.append(tag) }
-
-    @inline(__always)
-    mutating func appendWord(_ tag: UInt8, _ word: Int64) {
-        bytes.append(tag)
-        withUnsafeBytes(of: word.littleEndian) { bytes.append(contentsOf: $0) }
+    private func reserve(_ n: Int) {
+        guard count + n > capacity else { return }
+        var newCapacity = capacity * 2
+        while newCapacity < count + n { newCapacity *= 2 }
+        let bigger = UnsafeMutableRawPointer.allocate(byteCount: newCapacity, alignment: 8)
+        bigger.copyMemory(from: base, byteCount: count)
+        base.deallocate()
+        base = bigger
+        capacity = newCapacity
     }
 
     @inline(__always)
-    mutating func appendReal(_ d: Double) {
+    func appendTag(_ tag: UInt8) {
+        reserve(1)
+        base.storeBytes(of: tag, toByteOffset: count, as: UInt8.self)
+        count += 1
+    }
+
+    @inline(__always)
+    func appendWord(_ tag: UInt8, _ word: Int64) {
+        reserve(9)
+        base.storeBytes(of: tag, toByteOffset: count, as: UInt8.self)
+        (base + count + 1).storeBytes(of: word.littleEndian, as: Int64.self)
+        count += 9
+    }
+
+    @inline(__always)
+    func appendReal(_ d: Double) {
         if let i = Int64(exactly: d) {
             hasIntegralReal = true
             appendWord(1, i)
@@ -47,14 +78,16 @@ public struct KeyEncoder {
         }
     }
 
-    mutating func appendBytes(_ tag: UInt8, _ buffer: UnsafeRawBufferPointer) {
-        appendWord(tag, Int64(buffer.count))
-        bytes.append(contentsOf: buffer)
+    func appendBytes(_ tag: UInt8, _ bytes: UnsafeRawBufferPointer) {
+        appendWord(tag, Int64(bytes.count))
+        reserve(bytes.count)
+        if let from = bytes.baseAddress { (base + count).copyMemory(from: from, byteCount: bytes.count) }
+        count += bytes.count
     }
 
-    public mutating func append(_ value: Value) {
+    public func append(_ value: Value) {
         switch value {
-        case .null: bytes.append(0)
+        case .null: appendTag(0)
         case let .integer(i): appendWord(1, i)
         case let .real(d): appendReal(d)
         case let .text(s):
@@ -65,7 +98,7 @@ public struct KeyEncoder {
     }
 
     /// Appends the values of `row` at `positions`, in that order.
-    public mutating func append(_ row: Row, at positions: [Int]) {
+    public func append(_ row: Row, at positions: [Int]) {
         for p in positions { append(row.values[p]) }
     }
 
@@ -114,7 +147,7 @@ public struct EncodedKeySet {
     @inline(__always)
     @discardableResult
     public mutating func insert(_ key: KeyEncoder) -> (ordinal: Int, inserted: Bool) {
-        key.bytes.withUnsafeBytes { insert($0) }
+        insert(key.buffer)
     }
 
     @discardableResult
@@ -133,7 +166,7 @@ public struct EncodedKeySet {
     /// The number of the encoder's key, nil when absent.
     @inline(__always)
     public func find(_ key: KeyEncoder) -> Int? {
-        key.bytes.withUnsafeBytes { find($0) }
+        find(key.buffer)
     }
 
     public func find(_ key: UnsafeRawBufferPointer) -> Int? {
