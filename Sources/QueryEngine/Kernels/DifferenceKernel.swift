@@ -4,7 +4,8 @@ import Relational
 /// released (and later left rows pass straight through) unless the right side has them.
 /// The right side is kept as key encodings; held-back column views stay views.
 final class DifferenceKernel: Kernel {
-    private var right = EncodedKeySet()
+    /// Unchecked exclusivity: touched once per row, never by overlapping accesses.
+    @exclusivity(unchecked) private var right = EncodedKeySet()
     private var rightComplete = false
     private var pendingLeft = Batch()
 

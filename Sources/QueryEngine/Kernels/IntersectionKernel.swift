@@ -4,7 +4,8 @@ import Relational
 /// other side's later rows. A side is dropped once the other operand is complete (nothing
 /// will probe it).
 final class IntersectionKernel: Kernel {
-    private var sides = [EncodedKeySet(), EncodedKeySet()]
+    /// Unchecked exclusivity: touched once per row, never by overlapping accesses.
+    @exclusivity(unchecked) private var sides = [EncodedKeySet(), EncodedKeySet()]
     private var complete = [false, false]
 
     func receive(_ batch: Batch, operand: Int) -> Batch {

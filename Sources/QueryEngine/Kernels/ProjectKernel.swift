@@ -5,7 +5,8 @@ import Relational
 /// rows' positions, remapped to the kept columns.
 final class ProjectKernel: Kernel {
     private let map: ColumnMap
-    private var seen = EncodedKeySet()
+    /// Unchecked exclusivity: touched once per row, never by overlapping accesses.
+    @exclusivity(unchecked) private var seen = EncodedKeySet()
 
     init(map: ColumnMap) { self.map = map }
 

@@ -3,7 +3,8 @@ import Relational
 /// Union of any number of operands: each row once (seen rows kept as key encodings; a
 /// column view passes on narrowed to its new rows).
 final class UnionKernel: Kernel {
-    private var seen = EncodedKeySet()
+    /// Unchecked exclusivity: touched once per row, never by overlapping accesses.
+    @exclusivity(unchecked) private var seen = EncodedKeySet()
 
     func receive(_ batch: Batch, operand: Int) -> Batch {
         var out = Batch()

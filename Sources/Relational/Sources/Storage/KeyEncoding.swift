@@ -17,12 +17,14 @@ import Darwin
 public final class KeyEncoder {
     /// The encoding so far: `count` bytes at `base` (a buffer of its own, grown as needed,
     /// so appending is a store, with no copy-on-write check).
-    private var base: UnsafeMutableRawPointer
-    private var capacity: Int
-    public private(set) var count = 0
+    // Unchecked exclusivity: an encoder is used by one loop at a time, and a dynamic access
+    // check per byte written would cost more than the write.
+    @exclusivity(unchecked) private var base: UnsafeMutableRawPointer
+    @exclusivity(unchecked) private var capacity: Int
+    @exclusivity(unchecked) public private(set) var count = 0
     /// True when a value appended since the last reset was a real equal to an integer
     /// (encoded as that integer, so `decode` would spell it as an integer).
-    public private(set) var hasIntegralReal = false
+    @exclusivity(unchecked) public private(set) var hasIntegralReal = false
 
     public init() {
         capacity = 64
@@ -155,7 +157,7 @@ public struct EncodedKeySet {
         let hash = StorageHash.bytes(key)
         if let found = table.find(hash: hash, where: { equals($0, key) }) { return (found.position, false) }
         let ordinal = ends.count
-        arena.append(contentsOf: key)
+        arena.append(contentsOf: key.bindMemory(to: UInt8.self))
         ends.append(arena.count)
         hashes.append(hash)
         let hashes = self.hashes

@@ -3,7 +3,7 @@ extension ColumnStore {
     /// column copy per value); the store must not change inside `body`.
     public func withKeyReader<R>(_ body: (KeyReader) throws -> R) rethrows -> R {
         func nest(_ i: Int, _ borrowed: [ColumnStorage]) throws -> R {
-            if i == columns.count { return try body(KeyReader(columns: borrowed)) }
+            if i == columns.count { return try borrowed.withUnsafeBufferPointer { try body(KeyReader(columns: $0)) } }
             return try columns[i].withStorage { try nest(i + 1, borrowed + [$0]) }
         }
         return try nest(0, [])
@@ -35,7 +35,8 @@ struct ColumnStorage {
 
 /// Reads a store's values by (row, column): decoded, or appended to a key encoding.
 public struct KeyReader {
-    let columns: [ColumnStorage]
+    /// Pointers only, so copying a reader (once per value read) costs no reference counting.
+    let columns: UnsafeBufferPointer<ColumnStorage>
 
     public func value(row: Int, column: Int) -> Value {
         let c = columns[column]
