@@ -2,18 +2,20 @@ import Relational
 
 /// Left minus right: left rows are held back until the right operand is complete, then
 /// released (and later left rows pass straight through) unless the right side has them.
+/// The right side is kept as key encodings; held-back column views stay views.
 final class DifferenceKernel: Kernel {
-    private var right = Set<Row>()
+    /// Unchecked exclusivity: touched once per row, never by overlapping accesses.
+    @exclusivity(unchecked) private var right = EncodedKeySet()
     private var rightComplete = false
-    private var pendingLeft: [Row] = []
+    private var pendingLeft = Batch()
 
     func receive(_ batch: Batch, operand: Int) -> Batch {
         if operand == 1 {
-            right.formUnion(batch.rows)
+            for piece in batch.pieces { piece.forEachKey(nil) { _, key in right.insert(key) } }
             return .empty
         }
-        if rightComplete { return Batch(batch.rows.filter { !right.contains($0) }) }
-        pendingLeft.append(contentsOf: batch.rows)
+        if rightComplete { return notInRight(batch) }
+        pendingLeft.append(contentsOf: batch)
         return .empty
     }
 
@@ -21,8 +23,20 @@ final class DifferenceKernel: Kernel {
         guard operand == 1 else { return .empty }
         rightComplete = true
         let pending = pendingLeft
-        pendingLeft = []
-        return Batch(pending.filter { !right.contains($0) })
+        pendingLeft = Batch()
+        return notInRight(pending)
+    }
+
+    private func notInRight(_ batch: Batch) -> Batch {
+        var out = Batch()
+        for piece in batch.pieces {
+            var keep: [Int] = []
+            piece.forEachKey(nil) { k, key in
+                if right.find(key) == nil { keep.append(k) }
+            }
+            out.append(piece.selecting(keep))
+        }
+        return out
     }
 
     func freshCopy() -> any Kernel { DifferenceKernel() }

@@ -2,32 +2,118 @@ import Relational
 
 /// Symmetric hash join: each operand's rows are stored under their key and probe the
 /// other operand's table. A table that can no longer be probed (the other operand is
-/// complete) is freed, and rows arriving then are not stored. Single integral keys take
-/// `JoinTable`'s integer path.
+/// complete) is freed, and rows arriving then are not stored.
+///
+/// Column views stay views: a view's row is stored as its position (`JoinTable`), and a
+/// match of a view's row with a row stored by position is emitted as a pair of positions
+/// (a `ColumnView` with one more part), so no row is decoded on the way. Other matches
+/// are decoded into rows.
 final class HashJoinKernel: Kernel {
-    private let layout: JoinLayout
+    private let keyPositions: [[Int]]
+    /// Per output column: the operand and that operand's column it comes from.
+    private let sources: [(operand: Int, position: Int)]
     private var tables = [JoinTable(), JoinTable()]
     /// Rows delivered per operand (join-key filters look at small complete operands).
     private(set) var rowsReceived = [0, 0]
     private var complete = [false, false]
 
-    init(layout: JoinLayout) { self.layout = layout }
+    init(left: Scheme, right: Scheme, pairs: [JoinPair], output: Scheme) {
+        keyPositions = [pairs.compactMap { left.index(of: $0.left) }, pairs.compactMap { right.index(of: $0.right) }]
+        sources = output.attributes.map { a in
+            if let i = left.index(of: a) { return (0, i) }
+            return (1, right.index(of: a) ?? 0)
+        }
+    }
+
+    private init(_ other: HashJoinKernel) {
+        keyPositions = other.keyPositions
+        sources = other.sources
+    }
 
     func receive(_ batch: Batch, operand: Int) -> Batch {
-        let other = 1 - operand
-        let keep = !complete[other]
-        let positions = operand == 0 ? layout.leftKey : layout.rightKey
         rowsReceived[operand] += batch.count
-        var out: [Row] = []
-        for row in batch.rows {
-            let key = JoinKey(of: row, at: positions)
-            if keep { tables[operand].insert(row, under: key) }
-            guard let matches = tables[other].matches(key) else { continue }
-            for match in matches {
-                out.append(operand == 0 ? layout.combine(row, match) : layout.combine(match, row))
+        var out = Batch()
+        for piece in batch.pieces {
+            switch piece {
+            case let .rows(rows): out.append(receive(rows, operand))
+            case let .columns(view): receive(view, operand, into: &out)
             }
         }
-        return Batch(out)
+        return out
+    }
+
+    private func receive(_ rows: [Row], _ operand: Int) -> BatchPiece {
+        let other = 1 - operand
+        let keep = !complete[other]
+        let keyAt = keyPositions[operand]
+        var out: [Row] = []
+        let encoder = KeyEncoder()
+        // Both tables as locals for the loop (no copy of a table per row; `mine` unique).
+        var mine = tables[operand]
+        tables[operand] = JoinTable()
+        defer { tables[operand] = mine }
+        let theirs = tables[other]
+        for row in rows {
+            encoder.reset()
+            encoder.append(row, at: keyAt)
+            if keep { mine.insert(mine.keep(row), under: encoder) { keyAt.map { row.values[$0] } } }
+            theirs.forEachMatch(encoder) { h in
+                out.append(Row(sources.map { $0.operand == operand ? row.values[$0.position] : theirs.value(h, $0.position) }))
+            }
+        }
+        return .rows(out)
+    }
+
+    private func receive(_ view: ColumnView, _ operand: Int, into out: inout Batch) {
+        let other = 1 - operand
+        let keep = !complete[other]
+        let keyAt = keyPositions[operand]
+        var mine = tables[operand]
+        tables[operand] = JoinTable()
+        defer { tables[operand] = mine }
+        let theirs = tables[other]
+        let slot = keep && view.parts.count == 1 ? mine.slot(for: view) : nil
+        let otherStores = theirs.stores.count
+        // Matches with rows stored by position, per store slot: the probing row's index and
+        // the stored position.
+        var probeIndexes = Array(repeating: [Int](), count: otherStores)
+        var storedPositions = Array(repeating: [Int](), count: otherStores)
+        var decoded: [Row] = []
+        view.withReaders { readers in
+            let encoder = KeyEncoder()
+            for k in 0..<view.count {
+                encoder.reset()
+                for j in keyAt { view.encode(readers, k, j, into: encoder) }
+                if keep {
+                    let handle = slot.map { JoinTable.handle(slot: $0, position: view.parts[0].positions[k]) }
+                        ?? mine.keep(view.row(readers, k))
+                    mine.insert(handle, under: encoder) { keyAt.map { view.value(readers, k, $0) } }
+                }
+                theirs.forEachMatch(encoder) { h in
+                    if h >= 0 {
+                        probeIndexes[h >> 32].append(k)
+                        storedPositions[h >> 32].append(h & 0xFFFF_FFFF)
+                    } else {
+                        decoded.append(Row(sources.map {
+                            $0.operand == operand ? view.value(readers, k, $0.position) : theirs.value(h, $0.position)
+                        }))
+                    }
+                }
+            }
+        }
+        for s in 0..<otherStores where !probeIndexes[s].isEmpty {
+            let stored = theirs.stores[s]
+            var parts = view.parts.map { part in
+                ColumnView.Part(store: part.store, positions: probeIndexes[s].map { part.positions[$0] })
+            }
+            parts.append(ColumnView.Part(store: stored.store, positions: storedPositions[s]))
+            let storedPart = view.parts.count
+            out.append(.columns(ColumnView(
+                parts: parts,
+                partOf: sources.map { $0.operand == operand ? view.partOf[$0.position] : storedPart },
+                columnOf: sources.map { $0.operand == operand ? view.columnOf[$0.position] : stored.columnOf[$0.position] })))
+        }
+        out.append(.rows(decoded))
     }
 
     func operandCompleted(_ operand: Int) -> Batch {
@@ -37,7 +123,7 @@ final class HashJoinKernel: Kernel {
     }
 
     /// The distinct keys stored for one operand.
-    func keys(ofOperand operand: Int) -> [Row] { tables[operand].keys }
+    func keys(ofOperand operand: Int) -> [Row] { tables[operand].keyRows }
 
-    func freshCopy() -> any Kernel { HashJoinKernel(layout: layout) }
+    func freshCopy() -> any Kernel { HashJoinKernel(self) }
 }

@@ -1,20 +1,31 @@
 import Relational
 
-/// Symmetric intersection: each side's rows are kept to be probed by the other side's
-/// later rows. A side is dropped once the other operand is complete (nothing will probe it).
+/// Symmetric intersection: each side's rows are kept (as key encodings) to be probed by the
+/// other side's later rows. A side is dropped once the other operand is complete (nothing
+/// will probe it).
 final class IntersectionKernel: Kernel {
-    private var sides: [Set<Row>] = [[], []]
+    /// Unchecked exclusivity: touched once per row, never by overlapping accesses.
+    @exclusivity(unchecked) private var sides = [EncodedKeySet(), EncodedKeySet()]
     private var complete = [false, false]
 
     func receive(_ batch: Batch, operand: Int) -> Batch {
         let other = 1 - operand
-        if !complete[other] { sides[operand].formUnion(batch.rows) }
-        return Batch(batch.rows.filter { sides[other].contains($0) })
+        let keepSide = !complete[other]
+        var out = Batch()
+        for piece in batch.pieces {
+            var keep: [Int] = []
+            piece.forEachKey(nil) { k, key in
+                if keepSide { sides[operand].insert(key) }
+                if sides[other].find(key) != nil { keep.append(k) }
+            }
+            out.append(piece.selecting(keep))
+        }
+        return out
     }
 
     func operandCompleted(_ operand: Int) -> Batch {
         complete[operand] = true
-        sides[1 - operand] = []
+        sides[1 - operand] = EncodedKeySet()
         return .empty
     }
 

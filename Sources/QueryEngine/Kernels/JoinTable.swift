@@ -1,72 +1,85 @@
 import Relational
 
-/// A join row's key, worked out once per row and used both to store the row and to probe
-/// the other operand's table. A single-attribute key that is numeric and integral (an
-/// integer, or a real equal to one, as `3 == 3.0`) is carried as its `Int64`, so it needs
-/// no key row; every other key (null, text, blob, a fractional or out-of-range real, a key
-/// of several attributes) is carried as its key row. The split follows `Value`'s equality
-/// and hashing exactly, so equal keys always take the same way.
-enum JoinKey {
-    case integer(Int64)
-    /// An integral real: its integer, and the real as written (handed on by `keys`).
-    case integralReal(Int64, Double)
-    case row(Row)
-
-    @inline(__always)
-    init(of row: Row, at positions: [Int]) {
-        if positions.count == 1 {
-            switch row.values[positions[0]] {
-            case let .integer(i):
-                self = .integer(i)
-                return
-            case let .real(d):
-                if let i = Int64(exactly: d) {
-                    self = .integralReal(i, d)
-                    return
-                }
-            case .null, .text, .blob:
-                break
-            }
-        }
-        self = .row(row.picking(positions))
-    }
-}
-
-/// One join operand's stored rows by key: integral single keys under their `Int64` (hashing
-/// one integer, no key row allocated per probe), any other key under its key row.
+/// One join operand's stored rows by key. Keys are their encodings (`EncodedKeySet`:
+/// equal keys, `3` and `3.0` included, encode alike); the rows of a key are chained in
+/// arrival order through flat arrays, so storing a row allocates nothing per key. A row
+/// that arrived in a single-store column view is kept as its position in that store (a
+/// handle `slot << 32 | position`); any other row is decoded and kept (a negative handle).
 struct JoinTable {
-    private var byInteger: [Int64: [Row]] = [:]
-    /// Integer keys whose first stored value was a real, so `keys` returns each key as it
-    /// was first stored, as a table keyed by rows would.
-    private var realSpelling: [Int64: Double] = [:]
-    private var byRow: [Row: [Row]] = [:]
+    private var keys = EncodedKeySet()
+    /// Keys first stored with a real equal to an integer, as they were written (the
+    /// encoding spells them as integers); `keyRows` hands them on as stored.
+    private var spelled: [Int: [Value]] = [:]
+    private var first: [Int32] = []
+    private var last: [Int32] = []
+    private var next: [Int32] = []
+    private var handles: [Int] = []
+    /// Stores whose rows are kept by position, with the operand's column of each store column.
+    private(set) var stores: [(store: ColumnStore, columnOf: [Int])] = []
+    private var rows: [Row] = []
+    private var lastSlot = -1
 
-    mutating func insert(_ row: Row, under key: JoinKey) {
-        switch key {
-        case let .integer(i):
-            byInteger[i, default: []].append(row)
-        case let .integralReal(i, d):
-            if byInteger[i] == nil { realSpelling[i] = d }
-            byInteger[i, default: []].append(row)
-        case let .row(k):
-            byRow[k, default: []].append(row)
+    /// The slot of a single-part view's store (added when new).
+    mutating func slot(for view: ColumnView) -> Int {
+        let store = view.parts[0].store
+        if lastSlot >= 0, stores[lastSlot].columnOf == view.columnOf, stores[lastSlot].store.sharesStorage(with: store) {
+            return lastSlot
         }
+        if let s = stores.indices.first(where: { stores[$0].columnOf == view.columnOf && stores[$0].store.sharesStorage(with: store) }) {
+            lastSlot = s
+        } else {
+            stores.append((store, view.columnOf))
+            lastSlot = stores.count - 1
+        }
+        return lastSlot
     }
 
     @inline(__always)
-    func matches(_ key: JoinKey) -> [Row]? {
-        switch key {
-        case let .integer(i), let .integralReal(i, _):
-            return byInteger[i]
-        case let .row(k):
-            return byRow[k]
+    static func handle(slot: Int, position: Int) -> Int { slot << 32 | position }
+
+    /// Keeps a decoded row; returns its handle.
+    mutating func keep(_ row: Row) -> Int {
+        rows.append(row)
+        return -rows.count
+    }
+
+    /// Stores the row with this handle under `key`; `spelling` gives the key's values when
+    /// the key is new and holds an integral real.
+    mutating func insert(_ handle: Int, under key: KeyEncoder, spelling: () -> [Value]) {
+        let (ordinal, inserted) = keys.insert(key)
+        let entry = Int32(truncatingIfNeeded: handles.count)
+        handles.append(handle)
+        next.append(-1)
+        if inserted {
+            first.append(entry)
+            last.append(entry)
+            if key.hasIntegralReal { spelled[ordinal] = spelling() }
+        } else {
+            next[Int(last[ordinal])] = entry
+            last[ordinal] = entry
         }
     }
 
-    /// The distinct keys stored, each as a key row.
-    var keys: [Row] {
-        var out: [Row] = byInteger.keys.map { i in Row([realSpelling[i].map(Value.real) ?? .integer(i)]) }
-        out.append(contentsOf: byRow.keys)
-        return out
+    /// Calls `body` with the handle of every row stored under `key`, in arrival order.
+    @inline(__always)
+    func forEachMatch(_ key: KeyEncoder, _ body: (Int) -> Void) {
+        guard let ordinal = keys.find(key) else { return }
+        var e = Int(first[ordinal])
+        while e >= 0 {
+            body(handles[e])
+            e = Int(next[e])
+        }
+    }
+
+    /// The value at operand column `position` of the row with this handle.
+    func value(_ handle: Int, _ position: Int) -> Value {
+        if handle < 0 { return rows[-handle - 1].values[position] }
+        let s = stores[handle >> 32]
+        return s.store.withKeyReader { $0.value(row: handle & 0xFFFF_FFFF, column: s.columnOf[position]) }
+    }
+
+    /// The distinct keys stored, each as a key row (as first stored).
+    var keyRows: [Row] {
+        (0..<keys.count).map { Row(spelled[$0] ?? keys.values($0)) }
     }
 }

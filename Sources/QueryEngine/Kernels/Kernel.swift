@@ -1,18 +1,5 @@
 import Relational
 
-/// Rows moving into or out of a kernel. Today it wraps `[Row]`; column batches will
-/// replace its insides without changing the kernel protocol.
-struct Batch {
-    var rows: [Row]
-
-    init(_ rows: [Row] = []) { self.rows = rows }
-
-    static var empty: Batch { Batch() }
-
-    var isEmpty: Bool { rows.isEmpty }
-    var count: Int { rows.count }
-}
-
 /// One operator's row processing in the runner. A kernel holds only its own operator's
 /// compiled form and state; the runner's generic path (progress, counters, filters,
 /// invariant checks) lives in `NodeRuntime` and `Runner`. Every node's output is a set:

@@ -17,7 +17,7 @@ enum KernelFactory {
         case let .rename(map):
             return RenameKernel(map: .rename(from: operands[0], to: output, map: map))
         case let .join(pairs):
-            return HashJoinKernel(layout: JoinLayout(left: operands[0], right: operands[1], pairs: pairs, output: output))
+            return HashJoinKernel(left: operands[0], right: operands[1], pairs: pairs, output: output)
         case let .closure(from, to):
             return ClosureKernel(from: from, to: to, scheme: output)
         }

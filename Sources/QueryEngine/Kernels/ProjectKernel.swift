@@ -1,19 +1,25 @@
 import Relational
 
-/// Keeps some attributes; rows that coincide after projecting are emitted once.
+/// Keeps some attributes; rows that coincide after projecting are emitted once. Seen rows
+/// are kept as key encodings (`EncodedKeySet`), and a column view stays a view: the new
+/// rows' positions, remapped to the kept columns.
 final class ProjectKernel: Kernel {
     private let map: ColumnMap
-    private var seen = Set<Row>()
+    /// Unchecked exclusivity: touched once per row, never by overlapping accesses.
+    @exclusivity(unchecked) private var seen = EncodedKeySet()
 
     init(map: ColumnMap) { self.map = map }
 
     func receive(_ batch: Batch, operand: Int) -> Batch {
-        var out: [Row] = []
-        for row in batch.rows {
-            let projected = map.apply(row)
-            if seen.insert(projected).inserted { out.append(projected) }
+        var out = Batch()
+        for piece in batch.pieces {
+            var keep: [Int] = []
+            piece.forEachKey(map.positions) { k, key in
+                if seen.insert(key).inserted { keep.append(k) }
+            }
+            out.append(piece.selecting(keep).mapping(map.positions))
         }
-        return Batch(out)
+        return out
     }
 
     func operandCompleted(_ operand: Int) -> Batch { .empty }

@@ -1,13 +1,16 @@
 import Relational
 
 /// Renames attributes by reordering columns; stateless (a bijection keeps rows distinct).
+/// A column view only remaps its columns.
 final class RenameKernel: Kernel {
     private let map: ColumnMap
 
     init(map: ColumnMap) { self.map = map }
 
     func receive(_ batch: Batch, operand: Int) -> Batch {
-        Batch(batch.rows.map { map.apply($0) })
+        var out = Batch()
+        for piece in batch.pieces { out.append(piece.mapping(map.positions)) }
+        return out
     }
 
     func operandCompleted(_ operand: Int) -> Batch { .empty }

@@ -29,9 +29,9 @@ extension Runner {
 
     /// Checked mode: rows about to leave `id` are new, and no parent receives them on an
     /// operand that is already complete.
-    func checkEmission(_ id: NodeID, _ rows: [Row]) {
+    func checkEmission(_ id: NodeID, _ batch: Batch) {
         guard let checks else { return }
-        if let row = checks.repeatedRow(emittedBy: id, rows) {
+        if let row = checks.repeatedRow(emittedBy: id, batch.rows) {
             violated("node \(id) (\(graph[id].operation.label)) emitted row \(row) twice")
         }
         for edge in graph[id].parents where runtimes[edge.parent].operandComplete[edge.operand] {

@@ -111,18 +111,11 @@ extension Runner {
                     throw RelationError.unsupported("internal error: a key filter no longer reaches source node \(id)")
                 }
                 counters.filteredFetches += 1
-                let cursor = try source.makeCursor(filter: filter)
-                while true {
-                    let batch = try cursor.next(maxRows: batchSize)
-                    if batch.isEmpty { break }
-                    counters.sourceRowsRead += batch.count
-                    rowsThisRound += batch.count
-                    emit(id, batch)
-                }
+                rowsThisRound += try drain(id, source, filter: filter)
             }
             counters.onDemandRoundRows.append(rowsThisRound)
             let (rows, next) = kernel.nextDemand()
-            if !rows.isEmpty { emit(plan.driver, rows.rows) }
+            if !rows.isEmpty { emit(plan.driver, rows) }
             demand = next
         }
     }

@@ -4,19 +4,47 @@ import Relational
 // (`Kernels/`); checked runs verify the engine's invariants on the way out (`emit`, see
 // `InvariantChecks`), for every operator.
 extension Runner {
-    func receive(_ rows: [Row], along edge: Edge) {
+    func receive(_ batch: Batch, along edge: Edge) {
         let runtime = runtimes[edge.parent]
-        runtime.rowsIn += rows.count
+        runtime.rowsIn += batch.count
         runtime.started = true
         guard let kernel = runtime.kernel else { return }
-        let out = kernel.receive(Batch(rows), operand: edge.operand)
-        if !out.isEmpty { emit(edge.parent, out.rows) }
+        let out = kernel.receive(batch, operand: edge.operand)
+        if !out.isEmpty { emit(edge.parent, out) }
     }
 
     /// Lets the node's kernel release rows it held back for the completed operand.
     func flushOnOperandComplete(_ edge: Edge) {
         guard let kernel = runtimes[edge.parent].kernel else { return }
         let out = kernel.operandCompleted(edge.operand)
-        if !out.isEmpty { emit(edge.parent, out.rows) }
+        if !out.isEmpty { emit(edge.parent, out) }
+    }
+
+    /// Drains a cursor over `source` for node `id`, batch by batch: a memory table's
+    /// batches arrive as column views (nothing decoded), any other source's as rows.
+    /// Returns the rows read.
+    @discardableResult
+    func drain(_ id: NodeID, _ source: any SourceRelation, filter: Predicate?) throws -> Int {
+        var read = 0
+        if let table = source as? MemoryTable {
+            let cursor = try table.makeBatchCursor(filter: filter)
+            while true {
+                let batch = cursor.next(maxRows: batchSize)
+                if batch.isEmpty { break }
+                counters.sourceRowsRead += batch.count
+                read += batch.count
+                emit(id, Batch(.columns(ColumnView(batch))))
+            }
+            return read
+        }
+        let cursor = try source.makeCursor(filter: filter)
+        while true {
+            let rows = try cursor.next(maxRows: batchSize)
+            if rows.isEmpty { break }
+            counters.sourceRowsRead += rows.count
+            read += rows.count
+            emit(id, Batch(rows))
+        }
+        return read
     }
 }

@@ -105,24 +105,25 @@ final class Runner: RunnerContext {
             return
         }
         if filter != nil { counters.filteredFetches += 1 }
-        let cursor = try source.makeCursor(filter: filter)
-        while true {
-            let batch = try cursor.next(maxRows: batchSize)
-            if batch.isEmpty { break }
-            counters.sourceRowsRead += batch.count
-            emit(id, batch)
-        }
+        try drain(id, source, filter: filter)
         markComplete(id)
     }
 
     /// Delivers a node's new rows to its outputs and parents.
-    func emit(_ id: NodeID, _ rows: [Row]) {
-        checkEmission(id, rows)
-        runtimes[id].rowsOut += rows.count
+    func emit(_ id: NodeID, _ batch: Batch) {
+        checkEmission(id, batch)
+        runtimes[id].rowsOut += batch.count
         let node = graph[id]
-        for output in node.outputs { outputs[output].append(contentsOf: rows) }
-        for edge in node.parents { receive(rows, along: edge) }
+        if !node.outputs.isEmpty {
+            // Results are rows: this is where a view is decoded.
+            let rows = batch.rows
+            for output in node.outputs { outputs[output].append(contentsOf: rows) }
+        }
+        for edge in node.parents { receive(batch, along: edge) }
     }
+
+    /// Delivers decoded rows (tests and row sources).
+    func emit(_ id: NodeID, _ rows: [Row]) { emit(id, Batch(rows)) }
 
     func markComplete(_ id: NodeID) {
         runtimes[id].complete = true

@@ -84,3 +84,43 @@ public struct CompiledPredicate: Sendable {
         }
     }
 }
+
+/// A row a predicate can be tested on without decoding it: compares one of its values (by
+/// scheme position) with a constant in the total order, and decodes a value only when
+/// asked. A column view implements it over a memory table's columns.
+public protocol PredicateInput {
+    /// `Value.compare(value at position, constant)`.
+    func compare(_ position: Int, with constant: Value) -> Int
+    func value(_ position: Int) -> Value
+}
+
+extension CompiledPredicate {
+    /// Whether the predicate holds for the input (the same answer as `matches(_:)` on the
+    /// decoded row).
+    public func matches<Input: PredicateInput>(_ input: Input) -> Bool {
+        Self.evaluate(root, input)
+    }
+
+    private static func evaluate<Input: PredicateInput>(_ node: Node, _ input: Input) -> Bool {
+        switch node {
+        case let .constant(b):
+            return b
+        case let .attributeValue(i, op, v):
+            return op.holds(forComparison: input.compare(i, with: v))
+        case let .attributeAttribute(i, op, j):
+            return op.holds(forComparison: Value.compare(input.value(i), input.value(j)))
+        case let .and(parts):
+            for part in parts where !evaluate(part, input) { return false }
+            return true
+        case let .or(parts):
+            for part in parts where evaluate(part, input) { return true }
+            return false
+        case let .not(inner):
+            return !evaluate(inner, input)
+        case let .valueIn(i, set):
+            return set.contains(input.value(i))
+        case let .rowIn(positions, set):
+            return set.contains(Row(positions.map { input.value($0) }))
+        }
+    }
+}

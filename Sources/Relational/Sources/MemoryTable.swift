@@ -420,11 +420,13 @@ struct TableScan {
         let total = positions?.count ?? store.count
         var out: [Int] = []
         var examined = 0
-        while next < total && out.count < maxRows {
-            let p = positions?[next] ?? next
-            next += 1
-            examined += 1
-            if probe?.matches(p, in: store) ?? true { out.append(p) }
+        store.withKeyReader { reader in
+            while next < total && out.count < maxRows {
+                let p = positions?[next] ?? next
+                next += 1
+                examined += 1
+                if probe?.matches(p, reader) ?? true { out.append(p) }
+            }
         }
         table.record(examined: examined, delivered: out.count)
         return out

@@ -11,12 +11,20 @@ public enum DatasetUse: Sendable, Equatable {
 }
 
 /// Estimates of a dataset's peak resident memory, from its shape, rows and parameters alone,
-/// before anything is generated. The model counts, per table, the rows expected (each row
-/// an array of `Value`s plus any text too long to be stored inline) and the generator's
-/// working arrays; the constants below were calibrated against the peak resident set
-/// (VmHWM) of `testbed generate` at 1 and 4 million rows (see the summary of issue 9).
+/// before anything is generated. The model follows how the data is held: a dataset's tables
+/// are column stores (`ColumnStore`: a tag byte and an 8-byte payload per value, each
+/// distinct text once in its column's dictionary), which a memory table takes over without
+/// copying, adding only its indexes. Generators that build `Row`s first (every shape but
+/// documents) hold those rows, arrays of `Value`s, while the columns are built, so their
+/// peak counts both. The generators' working arrays come on top. Calibrated against
+/// `testbed-bench bulk-memory` (1M documents: 80 bytes a row resident after loading, 114
+/// bytes a row at the peak) and the peak resident set of `testbed generate` (issue 9).
 enum MemoryModel {
-    /// A row: its slot in `[Row]` (with growth slack) plus the malloc'd array of values.
+    /// A value in a column: its tag and payload.
+    static let columnValue = 9
+    /// A distinct text beside its bytes: its end offset and its dictionary slots.
+    static let distinctText = 16
+    /// A decoded row: its slot in `[Row]` (with growth slack) plus the malloc'd array of values.
     static func row(columns: Int) -> Int {
         switch columns {
         case 0: return 16
@@ -25,7 +33,7 @@ enum MemoryModel {
         default: return 16 + 112
         }
     }
-    /// Text over 15 UTF-8 bytes lives on the heap (up to 31 bytes: one 64-byte block).
+    /// Text over 15 UTF-8 bytes in a decoded row lives on the heap (up to 31 bytes: one 64-byte block).
     static let longText = 64
     /// `Set<Value>` / dictionary entry, by capacity (power of two, at most 3/4 full).
     static func hashTable(entries: Int, bytesPerSlot: Int) -> Int {
@@ -33,9 +41,11 @@ enum MemoryModel {
         while capacity * 3 / 4 < entries { capacity *= 2 }
         return capacity * bytesPerSlot
     }
-    /// Per row and index of a memory table (row lookup plus the index bucket).
-    static let memoryTableRow = 40
-    static let memoryTableIndexEntry = 120
+    /// Per row and index of a memory table (`ColumnIndex`: a 4-byte chain link per row and
+    /// 4-byte slots for the distinct values, at most 2/3 full).
+    static let memoryTableIndexEntry = 12
+    /// Per row of a memory table without a unique index: its membership slots.
+    static let memoryTableMembership = 12
     /// Per row of an in-memory SQLite table with its indexes.
     static let sqliteRow = 110
     /// The process itself, libraries, SQLite's cache and the writers' buffers.
@@ -46,15 +56,35 @@ enum MemoryModel {
 struct TableEstimate {
     let rows: Int
     let columns: Int
-    /// Fraction (0...1) of rows holding one long (heap) text.
+    /// Fraction (0...1) of rows holding one long (heap) text, while decoded rows exist.
     let longTextFraction: Double
+    /// Bytes of distinct text per row in the columns (texts drawn from a small vocabulary
+    /// are stored once and count as nothing).
+    var distinctTextBytes = 0
+    /// Whether the generator builds the table as rows before its columns.
+    var builtAsRows = true
     /// Whether the SQLite writer checks the first indexed attribute for uniqueness with a
     /// set of all its values (it does for tables keyed by an id).
     let keyed: Bool
     let indexes: Int
 
-    var bytes: Int {
-        rows * MemoryModel.row(columns: columns) + Int(Double(rows) * longTextFraction) * MemoryModel.longText
+    /// The table held as columns.
+    var columnBytes: Int {
+        let textBytes = distinctTextBytes == 0 ? 0 : distinctTextBytes + MemoryModel.distinctText
+        return rows * (columns * MemoryModel.columnValue + textBytes)
+    }
+
+    /// The decoded rows a generator builds first (none when it writes columns).
+    var rowBytes: Int {
+        guard builtAsRows else { return 0 }
+        return rows * MemoryModel.row(columns: columns) + Int(Double(rows) * longTextFraction) * MemoryModel.longText
+    }
+
+    var bytes: Int { columnBytes + rowBytes }
+
+    /// What a memory table adds when it takes the columns over.
+    var memoryTableBytes: Int {
+        rows * (indexes * MemoryModel.memoryTableIndexEntry + MemoryModel.memoryTableMembership)
     }
 }
 
@@ -99,10 +129,7 @@ extension ShapeGenerator {
         // A plist backend's files are written from the dataset; a file relation then holds
         // its rows as a memory table (a directory relation far less), so memory's bound holds.
         case .load(.memory), .load(.plistFile), .load(.plistDirectory), .load(.plistDatabase):
-            let tablesBytes = tables.reduce(0) {
-                $0 + MemoryModel.hashTable(entries: $1.rows, bytesPerSlot: 16) + $1.rows * $1.indexes * MemoryModel.memoryTableIndexEntry
-            }
-            return MemoryModel.baseline + data + tablesBytes
+            return MemoryModel.baseline + data + tables.reduce(0) { $0 + $1.memoryTableBytes }
         case .load(.sqlite):
             let keySet = tables.filter(\.keyed).map { MemoryModel.hashTable(entries: $0.rows, bytesPerSlot: 24) }.max() ?? 0
             let database = tables.reduce(0) { $0 + $1.rows * MemoryModel.sqliteRow }
@@ -141,7 +168,9 @@ extension DocumentsGenerator {
         case .root: selected = 1
         }
         return [
-            TableEstimate(rows: rows, columns: 3, longTextFraction: Double(longNames) / Double(rows), keyed: true, indexes: 2),
+            // Written as columns; every name ("Document 123456") is distinct.
+            TableEstimate(rows: rows, columns: 3, longTextFraction: Double(longNames) / Double(rows),
+                          distinctTextBytes: 16, builtAsRows: false, keyed: true, indexes: 2),
             TableEstimate(rows: selected, columns: 1, longTextFraction: 0, keyed: true, indexes: 1),
         ]
     }
@@ -201,7 +230,7 @@ extension TodoGenerator {
         let itemTags = rows * perItem / 2
         return [
             TableEstimate(rows: rows, columns: 3, longTextFraction: 0.3, keyed: true, indexes: 1),
-            TableEstimate(rows: tagCount, columns: 2, longTextFraction: 0, keyed: true, indexes: 1),
+            TableEstimate(rows: tagCount, columns: 2, longTextFraction: 0, distinctTextBytes: 16, keyed: true, indexes: 1),
             TableEstimate(rows: itemTags, columns: 2, longTextFraction: 0, keyed: true, indexes: 2),
             TableEstimate(rows: selectedCount, columns: 1, longTextFraction: 0, keyed: true, indexes: 1),
         ]
@@ -224,8 +253,8 @@ extension EmployeesGenerator {
 
     var tableEstimates: [TableEstimate] {
         [
-            TableEstimate(rows: rows, columns: 2, longTextFraction: 0.2, keyed: true, indexes: 1),
-            TableEstimate(rows: rows * maxEquipment / 2, columns: 3, longTextFraction: 0, keyed: true, indexes: 2),
+            TableEstimate(rows: rows, columns: 2, longTextFraction: 0.2, distinctTextBytes: 16, keyed: true, indexes: 1),
+            TableEstimate(rows: rows * maxEquipment / 2, columns: 3, longTextFraction: 0, distinctTextBytes: 10, keyed: true, indexes: 2),
         ]
     }
 

@@ -42,6 +42,11 @@ public struct ByteDictionary: Sendable {
         }
     }
 
+    /// The arena and the end offsets, borrowed.
+    func withStorage<R>(_ body: (UnsafeRawBufferPointer, UnsafeBufferPointer<Int>) throws -> R) rethrows -> R {
+        try arena.withUnsafeBytes { a in try ends.withUnsafeBufferPointer { e in try body(a, e) } }
+    }
+
     public func string(_ code: Int) -> String {
         withBytes(of: code) { String(decoding: $0, as: UTF8.self) }
     }

@@ -16,4 +16,23 @@ struct RowProbe {
         for c in referenced { scratch.values[c] = store.value(row: position, column: c) }
         return test.matches(scratch)
     }
+
+    /// The same test on the stored values in place (`KeyReader.compare`): no value is
+    /// decoded unless the predicate needs one itself (two attributes compared, an IN-set).
+    @inline(__always)
+    func matches(_ position: Int, _ reader: KeyReader) -> Bool {
+        test.matches(StoredRow(reader: reader, row: position))
+    }
+}
+
+/// A stored row, for testing a predicate on it in place.
+struct StoredRow: PredicateInput {
+    let reader: KeyReader
+    let row: Int
+
+    func compare(_ position: Int, with constant: Value) -> Int {
+        reader.compare(row: row, column: position, with: constant)
+    }
+
+    func value(_ position: Int) -> Value { reader.value(row: row, column: position) }
 }

@@ -104,6 +104,19 @@ public struct ValueColumn: Sendable, KeyedColumn {
         texts.reserveCapacity(strings: strings, bytes: bytes)
     }
 
+    /// Tags, payloads and both dictionaries' storage, borrowed (see `KeyReader`).
+    func withStorage<R>(_ body: (ColumnStorage) throws -> R) rethrows -> R {
+        try tags.withUnsafeBufferPointer { t in
+            try payloads.withUnsafeBufferPointer { p in
+                try texts.withStorage { textArena, textEnds in
+                    try blobs.withStorage { blobArena, blobEnds in
+                        try body(ColumnStorage(tags: t, payloads: p, texts: (textArena, textEnds), blobs: (blobArena, blobEnds)))
+                    }
+                }
+            }
+        }
+    }
+
     // MARK: Internal: stored forms and keys
 
     /// The tag and payload a value is stored as (interning text and blobs).

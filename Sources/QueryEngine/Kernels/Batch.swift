@@ -1,0 +1,207 @@
+import Relational
+
+/// Rows moving into or out of a kernel: a list of pieces, each either decoded rows or a
+/// view into memory tables' columns (`ColumnView`). Sources that are memory tables deliver
+/// views; kernels keep them views as long as they can (a select or a set operation narrows
+/// the positions, a project or rename remaps columns, a hash join pairs positions of two
+/// stores), so a row is decoded only where a `Row` is needed: a result row, a row a join
+/// must keep that no store holds, a closure's edges.
+struct Batch {
+    var pieces: [BatchPiece] = []
+
+    init() {}
+
+    init(_ rows: [Row]) {
+        if !rows.isEmpty { pieces = [.rows(rows)] }
+    }
+
+    init(_ piece: BatchPiece) { append(piece) }
+
+    static var empty: Batch { Batch() }
+
+    var isEmpty: Bool { pieces.isEmpty }
+    var count: Int { pieces.reduce(0) { $0 + $1.count } }
+
+    /// Adds a piece (empty pieces are dropped, so `isEmpty` means no rows).
+    mutating func append(_ piece: BatchPiece) {
+        if piece.count > 0 { pieces.append(piece) }
+    }
+
+    mutating func append(contentsOf other: Batch) { pieces.append(contentsOf: other.pieces) }
+
+    /// Every row, decoded.
+    var rows: [Row] {
+        if pieces.count == 1, case let .rows(rows) = pieces[0] { return rows }
+        var out: [Row] = []
+        out.reserveCapacity(count)
+        for piece in pieces { piece.appendRows(to: &out) }
+        return out
+    }
+}
+
+/// Rows as positions in column stores: one part per store, holding a position per row,
+/// and for each of the rows' columns the part and store column it reads. Row `k` is, in
+/// column `j`, `parts[partOf[j]].store`'s value at `(parts[partOf[j]].positions[k], columnOf[j])`.
+/// Stores are snapshots (sharing the tables' storage), so a view stays valid however long
+/// a kernel holds it.
+struct ColumnView {
+    struct Part {
+        let store: ColumnStore
+        var positions: [Int]
+    }
+
+    var parts: [Part]
+    var partOf: [Int]
+    var columnOf: [Int]
+
+    /// A memory table's batch: the table's columns in scheme order, at the selected rows.
+    init(_ batch: ColumnBatch) {
+        parts = [Part(store: batch.store, positions: batch.selection)]
+        partOf = Array(repeating: 0, count: batch.store.width)
+        columnOf = Array(0..<batch.store.width)
+    }
+
+    init(parts: [Part], partOf: [Int], columnOf: [Int]) {
+        self.parts = parts
+        self.partOf = partOf
+        self.columnOf = columnOf
+    }
+
+    var count: Int { parts.first?.positions.count ?? 0 }
+    var width: Int { partOf.count }
+
+    /// Calls `body` with a reader per part (one borrow per batch, not per value).
+    func withReaders<R>(_ body: ([KeyReader]) throws -> R) rethrows -> R {
+        func nest(_ i: Int, _ readers: [KeyReader]) throws -> R {
+            if i == parts.count { return try body(readers) }
+            return try parts[i].store.withKeyReader { try nest(i + 1, readers + [$0]) }
+        }
+        return try nest(0, [])
+    }
+
+    /// The value of row `k` in column `j`.
+    @inline(__always)
+    func value(_ readers: [KeyReader], _ k: Int, _ j: Int) -> Value {
+        let p = partOf[j]
+        return readers[p].value(row: parts[p].positions[k], column: columnOf[j])
+    }
+
+    @inline(__always)
+    func encode(_ readers: [KeyReader], _ k: Int, _ j: Int, into encoder: KeyEncoder) {
+        let p = partOf[j]
+        readers[p].encode(row: parts[p].positions[k], column: columnOf[j], into: encoder)
+    }
+
+    func row(_ readers: [KeyReader], _ k: Int) -> Row {
+        var values: [Value] = []
+        values.reserveCapacity(width)
+        for j in 0..<width { values.append(value(readers, k, j)) }
+        return Row(values)
+    }
+}
+
+enum BatchPiece {
+    case rows([Row])
+    case columns(ColumnView)
+
+    var count: Int {
+        switch self {
+        case let .rows(rows): return rows.count
+        case let .columns(view): return view.count
+        }
+    }
+
+    func appendRows(to out: inout [Row]) {
+        switch self {
+        case let .rows(rows):
+            out.append(contentsOf: rows)
+        case let .columns(view):
+            view.withReaders { readers in
+                for k in 0..<view.count { out.append(view.row(readers, k)) }
+            }
+        }
+    }
+
+    /// The rows at `keep` (ascending indexes into the piece), as a piece of the same kind:
+    /// a view only narrows its positions.
+    func selecting(_ keep: [Int]) -> BatchPiece {
+        switch self {
+        case let .rows(rows):
+            return .rows(keep.map { rows[$0] })
+        case var .columns(view):
+            if keep.count == view.count { return self }
+            for i in view.parts.indices {
+                let positions = view.parts[i].positions
+                view.parts[i].positions = keep.map { positions[$0] }
+            }
+            return .columns(view)
+        }
+    }
+
+    /// Each row's values at `positions`, in that order (project, rename): a view only
+    /// remaps its columns.
+    func mapping(_ positions: [Int]) -> BatchPiece {
+        switch self {
+        case let .rows(rows):
+            return .rows(rows.map { $0.picking(positions) })
+        case let .columns(view):
+            return .columns(ColumnView(parts: view.parts, partOf: positions.map { view.partOf[$0] },
+                                       columnOf: positions.map { view.columnOf[$0] }))
+        }
+    }
+
+    /// Calls `body(k, key)` for every row `k`, `key` holding the encoding of the row's values
+    /// at `positions` (nil: every column).
+    func forEachKey(_ positions: [Int]?, _ body: (Int, KeyEncoder) -> Void) {
+        let encoder = KeyEncoder()
+        switch self {
+        case let .rows(rows):
+            for (k, row) in rows.enumerated() {
+                encoder.reset()
+                if let positions { encoder.append(row, at: positions) } else { for v in row.values { encoder.append(v) } }
+                body(k, encoder)
+            }
+        case let .columns(view):
+            let columns = positions ?? Array(0..<view.width)
+            view.withReaders { readers in
+                for k in 0..<view.count {
+                    encoder.reset()
+                    for j in columns { view.encode(readers, k, j, into: encoder) }
+                    body(k, encoder)
+                }
+            }
+        }
+    }
+
+    /// The indexes of the rows the predicate holds for. A view compares its stored values
+    /// with the predicate's constants in place, decoding none unless the predicate needs a
+    /// value itself (two attributes compared, an IN-set).
+    func matching(_ test: CompiledPredicate) -> [Int] {
+        switch self {
+        case let .rows(rows):
+            return rows.indices.filter { test.matches(rows[$0]) }
+        case let .columns(view):
+            var keep: [Int] = []
+            view.withReaders { readers in
+                for k in 0..<view.count where test.matches(ViewRow(view: view, readers: readers, k: k)) {
+                    keep.append(k)
+                }
+            }
+            return keep
+        }
+    }
+}
+
+/// Row `k` of a column view, for testing a predicate on it in place.
+private struct ViewRow: PredicateInput {
+    let view: ColumnView
+    let readers: [KeyReader]
+    let k: Int
+
+    func compare(_ position: Int, with constant: Value) -> Int {
+        let p = view.partOf[position]
+        return readers[p].compare(row: view.parts[p].positions[k], column: view.columnOf[position], with: constant)
+    }
+
+    func value(_ position: Int) -> Value { view.value(readers, k, position) }
+}

@@ -1,0 +1,88 @@
+extension ColumnStore {
+    /// Every column borrowed for reading values and their key encodings (no `Row` and no
+    /// column copy per value); the store must not change inside `body`.
+    public func withKeyReader<R>(_ body: (KeyReader) throws -> R) rethrows -> R {
+        func nest(_ i: Int, _ borrowed: [ColumnStorage]) throws -> R {
+            if i == columns.count { return try borrowed.withUnsafeBufferPointer { try body(KeyReader(columns: $0)) } }
+            return try columns[i].withStorage { try nest(i + 1, borrowed + [$0]) }
+        }
+        return try nest(0, [])
+    }
+
+    /// True when both are the same snapshot (one storage, so equal positions mean equal
+    /// rows): what lets a consumer keep positions into one store instead of decoded rows.
+    public func sharesStorage(with other: ColumnStore) -> Bool {
+        guard count == other.count, width == other.width else { return false }
+        let mine = columns.withUnsafeBufferPointer { $0.baseAddress }
+        let theirs = other.columns.withUnsafeBufferPointer { $0.baseAddress }
+        return mine == theirs
+    }
+}
+
+/// One column's storage, borrowed: tags, payloads, and the dictionaries' bytes and ends.
+struct ColumnStorage {
+    let tags: UnsafeBufferPointer<ValueTag>
+    let payloads: UnsafeBufferPointer<Int64>
+    let texts: (arena: UnsafeRawBufferPointer, ends: UnsafeBufferPointer<Int>)
+    let blobs: (arena: UnsafeRawBufferPointer, ends: UnsafeBufferPointer<Int>)
+
+    @inline(__always)
+    static func bytes(_ d: (arena: UnsafeRawBufferPointer, ends: UnsafeBufferPointer<Int>), _ code: Int) -> UnsafeRawBufferPointer {
+        let start = code == 0 ? 0 : d.ends[code - 1]
+        return UnsafeRawBufferPointer(rebasing: d.arena[start..<d.ends[code]])
+    }
+}
+
+/// Reads a store's values by (row, column): decoded, or appended to a key encoding.
+public struct KeyReader {
+    /// Pointers only, so copying a reader (once per value read) costs no reference counting.
+    let columns: UnsafeBufferPointer<ColumnStorage>
+
+    public func value(row: Int, column: Int) -> Value {
+        let c = columns[column]
+        let payload = c.payloads[row]
+        switch c.tags[row] {
+        case .null: return .null
+        case .integer: return .integer(payload)
+        case .real: return .real(Double(bitPattern: UInt64(bitPattern: payload)))
+        case .text: return .text(String(decoding: ColumnStorage.bytes(c.texts, Int(payload)), as: UTF8.self))
+        case .blob: return .blob(Array(ColumnStorage.bytes(c.blobs, Int(payload))))
+        }
+    }
+
+    /// Appends the value's key encoding (`KeyEncoder`), reading text and blob bytes straight
+    /// from the column's dictionary.
+    public func encode(row: Int, column: Int, into encoder: KeyEncoder) {
+        let c = columns[column]
+        let payload = c.payloads[row]
+        switch c.tags[row] {
+        case .null: encoder.appendTag(0)
+        case .integer: encoder.appendWord(1, payload)
+        case .real: encoder.appendReal(Double(bitPattern: UInt64(bitPattern: payload)))
+        case .text: encoder.appendBytes(3, ColumnStorage.bytes(c.texts, Int(payload)))
+        case .blob: encoder.appendBytes(4, ColumnStorage.bytes(c.blobs, Int(payload)))
+        }
+    }
+}
+
+extension KeyReader {
+    /// `Value.compare(stored value, constant)`, comparing text and blobs by their stored
+    /// bytes (no `String` is made).
+    public func compare(row: Int, column: Int, with constant: Value) -> Int {
+        let c = columns[column]
+        let payload = c.payloads[row]
+        switch c.tags[row] {
+        case .null: return Value.compare(.null, constant)
+        case .integer: return Value.compare(.integer(payload), constant)
+        case .real: return Value.compare(.real(Double(bitPattern: UInt64(bitPattern: payload))), constant)
+        case .text:
+            guard case var .text(s) = constant else { return Value.compare(.text(""), constant) }
+            let stored = ColumnStorage.bytes(c.texts, Int(payload))
+            return s.withUTF8 { compareByteBuffers(stored, UnsafeRawBufferPointer($0)) }
+        case .blob:
+            guard case let .blob(b) = constant else { return Value.compare(.blob([]), constant) }
+            let stored = ColumnStorage.bytes(c.blobs, Int(payload))
+            return b.withUnsafeBytes { compareByteBuffers(stored, $0) }
+        }
+    }
+}
