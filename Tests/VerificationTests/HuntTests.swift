@@ -43,6 +43,14 @@ final class HuntTests: XCTestCase {
         XCTAssertEqual(regret.regret(regret.runs[0]), 500.5)
     }
 
+    func testACaseDoingMoreWorkThanTheBoundIsSkipped() throws {
+        var measurer = RegretMeasurer(grid: try HuntGrid(names: ["all-on"]))
+        measurer.maxWork = 3  // the lookup moves 2 rows in from sources, 1 through the join, 1 out
+        XCTAssertThrowsError(try measurer.measure(try lookupCase())) { XCTAssertTrue($0 is RegretMeasurer.TooMuchWork, "\($0)") }
+        measurer.maxWork = 1000
+        XCTAssertNoThrow(try measurer.measure(try lookupCase()))
+    }
+
     func testZeroCountsAreTakenAsOne() {
         XCTAssertEqual(CaseRegret.ratio(0, 0), 1)
         XCTAssertEqual(CaseRegret.ratio(5, 0), 5)

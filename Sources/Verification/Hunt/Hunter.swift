@@ -63,8 +63,13 @@ public struct Hunter {
         for index in 0..<cases {
             defer { if let progress, (index + 1) % step == 0 || index + 1 == cases { progress(index + 1, cases) } }
             let graph = makeCase(index)
-            guard !graph.outputs.isEmpty, let regret = try? measurer.measure(graph) else {
+            let regret: CaseRegret
+            do {
+                guard !graph.outputs.isEmpty else { throw VerificationError.malformedCase("no outputs") }
+                regret = try measurer.measure(graph)
+            } catch {
                 report.skipped += 1
+                log("case \(index): skipped: \(error)")
                 continue
             }
             var random = VerificationRandom(seed: seed ^ 0x5EED_0F0D_E125, case: index)
