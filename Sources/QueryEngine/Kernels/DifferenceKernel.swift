@@ -25,5 +25,10 @@ final class DifferenceKernel: Kernel {
         return Batch(pending.filter { !right.contains($0) })
     }
 
+    /// Left rows are all held back until the right operand is complete.
+    func retainedRows(ofOperand operand: Int) -> [Row]? {
+        operand == 0 && !rightComplete ? pendingLeft : nil
+    }
+
     func freshCopy() -> any Kernel { DifferenceKernel() }
 }
