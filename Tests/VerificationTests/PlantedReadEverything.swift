@@ -20,9 +20,13 @@ final class PlantedReadEverything: Heuristic {
         candidates.max { (run.estimate($0) ?? Int.max) < (run.estimate($1) ?? Int.max) }
     }
 
-    /// The standard catalog with this heuristic ahead of the initiator ordering.
+    /// The standard catalog with this heuristic ahead of the initiator ordering, and without
+    /// `filter-aware-ordering`, whose deferrals would otherwise keep the large source out of
+    /// the candidates this heuristic picks from.
     static var catalog: HeuristicCatalog {
-        var heuristics = HeuristicCatalog.standard.heuristics
+        var heuristics = HeuristicCatalog.standard.heuristics.filter {
+            ObjectIdentifier($0) != ObjectIdentifier(FilterAwareOrdering.self)
+        }
         heuristics.insert(PlantedReadEverything.self, at: 0)
         return HeuristicCatalog(heuristics)
     }

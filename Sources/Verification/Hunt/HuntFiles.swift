@@ -9,7 +9,9 @@ import QueryEngine
 ///   result_rows, sources, nodes, table_rows`. The order ratios are the slowest over the
 ///   fastest across random initiator orders (the robustness report), empty when not drawn.
 /// - `summary.csv`: per flag set, the regret distribution (median, p90, p99, max, mean,
-///   cases at least the minimum regret), time regret, and the order ratios beside them.
+///   cases at least the minimum regret), time regret, the order ratios beside them, and
+///   on how many cases it read more (or fewer) rows than the chosen flag set (for `no-NAME`:
+///   how often heuristic NAME saves rows, and how often it costs rows).
 /// - `estimate-violations.csv`: estimates larger under a filter than under a weaker one.
 /// - `repro/hunt-s<seed>-<n>/`: the reduced cases (`RegretRepro`).
 public enum HuntFiles {
@@ -50,17 +52,25 @@ public enum HuntFiles {
     public static func summaryCSV(_ report: HuntReport) -> String {
         var lines = ["flagset,cases,regret_median,regret_p90,regret_p99,regret_max,regret_mean,cases_at_least_min_regret,"
             + "min_regret,time_regret_median,time_regret_p90,order_ratio_median,order_ratio_p90,order_ratio_max,"
-            + "order_time_ratio_median,order_time_ratio_max"]
+            + "order_time_ratio_median,order_time_ratio_max,more_rows_than_chosen,fewer_rows_than_chosen"]
+        let chosen = report.flagSets.firstIndex(of: report.chosen) ?? 0
         for (i, name) in report.flagSets.enumerated() {
             let regrets = report.regrets(i)
             let s = RegretStatistics(regrets)
             let t = RegretStatistics(report.cases.map { $0.regret.timeRegret($0.regret.runs[i]) })
             let ratios = report.cases.compactMap { $0.orderRatios.indices.contains(i) ? $0.orderRatios[i] : nil }
             let o = RegretStatistics(ratios.map(\.rows)), ot = RegretStatistics(ratios.map(\.time))
-            lines.append([name, String(s.count), format(s.median), format(s.p90), format(s.p99), format(s.max), format(s.mean),
-                          String(regrets.filter { $0 >= report.minRegret }.count), format(report.minRegret),
-                          format(t.median), format(t.p90), format(o.median), format(o.p90), format(o.max),
-                          format(ot.median), format(ot.max)].joined(separator: ","))
+            // Empty, not 0, when no case drew random orders (--orders 0, single sources).
+            let orderFigures = o.count == 0 ? ["", "", "", "", ""]
+                : [format(o.median), format(o.p90), format(o.max), format(ot.median), format(ot.max)]
+            let more = report.cases.filter { $0.regret.runs[i].rowsRead > $0.regret.runs[chosen].rowsRead }.count
+            let fewer = report.cases.filter { $0.regret.runs[i].rowsRead < $0.regret.runs[chosen].rowsRead }.count
+            var fields: [String] = [name, String(s.count), format(s.median), format(s.p90), format(s.p99), format(s.max)]
+            fields += [format(s.mean), String(regrets.filter { $0 >= report.minRegret }.count), format(report.minRegret)]
+            fields += [format(t.median), format(t.p90)]
+            fields += orderFigures
+            fields += [String(more), String(fewer)]
+            lines.append(fields.joined(separator: ","))
         }
         return lines.joined(separator: "\n") + "\n"
     }

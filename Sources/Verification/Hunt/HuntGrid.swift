@@ -4,6 +4,11 @@ import QueryEngine
 public struct HuntFlagSet: Sendable {
     public let name: String
     public let flags: FlagSet
+
+    public init(name: String, flags: FlagSet) {
+        self.name = name
+        self.flags = flags
+    }
 }
 
 /// The flag sets `testbed hunt` compares, by name: the presets (`all-on`, `seed`,
@@ -28,6 +33,16 @@ public struct HuntGrid {
         }
         guard !sets.isEmpty else { throw VerificationError.usage("--flagsets: give at least one flag set") }
         flagSets = sets
+    }
+
+    /// A grid of flag sets built by hand (tests, tools); names must be unique.
+    public init(catalog: HeuristicCatalog = .standard, flagSets: [HuntFlagSet]) throws {
+        guard !flagSets.isEmpty, Set(flagSets.map(\.name)).count == flagSets.count else {
+            throw VerificationError.usage("a hunt grid needs at least one flag set and unique names")
+        }
+        self.catalog = catalog
+        engineCatalog = ForcedInitiatorOrder.catalog(over: catalog)
+        self.flagSets = flagSets
     }
 
     public static func defaultNames(_ catalog: HeuristicCatalog) -> [String] {
