@@ -25,7 +25,7 @@ struct Testbed: ParsableCommand {
             DemoCommand.self,
             GenerateCommand.self, QueriesCommand.self, QueryCommand.self, FlagsCommand.self,
             PlanCommand.self, ObserveCommand.self,
-            VerifyCommand.self,
+            VerifyCommand.self, HuntCommand.self,
             RunCommand.self, CompareCommand.self, MergeCommand.self, ReportCommand.self,
         ]
     )

@@ -11,15 +11,23 @@ final class FlagSetTests: XCTestCase {
                 + "subtree-copy-limit=100,subtree-copying=on,union-flattening=on")
         XCTAssertEqual(
             try catalog.preset("all-off").canonical,
-            "closure-seeding=off,initiator-ordering=declaration,join-filter-threshold=0,select-pushdown=off,"
+            "closure-seeding=off,filter-aware-ordering=off,initiator-ordering=declaration,join-filter-pushdown=off,"
+                + "join-filter-threshold=0,select-pushdown=off,set-operand-filter=off,"
                 + "subtree-copy-limit=100,subtree-copying=off,union-flattening=off")
         // `seed`: seed 000's five at their defaults, every later heuristic off.
         XCTAssertEqual(
             try catalog.preset("seed").canonical,
-            "closure-seeding=off,initiator-ordering=smallest-estimate,join-filter-threshold=100,select-pushdown=on,"
+            "closure-seeding=off,filter-aware-ordering=off,initiator-ordering=smallest-estimate,join-filter-pushdown=off,"
+                + "join-filter-threshold=100,select-pushdown=on,set-operand-filter=off,"
                 + "subtree-copy-limit=100,subtree-copying=on,union-flattening=on")
-        XCTAssertEqual(try catalog.preset("seed").isOn(ClosureSeeding.seeding), false)
-        XCTAssertEqual(try catalog.preset("all-on").isOn(ClosureSeeding.seeding), true)
+        for key in [ClosureSeeding.seeding, FilterAwareOrdering.awareness, JoinFilterPushdown.pushdown, SetOperandFilter.filtering] {
+            XCTAssertEqual(try catalog.preset("seed").isOn(key), false, key.name)
+            XCTAssertEqual(try catalog.preset("all-on").isOn(key), true, key.name)
+            XCTAssertEqual(try catalog.preset("all-off").isOn(key), false, key.name)
+        }
+        // The seed preset is exactly the seed's five heuristics: every later flag at its all-off value.
+        let seed = try catalog.preset("seed")
+        for spec in catalog.flags where spec.laterThanSeed { XCTAssertEqual(seed[spec.name], spec.allOff, spec.name) }
     }
 
     func testAdjustmentsApplyInOrderAndRoundTrip() throws {

@@ -19,6 +19,9 @@ final class PassAndHookReportTests: XCTestCase {
             "initiator-ordering.chooseInitiator": 3,
             "subtree-copying.willProvideFilter": 2,
             "closure-seeding.filterActivated": 2,  // each activated filter is offered; no closure here
+            "join-filter-pushdown.operandCompleted": 6,
+            "set-operand-filter.operandCompleted": 6,
+            "filter-aware-ordering.deferInitiators": 3,
         ])
         XCTAssertTrue(run.hookReports.allSatisfy { $0.microseconds >= 0 })
         let off = try QueryEngine(preset: "all-off").run([query])

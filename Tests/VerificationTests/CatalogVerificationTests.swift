@@ -18,16 +18,29 @@ final class CatalogVerificationTests: XCTestCase {
         let datasetsPerSize = queries.compactMap(\.shape).map { verification.parameterSets($0).count }.reduce(0, +)
         XCTAssertGreaterThan(datasetsPerSize, queries.filter { $0.shape != nil }.count)
         XCTAssertEqual(report.cases, datasetsPerSize * 2)
-        // 48 combinations of the seed's flags, × closure-seeding on/off, × 2 backends.
-        XCTAssertEqual(report.engineRuns, report.cases * 96 * 2 * 2)
+        // 48 combinations of the seed's flags × 6 of the 4 later on/off flags, × 2 backends.
+        XCTAssertEqual(report.engineRuns, report.cases * 48 * 6 * 2)
         XCTAssertEqual(progressCalls, report.cases)
         XCTAssertEqual(report.mismatches, 0, report.firstMismatches.first.map(String.init(describing:)) ?? "")
     }
 
     func testVerifyGridIsTheIssuesProduct() throws {
         let sets = try FlagGrid.verify().flagSets()
-        // 4 on/off (closure-seeding the fourth) × 5 thresholds × 3 orderings × 3 copy limits.
-        XCTAssertEqual(sets.count, 16 * 5 * 3 * 3)
+        // The seed's 3 on/off × 5 thresholds × 3 orderings × 3 copy limits, × the 4 later on/off
+        // flags pairwise (all off, all on, each alone on, each alone off).
+        XCTAssertEqual(sets.count, 8 * 5 * 3 * 3 * 10)
+        XCTAssertEqual(Set(sets.map(\.canonical)).count, sets.count)
+        // Every pair of values of two later heuristics meets every seed combination.
+        let later = FlagGrid.verify().laterToggles.map(\.name)
+        XCTAssertEqual(later, ["closure-seeding", "filter-aware-ordering", "join-filter-pushdown", "set-operand-filter"])
+        for a in later {
+            for b in later where a < b {
+                for (va, vb) in [(true, true), (true, false), (false, true), (false, false)] {
+                    let n = sets.filter { $0[a] == .toggle(va) && $0[b] == .toggle(vb) }.count
+                    XCTAssertGreaterThanOrEqual(n, 360, "\(a)=\(va), \(b)=\(vb)")
+                }
+            }
+        }
         XCTAssertTrue(sets.contains { $0[JoinFilterThreshold.threshold] == Int.max })
         XCTAssertEqual(Set(sets.compactMap { $0[SubtreeCopying.copyLimit] }), [0, 1, 100])
     }

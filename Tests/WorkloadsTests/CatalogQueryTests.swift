@@ -27,6 +27,15 @@ final class CatalogQueryTests: XCTestCase {
             Row([1, "A Story", .null]), Row([2, "Cake Recipe", .null]), Row([3, "A Story: Chapter 1", 1]),
             Row([5, "Chapter 1, Scene 1", 3]), Row([6, "Chapter 1, Scene 2", 3]), Row([7, "Scene 1 notes", 5]),
         ],
+        // The literal (0, "Unfiled", null) is nobody's parent.
+        "tiny-initiator-parent": [Row([3, "A Story: Chapter 1", 1])],
+        // 5 is the parent of 7.
+        "selected-with-children": [Row([5])],
+        // scheme [comment, id, name, serial_number]; every fixture employee has id <= 500.
+        "first-employees-equipment": [
+            Row(["laptop", 1, "Jane Doe", "HQ1234"]), Row(["monitor", 1, "Jane Doe", "HQ5678"]),
+            Row(["phone", 2, "John Smith", "HQ9999"]), Row(["laptop", 4, "Sally Jones", "HQ0001"]),
+        ],
         // scheme [comment, id, name, serial_number]
         "employee-equipment": [
             Row(["laptop", 1, "Jane Doe", "HQ1234"]), Row(["monitor", 1, "Jane Doe", "HQ5678"]),
@@ -41,6 +50,7 @@ final class CatalogQueryTests: XCTestCase {
             "selected-document-siblings", "selected-document-grandparent", "current-cats", "available-tags",
             "tags-for-selected-item", "many-selects-union",
             "selected-document-ancestors", "selected-document-descendants", "is-descendant",
+            "tiny-initiator-parent", "selected-with-children", "first-employees-equipment",
         ]
         for name in required { XCTAssertTrue(queries.contains { $0.name == name }, "missing \(name)") }
         for q in queries {

@@ -7,17 +7,21 @@ public enum Plotter {
     public static let scriptName = "scripts/plot_experiment.py"
 
     /// The script in the working directory's checkout, else in the tree this module was built from.
-    static var script: String? {
-        if FileSystem.exists(scriptName) { return scriptName }
+    static var script: String? { locate(scriptName) }
+
+    /// A script in the working directory's checkout, else in the tree this module was built from.
+    static func locate(_ name: String) -> String? {
+        if FileSystem.exists(name) { return name }
         var path = #filePath
         for _ in 0..<4 { path = (path as NSString).deletingLastPathComponent }
-        let candidate = path + "/" + scriptName
+        let candidate = path + "/" + name
         return FileSystem.exists(candidate) ? candidate : nil
     }
 
+    /// Runs `scriptName` (another plotting script, e.g. `scripts/plot_regret.py`) on `directory`.
     @discardableResult
-    public static func plot(directory: String, console: Console) -> Bool {
-        guard let script else {
+    public static func plot(directory: String, console: Console, scriptName: String = Plotter.scriptName) -> Bool {
+        guard let script = locate(scriptName) else {
             console.err("testbed: plots skipped: \(scriptName) not found\n")
             return false
         }

@@ -22,6 +22,11 @@ public protocol Heuristic: AnyObject {
     /// `edge.parent` has received every row of its operand `edge.operand`.
     func operandCompleted(_ edge: Edge, run: any RunnerContext)
 
+    /// Candidates (undrained sources, in declaration order) this heuristic asks to drain
+    /// later. The runner drops every heuristic's deferrals before `chooseInitiator`, unless
+    /// that would leave no candidate, in which case it defers none.
+    func deferInitiators(_ candidates: [NodeID], run: any RunnerContext) -> Set<NodeID>
+
     /// Picks the next initiator among `candidates` (in declaration order), or nil to let
     /// another heuristic (or the default, declaration order) decide.
     func chooseInitiator(from candidates: [NodeID], run: any RunnerContext) -> NodeID?
@@ -47,6 +52,10 @@ extension Heuristic {
     public var optimizerPasses: [any OptimizerPass] { [] }
     public func nodesAdded(_ nodes: [NodeID], run: any RunnerContext) { (run as? Runner)?.hookTimer.noteDefault() }
     public func operandCompleted(_ edge: Edge, run: any RunnerContext) { (run as? Runner)?.hookTimer.noteDefault() }
+    public func deferInitiators(_ candidates: [NodeID], run: any RunnerContext) -> Set<NodeID> {
+        (run as? Runner)?.hookTimer.noteDefault()
+        return []
+    }
     public func chooseInitiator(from candidates: [NodeID], run: any RunnerContext) -> NodeID? {
         (run as? Runner)?.hookTimer.noteDefault()
         return nil

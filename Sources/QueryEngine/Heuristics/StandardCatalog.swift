@@ -1,11 +1,15 @@
 extension HeuristicCatalog {
-    /// The heuristics of seed 000, in the order their hooks run. A new heuristic is one
-    /// file under Heuristics/ plus one line here.
+    /// Every heuristic, in the order their hooks run: seed 000's, then later ones where
+    /// their hooks must run (join-filter-pushdown after join-filter-threshold, which it
+    /// defers to). A new heuristic is one file under Heuristics/ plus one line here.
     public static var standard: HeuristicCatalog {
         HeuristicCatalog([
             UnionFlattening.self,
             SelectPushdown.self,
             JoinFilterThreshold.self,
+            JoinFilterPushdown.self,
+            SetOperandFilter.self,
+            FilterAwareOrdering.self,
             InitiatorOrdering.self,
             SubtreeCopying.self,
             GraphGrowthBudget.self,

@@ -39,5 +39,10 @@ final class DifferenceKernel: Kernel {
         return out
     }
 
+    /// Left rows are all held back until the right operand is complete.
+    func retainedRows(ofOperand operand: Int) -> [Row]? {
+        operand == 0 && !rightComplete ? pendingLeft : nil
+    }
+
     func freshCopy() -> any Kernel { DifferenceKernel() }
 }

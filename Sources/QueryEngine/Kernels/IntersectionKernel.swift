@@ -29,5 +29,10 @@ final class IntersectionKernel: Kernel {
         return .empty
     }
 
+    /// A side is stored only while the other operand is incomplete.
+    func retainedRows(ofOperand operand: Int) -> [Row]? {
+        complete[1 - operand] ? nil : Array(sides[operand])
+    }
+
     func freshCopy() -> any Kernel { IntersectionKernel() }
 }

@@ -15,4 +15,12 @@ protocol Kernel: AnyObject {
 
     /// A kernel for a copy of the node: the same compiled operator, empty state.
     func freshCopy() -> any Kernel
+
+    /// Every row operand `operand` has delivered so far, if the kernel still holds them
+    /// all; nil when it does not keep them (heuristics turn them into filters).
+    func retainedRows(ofOperand operand: Int) -> [Row]?
+}
+
+extension Kernel {
+    func retainedRows(ofOperand operand: Int) -> [Row]? { nil }
 }

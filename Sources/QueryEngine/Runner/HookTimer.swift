@@ -11,12 +11,13 @@ import Foundation
 /// runs call them untimed.
 final class HookTimer {
     enum Hook: Int, CaseIterable {
-        case nodesAdded, operandCompleted, chooseInitiator, willProvideFilter, filterActivated
+        case nodesAdded, operandCompleted, deferInitiators, chooseInitiator, willProvideFilter, filterActivated
 
         var name: String {
             switch self {
             case .nodesAdded: return "nodesAdded"
             case .operandCompleted: return "operandCompleted"
+            case .deferInitiators: return "deferInitiators"
             case .chooseInitiator: return "chooseInitiator"
             case .willProvideFilter: return "willProvideFilter"
             case .filterActivated: return "filterActivated"

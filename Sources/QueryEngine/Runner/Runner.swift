@@ -79,8 +79,17 @@ final class Runner: RunnerContext {
     private func nextInitiator() -> NodeID? {
         // Only sources are candidates: keeping their list avoids scanning every node per pick.
         undrainedSources.removeAll { runtimes[$0].complete }
-        let candidates = undrainedSources
-        guard let first = candidates.first else { return nil }
+        var candidates = undrainedSources
+        guard !candidates.isEmpty else { return nil }
+        var deferred = Set<NodeID>()
+        for (i, heuristic) in heuristics.enumerated() {
+            deferred.formUnion(hookTimer.time(i, .deferInitiators) { heuristic.deferInitiators(candidates, run: self) })
+        }
+        if !deferred.isEmpty {
+            let kept = candidates.filter { !deferred.contains($0) }
+            if !kept.isEmpty { candidates = kept }
+        }
+        let first = candidates[0]
         for (i, heuristic) in heuristics.enumerated() {
             let choice = hookTimer.time(i, .chooseInitiator) { heuristic.chooseInitiator(from: candidates, run: self) }
             if let choice { return choice }
@@ -185,6 +194,10 @@ final class Runner: RunnerContext {
         }
         counters.estimatesAsked = estimates.asked
         return estimate
+    }
+
+    func operandRows(of node: NodeID, operand: Int) -> [Row]? {
+        runtimes[node].kernel?.retainedRows(ofOperand: operand)
     }
 
     func joinKeys(of join: NodeID, operand: Int) -> (keys: [Row], rows: Int) {

@@ -28,6 +28,11 @@ public protocol RunnerContext: AnyObject {
     /// many rows that operand delivered.
     func joinKeys(of join: NodeID, operand: Int) -> (keys: [Row], rows: Int)
 
+    /// Every row one operand of a node has delivered, when the node's kernel still holds
+    /// them all (an intersection while its other operand is incomplete, a difference's left
+    /// operand while its right one is); nil otherwise.
+    func operandRows(of node: NodeID, operand: Int) -> [Row]?
+
     /// The filter a node would pass to the child at `edge` once its own filter is `filter`
     /// (nil when it cannot be expressed on the child).
     func derivedFilter(_ filter: Predicate, along edge: Edge) -> Predicate?

@@ -21,11 +21,26 @@ public struct Reducer {
 
     /// The reduced case and how many candidates were checked.
     public func reduce(_ failing: FailingCase) -> (FailingCase, checks: Int) {
-        var start = failing
-        start.graph = start.graph.compacted()
-        let session = ReductionSession(
-            current: start, test: FailureTest(catalog: catalog, blamesEngine: failing.mismatch.kind.blamesEngine),
-            budget: budget)
+        var test = FailureTest(catalog: catalog, blamesEngine: failing.mismatch.kind.blamesEngine)
+        let start = ReductionCandidate(
+            graph: failing.graph, flags: failing.flags, backend: failing.backend, batchSize: failing.batchSize)
+        let (reduced, mismatch, checks) = reduce(start, evidence: failing.mismatch) { c in
+            test.failure(c.graph, c.flags, c.backend, c.batchSize)
+        }
+        return (FailingCase(graph: reduced.graph, flags: reduced.flags, backend: reduced.backend,
+                            batchSize: reduced.batchSize, mismatch: mismatch), checks)
+    }
+
+    /// The same delta debugging for any property of a case: `keeping` returns the evidence
+    /// that a candidate still has the property (a mismatch, a regret), or nil. With
+    /// `reduceFlags` false the flag set stays as given (the property is about that flag set).
+    public func reduce<Evidence>(
+        _ start: ReductionCandidate, evidence: Evidence, reduceFlags: Bool = true,
+        keeping test: @escaping (ReductionCandidate) -> Evidence?
+    ) -> (ReductionCandidate, Evidence, checks: Int) {
+        var first = start
+        first.graph = first.graph.compacted()
+        let session = ReductionSession(current: first, evidence: evidence, test: test, budget: budget)
         var progress = true
         while progress && !session.exhausted {
             progress = false
@@ -45,14 +60,14 @@ public struct Reducer {
             {
                 progress = true
             }
-            if reduceFlags(session) { progress = true }
+            if reduceFlags, self.reduceFlags(session) { progress = true }
         }
-        return (session.current, session.test.checks)
+        return (session.current, session.evidence, session.checks)
     }
 
     /// ddmin over each table's rows: remove chunks of half the rows, then quarters, ...,
     /// then single rows, keeping every removal after which the case still fails.
-    private func reduceRows(_ session: ReductionSession) -> Bool {
+    private func reduceRows<E>(_ session: ReductionSession<E>) -> Bool {
         var changed = false
         for t in session.current.graph.tables.indices {
             var chunk = max(1, session.current.graph.tables[t].rows.count / 2)
@@ -79,7 +94,7 @@ public struct Reducer {
     /// Moves each flag to its value in whichever preset (`all-on` or `all-off`) the flags
     /// are closer to, keeping moves that still fail: what remains is the difference from
     /// that preset the failure needs. (One direction only, so it cannot oscillate.)
-    private func reduceFlags(_ session: ReductionSession) -> Bool {
+    private func reduceFlags<E>(_ session: ReductionSession<E>) -> Bool {
         guard let target = closerPreset(to: session.current.flags) else { return false }
         var changed = false
         for spec in catalog.flags {
@@ -106,28 +121,47 @@ public struct Reducer {
     }
 }
 
-/// The state of one reduction: the smallest failing case so far and the check budget.
-private final class ReductionSession {
-    var current: FailingCase
-    var test: FailureTest
-    let budget: Int
+/// What the reducer shrinks: a case and the configuration it is run under.
+public struct ReductionCandidate: Equatable {
+    public var graph: CaseGraph
+    public var flags: FlagSet
+    public var backend: Backend
+    public var batchSize: Int
 
-    init(current: FailingCase, test: FailureTest, budget: Int) {
+    public init(graph: CaseGraph, flags: FlagSet, backend: Backend = .memory, batchSize: Int = CaseChecker.defaultBatchSize) {
+        self.graph = graph
+        self.flags = flags
+        self.backend = backend
+        self.batchSize = batchSize
+    }
+}
+
+/// The state of one reduction: the smallest case so far that keeps the property, its
+/// evidence, and the check budget.
+private final class ReductionSession<Evidence> {
+    var current: ReductionCandidate
+    var evidence: Evidence
+    let test: (ReductionCandidate) -> Evidence?
+    let budget: Int
+    private(set) var checks = 0
+
+    init(current: ReductionCandidate, evidence: Evidence, test: @escaping (ReductionCandidate) -> Evidence?, budget: Int) {
         self.current = current
+        self.evidence = evidence
         self.test = test
         self.budget = budget
     }
 
-    var exhausted: Bool { test.checks >= budget }
+    var exhausted: Bool { checks >= budget }
 
-    /// Checks a candidate; if it still fails it becomes the current case.
+    /// Checks a candidate; if it keeps the property it becomes the current case.
     func attempt(_ graph: CaseGraph, _ flags: FlagSet, _ backend: Backend, batchSize: Int? = nil) -> Bool {
-        let batch = batchSize ?? current.batchSize
-        guard !exhausted,
-            graph != current.graph || flags != current.flags || backend != current.backend || batch != current.batchSize,
-            let m = test.failure(graph, flags, backend, batch)
-        else { return false }
-        current = FailingCase(graph: graph, flags: flags, backend: backend, batchSize: batch, mismatch: m)
+        let candidate = ReductionCandidate(graph: graph, flags: flags, backend: backend, batchSize: batchSize ?? current.batchSize)
+        guard !exhausted, candidate != current, !graph.outputs.isEmpty else { return false }
+        checks += 1
+        guard let found = test(candidate) else { return false }
+        current = candidate
+        evidence = found
         return true
     }
 

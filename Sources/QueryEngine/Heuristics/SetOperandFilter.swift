@@ -1,0 +1,64 @@
+import Relational
+
+/// `set-operand-filter` with `set-operand-filter-max-rows`: the join key filter, for set
+/// operations. When one operand of an intersection is complete, or the left operand of a
+/// difference, and it has at most `max-rows` rows, those rows become an IN-set over every
+/// attribute on the other operand (the right one for a difference), if that has not
+/// started. Sound: a row of the other operand outside the complete one can neither be in
+/// the intersection nor remove a row from the difference.
+///
+/// The case: "which selected documents have no children",
+/// `selected_documents minus (documents project [parent_id] rename [parent_id -> id])`.
+/// Nothing in the seed filters a set operation's operands, so every document is read; with
+/// this filter the rename turns `id in {s}` into `parent_id in {s}` and the index on
+/// `parent_id` fetches only the selected documents' children.
+public final class SetOperandFilter: Heuristic {
+    static let defaultMaxRows = 10_000
+
+    public static let filtering = FlagKey<Bool>("set-operand-filter")
+    public static let maxRows = FlagKey<Int>("set-operand-filter-max-rows")
+
+    public static let flags = [
+        FlagSpec(
+            name: filtering.name, kind: .toggle, allOn: .toggle(true), allOff: .toggle(false),
+            meaning: "a complete operand of an intersection (or the left operand of a difference) becomes an IN-set filter on the other (right) operand",
+            laterThanSeed: true),
+        FlagSpec(
+            name: maxRows.name, kind: .integer(minimum: 0), allOn: .integer(defaultMaxRows),
+            allOff: .integer(defaultMaxRows),
+            meaning: "set-operand-filter turns a complete operand into a filter only when it has at most this many rows",
+            laterThanSeed: true),
+    ]
+
+    let maxRows: Int
+
+    init(maxRows: Int) { self.maxRows = maxRows }
+
+    public static func make(_ flags: FlagSet) -> SetOperandFilter? {
+        guard flags.isOn(filtering) else { return nil }
+        return SetOperandFilter(maxRows: flags[maxRows] ?? defaultMaxRows)
+    }
+
+    public func operandCompleted(_ edge: Edge, run: any RunnerContext) {
+        guard case let .apply(op) = run.graph[edge.parent].operation,
+            let target = Self.filteredOperand(op, completed: edge.operand)
+        else { return }
+        let otherEdge = Edge(parent: edge.parent, operand: target)
+        let other = run.graph.child(at: otherEdge)
+        guard !run.hasProvided(along: otherEdge), !run.hasStarted(other), !run.isComplete(other),
+            let rows = run.operandRows(of: edge.parent, operand: edge.operand), rows.count <= maxRows
+        else { return }
+        let attributes = run.graph[run.graph.child(at: edge)].scheme.attributes
+        let filter: Predicate = rows.isEmpty ? .false : .inSet(attributes: attributes, keys: Set(rows))
+        run.provideFilter(filter, along: otherEdge)
+    }
+
+    /// The operand a complete operand can filter, if any.
+    static func filteredOperand(_ op: Operator, completed operand: Int) -> Int? {
+        switch op {
+        case .intersection: return 1 - operand
+        case .difference: return operand == 0 ? 1 : nil
+        case .union, .select, .project, .rename, .join, .closure: return nil
+        }
+    }
+}

@@ -1,0 +1,116 @@
+import QueryEngine
+import Relational
+
+/// What one engine run of a hunted case cost.
+public struct HuntRun: Sendable, Equatable {
+    public let rowsRead: Int
+    public let microseconds: Double
+    public let resultRows: Int
+}
+
+/// One case measured under every flag set of a grid (and, for small graphs, under the
+/// seed preset with every initiator order forced). Regret is a run's rows read divided by
+/// the least rows read by any of them; counts of zero are taken as one, so a run that
+/// reads nothing has regret 1 and one that reads 5 rows against a best of 0 has regret 5.
+public struct CaseRegret: Sendable {
+    /// Per flag set of the grid, in grid order.
+    public let runs: [HuntRun]
+    /// The seed preset with each initiator order forced (rank order); empty for graphs with
+    /// more sources than the measurer's limit.
+    public let orderRuns: [HuntRun]
+    /// Sources of the case (distinct tables).
+    public let sources: Int
+    /// Outputs whose results differ between flag sets (an engine bug; `verify` reduces it).
+    public let disagreements: Int
+
+    public var bestRows: Int { (runs + orderRuns).map(\.rowsRead).min() ?? 0 }
+    public var bestMicroseconds: Double { (runs + orderRuns).map(\.microseconds).min() ?? 0 }
+    /// The forced order (rank from 0) reading fewest rows, first of equals.
+    public var bestOrder: Int? {
+        orderRuns.indices.min { orderRuns[$0].rowsRead < orderRuns[$1].rowsRead }
+    }
+
+    public func regret(_ run: HuntRun) -> Double { Self.ratio(run.rowsRead, bestRows) }
+
+    public func timeRegret(_ run: HuntRun) -> Double {
+        run.microseconds / max(bestMicroseconds, 1)
+    }
+
+    static func ratio(_ rows: Int, _ best: Int) -> Double { Double(max(rows, 1)) / Double(max(best, 1)) }
+}
+
+/// Runs cases under a hunt grid on the memory backend (tables with the case's indexes).
+public struct RegretMeasurer {
+    public let grid: HuntGrid
+    /// Every initiator order is tried for cases with at most this many sources.
+    public var maxOrderSources = 4
+    public var batchSize = CaseChecker.defaultBatchSize
+    /// Cases whose all-off run moves more rows than this through its nodes (rows in plus rows
+    /// out, summed; a closure over a few hundred cyclic edges makes millions) are skipped: a
+    /// deterministic bound that keeps a hunt's time in proportion to its cases.
+    public var maxWork = 2_000_000
+
+    /// A case skipped because its first run did more work than `maxWork`.
+    public struct TooMuchWork: Error, CustomStringConvertible {
+        public let work: Int
+        public var description: String { "the all-off run moved \(work) rows through its nodes" }
+    }
+
+    public init(grid: HuntGrid) { self.grid = grid }
+
+    public func measure(_ graph: CaseGraph) throws -> CaseRegret {
+        let outputs = try Self.memoryOutputs(graph)
+        var reference: [[Row]]?
+        var disagreements = 0
+        func run(_ flags: FlagSet) throws -> HuntRun {
+            let (run, results) = try self.run(outputs, flags)
+            let sorted = results.map { ResultComparison.Sorted($0).distinct }
+            if let reference {
+                disagreements += zip(reference, sorted).filter { !ResultComparison.same($0, $1) }.count
+            } else {
+                reference = sorted
+            }
+            return run
+        }
+        // One untimed run first, so the first flag set's time does not pay for cold caches;
+        // under all-off, which filters nothing, so it bounds the work of the other runs.
+        var engine = QueryEngine(flags: try grid.catalog.preset("all-off"), catalog: grid.engineCatalog)
+        engine.batchSize = batchSize
+        engine.checked = false
+        let work = try engine.run(outputs).counters.perNode.reduce(0) { $0 + $1.rowsIn + $1.rowsOut }
+        if work > maxWork { throw TooMuchWork(work: work) }
+        let runs = try grid.flagSets.map { try run($0.flags) }
+        let sources = graph.compacted().tables.count
+        var orderRuns: [HuntRun] = []
+        if sources >= 2, sources <= maxOrderSources {
+            orderRuns = try (0..<Permutations.count(sources)).map { try run(try grid.seedWithOrder($0)) }
+        }
+        return CaseRegret(runs: runs, orderRuns: orderRuns, sources: sources, disagreements: disagreements)
+    }
+
+    /// One run of prebuilt outputs: its cost and each output's rows.
+    func run(_ outputs: [Relation], _ flags: FlagSet) throws -> (HuntRun, [[Row]]) {
+        var engine = QueryEngine(flags: flags, catalog: grid.engineCatalog)
+        engine.batchSize = batchSize
+        engine.checked = false
+        let run = try engine.run(outputs)
+        return (HuntRun(rowsRead: run.counters.sourceRowsRead, microseconds: run.timings.totalMicroseconds,
+                        resultRows: run.results.reduce(0) { $0 + $1.count }), run.results)
+    }
+
+    /// Rows read per forced order `ranks` under `flags` (for the robustness report).
+    public func orderCosts(_ graph: CaseGraph, flags: FlagSet, ranks: [Int]) throws -> [HuntRun] {
+        let outputs = try Self.memoryOutputs(graph)
+        return try ranks.map { try run(outputs, try grid.withOrder(flags, $0)).0 }
+    }
+
+    /// The case's outputs over fresh memory tables with its indexes.
+    static func memoryOutputs(_ graph: CaseGraph) throws -> [Relation] {
+        let tables = try graph.tables.map { t in
+            let table = try MemoryTable(name: t.name, scheme: t.scheme, indexedAttributes: t.indexedAttributes)
+            try table.add(contentsOf: t.rows)
+            return Relation(source: table)
+        }
+        return try graph.relations(over: tables)
+    }
+}

@@ -1,0 +1,97 @@
+import FileSupport
+import QueryEngine
+import Relational
+import Workloads
+
+/// A reduced regret case on disk, `DIR/repro/<id>/`, laid out like the fuzzer's repros
+/// (`query.rq`, one CSV per table, `manifest.txt` with the flag set, `command.txt`) plus
+/// `regret.txt`: the flag set's grid name, the minimum regret it was reduced to keep, and
+/// each flag set's rows read and regret when it was written. `testbed hunt --repro DIR`
+/// measures it again.
+public enum RegretRepro {
+    @discardableResult
+    public static func write(
+        _ reduced: ReducedRegret, grid: HuntGrid, chosen: String, minRegret: Double, id: String, under parent: String
+    ) throws -> String {
+        let loaded = try LoadedCase(reduced.graph)
+        try FileSystem.makeDirectories(parent)
+        let path = FileSystem.join(parent, id)
+        let temporary = FileSystem.temporarySibling(of: path)
+        FileSystem.removeDirectory(temporary)
+        try FileSystem.makeDirectories(temporary)
+        do {
+            let header = "# Reduced regret case: \(chosen) reads at least \(format(minRegret))x the best flag set's rows "
+                + "(replay: testbed hunt --repro DIR)\n# flags: \(reduced.flags.canonical)\n"
+            try FileSystem.writeText(header + loaded.queryText, to: FileSystem.join(temporary, "query.rq"))
+            for t in reduced.graph.tables {
+                try FileSystem.writeText(CSVWriter.text(scheme: t.scheme, rows: t.rows), to: FileSystem.join(temporary, "\(t.name).csv"))
+            }
+            var manifest = ["flags: \(reduced.flags.canonical)", "backend: memory", "batch-size: \(CaseChecker.defaultBatchSize)"]
+            for t in reduced.graph.tables {
+                manifest.append("table: \(t.name) indexed [\(t.indexedAttributes.map(\.name).joined(separator: ", "))] rows \(t.rows.count)")
+            }
+            try FileSystem.writeText(manifest.joined(separator: "\n") + "\n", to: FileSystem.join(temporary, "manifest.txt"))
+            try FileSystem.writeText(regretText(reduced.regret, grid: grid, chosen: chosen, minRegret: minRegret),
+                                     to: FileSystem.join(temporary, "regret.txt"))
+            try FileSystem.writeText("swift run -c release testbed hunt --repro \(path)\n", to: FileSystem.join(temporary, "command.txt"))
+            FileSystem.removeDirectory(path)
+            try FileSystem.rename(temporary, to: path)
+        } catch {
+            FileSystem.removeDirectory(temporary)
+            throw error
+        }
+        return path
+    }
+
+    /// `flagset: NAME` and `min-regret: F`, then one informational line per flag set.
+    static func regretText(_ regret: CaseRegret, grid: HuntGrid, chosen: String, minRegret: Double) -> String {
+        var lines = ["flagset: \(chosen)", "min-regret: \(format(minRegret))"]
+        lines += describe(regret, grid: grid).map { "# " + $0 }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// One line per flag set: rows read and regret (and the best forced order, if tried).
+    public static func describe(_ regret: CaseRegret, grid: HuntGrid) -> [String] {
+        var lines = zip(grid.flagSets, regret.runs).map { set, run in
+            "\(set.name): \(run.rowsRead) rows read, regret \(format(regret.regret(run)))"
+        }
+        if let best = regret.bestOrder {
+            lines.append("seed+best-order (order \(best + 1) of \(regret.orderRuns.count)): "
+                + "\(regret.orderRuns[best].rowsRead) rows read, regret \(format(regret.regret(regret.orderRuns[best])))")
+        }
+        return lines
+    }
+
+    /// What a regret repro records: the case, the grid name of its flag set and the
+    /// minimum regret.
+    public struct Contents {
+        public let graph: CaseGraph
+        public let flagSet: String
+        public let minRegret: Double
+    }
+
+    public static func read(_ path: String, catalog: HeuristicCatalog = .standard) throws -> Contents {
+        let repro = try ReproDirectory.read(path, catalog: catalog)
+        let file = FileSystem.join(path, "regret.txt")
+        var flagSet: String?
+        var minRegret: Double?
+        for (i, raw) in try FileSystem.readText(file).split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let line = String(raw).trimmed
+            if line.isEmpty || line.hasPrefix("#") { continue }
+            if line.hasPrefix("flagset:") {
+                flagSet = String(line.dropFirst("flagset:".count)).trimmed
+            } else if line.hasPrefix("min-regret:") {
+                guard let f = Double(String(line.dropFirst("min-regret:".count)).trimmed), f >= 1 else {
+                    throw VerificationError.repro(path: "\(file):\(i + 1)", message: "min-regret is not a number >= 1")
+                }
+                minRegret = f
+            } else {
+                throw VerificationError.repro(path: "\(file):\(i + 1)", message: "expected `flagset: NAME` or `min-regret: F`")
+            }
+        }
+        guard let flagSet, let minRegret else {
+            throw VerificationError.repro(path: file, message: "needs a `flagset: NAME` line and a `min-regret: F` line")
+        }
+        return Contents(graph: repro.graph, flagSet: flagSet, minRegret: minRegret)
+    }
+}

@@ -1,0 +1,158 @@
+import ArgumentParser
+import Experiments
+import FileSupport
+import QueryEngine
+import Verification
+import Workloads
+
+struct HuntCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "hunt",
+        abstract: "Search random queries for flag sets that read far more rows than the best one.",
+        discussion: """
+            Generates --random N queries (the fuzzer's random DAGs with shared subexpressions, \
+            self-joins, set operations, closures) over tables of up to --rows rows (some small \
+            beside them, indexed and not) and runs each, on the memory backend, under every flag \
+            set of the grid. The default grid is the presets all-on, seed and all-off plus, for \
+            every heuristic, all-on with that heuristic alone at its all-off value (no-NAME). \
+            For cases with at most 4 sources the seed preset also runs with every initiator \
+            order forced, so the best the seed's mechanisms can do is known.
+
+            A flag set's regret on a case is its rows read over the least rows read by any run of \
+            the case (counts of zero taken as one); time regret likewise with wall time. Cases \
+            where the --reduce-flagset's regret is at least --min-regret are shrunk with the \
+            delta-debugging reducer, keeping that regret, and written to DIR/repro/<id>/ \
+            (replay with --repro). Every case's sources also get CERT-style estimate checks (an \
+            estimate under a filter is never larger than under a weaker one) and random \
+            initiator orders for the robustness report (slowest/fastest across orders).
+
+            Writes DIR/regret.csv (one row per case and flag set: case, flagset, flags, \
+            source_rows_read, best_rows_read, regret, ...), DIR/summary.csv (regret median, \
+            p90, p99, max per flag set, the order ratios beside them), \
+            DIR/estimate-violations.csv and DIR/plots/regret-cdf.svg (with matplotlib). \
+            Deterministic by --seed, times aside.
+
+            Exit status: 0 on success (regret is a finding, not a failure), 1 when flag sets \
+            disagreed on a result or a replayed repro still shows its regret, 2 for bad usage.
+            """
+    )
+
+    @Option(help: "Number of random queries, at least 1.")
+    var random: Int?
+
+    @Option(help: "Seed of the random queries.")
+    var seed: UInt64 = 1
+
+    @Option(help: "Largest table, in rows (1 to \(RandomCaseGenerator.rowLimit)).")
+    var rows: Int = Hunter.defaultRows
+
+    @Option(help: "Reduce cases whose regret is at least this (a number >= 1).")
+    var minRegret: Double = 2
+
+    @Option(help: "Flag sets, comma-separated: all-on, seed, all-off, no-NAME, NAME=VALUE. (default: the presets and no-NAME for every heuristic)")
+    var flagsets: String?
+
+    @Option(help: "The flag set whose regret selects cases to reduce.")
+    var reduceFlagset: String = "all-on"
+
+    @Option(help: "Reduce (and write) at most this many cases.")
+    var maxReductions: Int = 10
+
+    @Option(help: "Random initiator orders per case for the robustness report (0: none).")
+    var orders: Int = 3
+
+    @Option(help: "Output directory (default: Results/hunt/s<seed>-n<N>).")
+    var out: String?
+
+    @Option(help: "Replay a regret repro directory written by an earlier hunt.")
+    var repro: String?
+
+    @Flag(help: "Do not reduce cases.")
+    var noReduce = false
+
+    func validate() throws {
+        if repro != nil, random != nil {
+            throw ValidationError("--repro replays one directory; it cannot be combined with --random")
+        }
+        if repro == nil, random == nil {
+            throw ValidationError("give --random N (queries to hunt) or --repro DIR")
+        }
+        if let random, random < 1 {
+            throw ValidationError("--random: '\(random)' is not valid; expected an integer >= 1")
+        }
+        guard rows >= 1, rows <= RandomCaseGenerator.rowLimit else {
+            throw ValidationError("--rows: '\(rows)' is not valid; expected an integer from 1 to \(RandomCaseGenerator.rowLimit)")
+        }
+        guard minRegret >= 1, minRegret.isFinite else {
+            throw ValidationError("--min-regret: '\(minRegret)' is not valid; expected a number >= 1")
+        }
+        if maxReductions < 0 { throw ValidationError("--max-reductions: '\(maxReductions)' is not a non-negative integer") }
+        if orders < 0 { throw ValidationError("--orders: '\(orders)' is not a non-negative integer") }
+        if let out {
+            do { _ = try FileSystem.checkedOutputPath(out, option: "--out", directory: true) } catch {
+                throw ValidationError("\(error)")
+            }
+        }
+    }
+
+    func makeGrid() throws -> HuntGrid {
+        do {
+            let names = flagsets.map { $0.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) } }
+            return try HuntGrid(names: names)
+        } catch let error as FlagError {
+            throw usageFailure("--flagsets: \(error)")
+        } catch {
+            throw usageFailure("\(error)")
+        }
+    }
+
+    func run() throws {
+        let grid = try makeGrid()
+        if let repro {
+            try replay(repro, grid: grid)
+            return
+        }
+        guard let random else { return }
+        var hunter: Hunter
+        do {
+            hunter = try Hunter(cases: random, seed: seed, maxRows: rows, minRegret: minRegret, grid: grid, chosen: reduceFlagset)
+        } catch {
+            throw usageFailure("\(error)")
+        }
+        hunter.reduce = !noReduce
+        hunter.maxReductions = maxReductions
+        hunter.robustnessOrders = orders
+        let directory = out ?? "Results/hunt/s\(seed)-n\(random)"
+        let clock = ContinuousClock()
+        let start = clock.now
+        let report = try hunter.run(progress: { done, total in
+            writeToStandardError("hunt: \(done)/\(total) queries, \((clock.now - start).components.seconds)s\n")
+        }, log: { writeToStandardError("hunt: \($0)\n") })
+        try HuntFiles.write(report, grid: grid, to: directory)
+        Plotter.plot(directory: directory, console: .standard, scriptName: "scripts/plot_regret.py")
+        print(HuntFiles.summaryCSV(report), terminator: "")
+        print("hunt: \(report.cases.count) queries measured (\(report.skipped) skipped), \(report.reduced.count) reduced, "
+            + "\(report.estimateViolations.count) estimate violations, seed \(seed), in \((clock.now - start).components.seconds)s")
+        print("hunt: wrote \(directory)/regret.csv, summary.csv, estimate-violations.csv"
+            + (report.reduced.isEmpty ? "" : ", repro/"))
+        if report.disagreements > 0 {
+            writeToStandardError("testbed: hunt: flag sets disagreed on \(report.disagreements) output(s); run testbed verify --random \(random) --seed \(seed) --rows \(rows)\n")
+            throw ExitCode(1)
+        }
+    }
+
+    private func replay(_ path: String, grid: HuntGrid) throws {
+        let contents: RegretRepro.Contents
+        do { contents = try RegretRepro.read(path) } catch { throw usageFailure("\(error)") }
+        guard let chosen = grid.index(of: contents.flagSet) else {
+            throw usageFailure("\(path)/regret.txt: flag set '\(contents.flagSet)' is not in the grid")
+        }
+        let regret = try RegretMeasurer(grid: grid).measure(contents.graph)
+        for line in RegretRepro.describe(regret, grid: grid) { print(line) }
+        let r = regret.regret(regret.runs[chosen])
+        let stands = r >= contents.minRegret
+        print("hunt: repro \(Printable.escaped(path)): \(contents.flagSet) regret \(r) "
+            + (stands ? "is still at least" : "is now below") + " \(contents.minRegret)")
+        if stands { throw ExitCode(1) }
+    }
+}

@@ -1,0 +1,42 @@
+import Foundation
+import XCTest
+
+/// `testbed hunt` through the built executable: bad usage exits 2 naming the option and
+/// writes nothing; a small run writes the contract's files.
+final class HuntCommandLineTests: XCTestCase {
+    func testBadUsageIsRefusedBeforeAnythingRuns() throws {
+        let cases: [([String], String)] = [
+            ([], "give --random N"),
+            (["--random", "0"], "--random: '0' is not valid"),
+            (["--random", "5", "--rows", "0"], "--rows: '0' is not valid"),
+            (["--random", "5", "--min-regret", "0.5"], "--min-regret: '0.5' is not valid"),
+            (["--random", "5", "--flagsets", "all-on,nope"], "'nope' is not a flag set"),
+            (["--random", "5", "--flagsets", "seed"], "--reduce-flagset: 'all-on' is not in the grid"),
+            (["--random", "5", "--repro", "x"], "cannot be combined with --random"),
+        ]
+        for (arguments, message) in cases {
+            let testbed = try TestbedProcess(label: "hunt-cli")
+            defer { testbed.remove() }
+            let outcome = try testbed.run(["hunt"] + arguments)
+            XCTAssertEqual(outcome.status, 2, "\(arguments): \(outcome.err)")
+            XCTAssertTrue(outcome.err.hasPrefix("testbed: "), outcome.err)
+            XCTAssertTrue(outcome.err.contains(message), "\(arguments): \(outcome.err)")
+            XCTAssertEqual(testbed.listing(), [], "nothing written")
+        }
+    }
+
+    func testASmallHuntWritesRegretAndSummary() throws {
+        let testbed = try TestbedProcess(label: "hunt-cli")
+        defer { testbed.remove() }
+        let outcome = try testbed.run("hunt", "--random", "6", "--rows", "100", "--seed", "2", "--out", "out", "--no-reduce")
+        XCTAssertEqual(outcome.status, 0, outcome.err)
+        let listing = testbed.listing()
+        for file in ["out/regret.csv", "out/summary.csv", "out/estimate-violations.csv"] {
+            XCTAssertTrue(listing.contains(file), "\(file) in \(listing)")
+        }
+        let regret = try String(contentsOfFile: testbed.directory.appendingPathComponent("out/regret.csv").path, encoding: .utf8)
+        XCTAssertTrue(regret.hasPrefix("case,flagset,flags,source_rows_read,best_rows_read,regret,"))
+        for preset in ["all-on", "seed", "all-off"] { XCTAssertTrue(regret.contains(",\(preset),"), preset) }
+        XCTAssertTrue(outcome.out.contains("hunt: 6 queries measured"), outcome.out)
+    }
+}
