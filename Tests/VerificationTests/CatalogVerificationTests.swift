@@ -18,8 +18,8 @@ final class CatalogVerificationTests: XCTestCase {
         let datasetsPerSize = queries.compactMap(\.shape).map { verification.parameterSets($0).count }.reduce(0, +)
         XCTAssertGreaterThan(datasetsPerSize, queries.filter { $0.shape != nil }.count)
         XCTAssertEqual(report.cases, datasetsPerSize * 2)
-        // 48 combinations of the seed's flags × 6 of the 4 later on/off flags, × 2 backends.
-        XCTAssertEqual(report.engineRuns, report.cases * 48 * 6 * 2)
+        // 96 combinations of the seed's flags × 6 of the 4 later on/off flags, × 2 backends.
+        XCTAssertEqual(report.engineRuns, report.cases * 96 * 6 * 2)
         XCTAssertEqual(progressCalls, report.cases)
         XCTAssertEqual(report.mismatches, 0, report.firstMismatches.first.map(String.init(describing:)) ?? "")
     }

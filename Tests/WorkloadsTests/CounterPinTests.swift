@@ -74,6 +74,17 @@ final class CounterPinTests: XCTestCase {
         if ProcessInfo.processInfo.environment["TESTBED_PRINT_PINS"] != nil {
             print(measured.map { "        \"\($0)\"," }.joined(separator: "\n"))
         }
+        // all-on never reads more source rows than seed, on any catalog query and backend.
+        var rowsRead: [String: Int] = [:]
+        for line in measured {
+            let parts = line.split(separator: " ")
+            guard parts.count > 3, let rows = Int(parts[3]) else { continue }
+            rowsRead[parts[0...2].joined(separator: " ")] = rows
+        }
+        for (key, seedRows) in rowsRead where key.hasSuffix(" seed:") {
+            let allOn = key.dropLast(" seed:".count) + " all-on:"
+            XCTAssertLessThanOrEqual(rowsRead[String(allOn)] ?? Int.max, seedRows, String(allOn))
+        }
         XCTAssertEqual(measured.count, Self.pinned.count)
         for (got, want) in zip(measured, Self.pinned) { XCTAssertEqual(got, want) }
     }
