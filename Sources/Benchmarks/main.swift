@@ -19,6 +19,7 @@ let suites: [BenchmarkSuite] = [
     profileSuite,
     closureSuite,
     changesSuite,
+    baselinesSuite,
 ]
 
 func usage() -> String {
