@@ -61,7 +61,8 @@ extension ResultMatrix {
             if let problem = OutputLocation.validateName(cell.engine) { throw record.failure("engine", problem) }
             let backends = Array(Set(EngineRegistry.kinds.map(\.backend))).sorted()
             guard backends.contains(cell.backend) else {
-                throw record.failure("backend", "a baseline engine's backend is one of \(backends.joined(separator: ", "))")
+                // Neither the testbed nor a baseline: the engine is what is unknown.
+                throw record.failure("engine", "expected testbed, or a baseline engine (whose backend is one of \(backends.joined(separator: ", ")))")
             }
             return
         }
