@@ -3,7 +3,7 @@
 #
 #   bash scripts/setup.sh              Swift check + system libraries (libsqlite3-dev, libgraphviz-dev)
 #   bash scripts/setup.sh --plotting   also the Python packages for plots and confidence intervals (matplotlib, numpy, scipy)
-#   bash scripts/setup.sh --engines    also DuckDB's Python package (duckdb), for the bulk benchmarks
+#   bash scripts/setup.sh --engines    also DuckDB's Python package (duckdb): the duckdb baseline engine, its tests, the bulk benchmarks
 #   bash scripts/setup.sh --browser    also Chromium, for the report's headless-browser test
 #   bash scripts/setup.sh --sweep      also the schedulers scripts/sweep.sh uses: GNU parallel,
 #                                      Slurm (slurm-wlm), munge and the ssh client (Debian/Ubuntu)

@@ -21,6 +21,7 @@ let suites: [BenchmarkSuite] = [
     changesSuite,
     orderedViewSuite,
     plistSuite,
+    baselinesSuite,
 ]
 
 func usage() -> String {

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Engines
 import FileSupport
 import QueryEngine
 import Verification
@@ -30,6 +31,14 @@ struct VerifyCommand: ParsableCommand {
             transaction each output's RowChange must be exact and equal a requery by the \
             reference evaluator. A failure is reduced (graph and transaction list), printed and \
             written to Results/repro/changes-s<seed>-<case>/ (query.rq, CSVs, changes.changes, manifest.txt).
+
+            With --engines sqlite,duckdb[,…]: the named baseline engines (registered names, see \
+            `testbed run`'s baselines) are further oracles: each runs every case as SQL and must \
+            equal the reference evaluator; a disagreement is a `baseline` mismatch naming the \
+            engine, reduced like the others. sqlite is always an oracle. With an engine whose \
+            columns are typed (duckdb), random cases get one storage class per column \
+            (numbers may mix integers and reals), and a case an engine cannot hold is counted \
+            as refused, not as a mismatch. A missing engine exits 2 with its install hint.
 
             A mismatch is reduced automatically and written to Results/repro/<id>/ (query.rq, one CSV \
             per table, manifest.txt, command.txt); --repro DIR replays such a directory.
@@ -78,6 +87,9 @@ struct VerifyCommand: ParsableCommand {
     @Flag(help: "Do not reduce mismatches or write repro directories.")
     var noReduce = false
 
+    @Option(help: ArgumentHelp("Baseline engines checked as further oracles, comma-separated (e.g. sqlite,duckdb).", valueName: "engines"))
+    var engines: String?
+
     @Flag(help: "With --random: run random transactions on each case and check incremental change propagation after every one.")
     var changes = false
 
@@ -111,6 +123,10 @@ struct VerifyCommand: ParsableCommand {
         }
         if random != nil, directory != nil {
             throw ValidationError("--directory names the catalog to verify; it cannot be combined with --random")
+        }
+        if let engines {
+            do { _ = try EngineRegistry.parseList(engines) } catch { throw ValidationError("\(error)") }
+            if changes { throw ValidationError("--engines checks query results; it cannot be combined with --changes") }
         }
         if changes, random == nil {
             throw ValidationError("--changes checks random cases; give --random N")
@@ -154,8 +170,10 @@ struct VerifyCommand: ParsableCommand {
     }
 
     func run() throws {
+        let oracles = try startEngines()
+        defer { oracles?.stop() }
         if let repro {
-            try replay(repro)
+            try replay(repro, oracles)
             return
         }
         let clock = ContinuousClock()
@@ -174,6 +192,8 @@ struct VerifyCommand: ParsableCommand {
             fuzzer.reproParent = reproDirectory
             fuzzer.maxRows = rows
             fuzzer.backends = try backends()
+            fuzzer.baselines = oracles
+            fuzzer.typedColumns = oracles?.specs.contains { $0.kind.backend != "sqlite" } ?? false
             report = try fuzzer.run(progress: { p in
                 let seconds = (clock.now - start).components.seconds
                 writeToStandardError("verify: \(p.done)/\(p.total) random cases, \(p.mismatches) mismatches, \(seconds)s\n")
@@ -188,6 +208,7 @@ struct VerifyCommand: ParsableCommand {
             verification.maxReductions = maxReductions
             verification.reproParent = reproDirectory
             verification.backends = try backends()
+            verification.baselines = oracles
             report = try verification.run(progress: { p in
                 let seconds = (clock.now - start).components.seconds
                 writeToStandardError("verify: \(p.done)/\(p.total) query datasets, \(p.mismatches) mismatches, \(seconds)s\n")
@@ -224,7 +245,18 @@ struct VerifyCommand: ParsableCommand {
         if !report.passed { throw ExitCode(1) }
     }
 
-    private func replay(_ path: String) throws {
+    /// The `--engines` oracles, started (a missing engine is exit 2 with its install hint).
+    private func startEngines() throws -> BaselineOracles? {
+        guard let engines else { return nil }
+        do {
+            let oracles = try BaselineOracles(try EngineRegistry.parseList(engines))
+            return oracles.isEmpty ? nil : oracles
+        } catch {
+            throw usageFailure("--engines: \(error)")
+        }
+    }
+
+    private func replay(_ path: String, _ oracles: BaselineOracles?) throws {
         if ChangeReproDirectory.isChangeRepro(path) {
             let problems: [String]
             do { problems = try ChangeReproDirectory.replay(path) } catch { throw usageFailure("\(error)") }
@@ -235,7 +267,7 @@ struct VerifyCommand: ParsableCommand {
         }
         let mismatches: [Mismatch]
         do {
-            mismatches = try ReproDirectory.replay(path)
+            mismatches = try ReproDirectory.replay(path, baselines: oracles)
         } catch {
             throw usageFailure("\(error)")
         }

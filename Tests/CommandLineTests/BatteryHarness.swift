@@ -10,6 +10,8 @@ struct BatteryCase {
     let arguments: [String]
     let files: [String: Data]
     let expect: [String]
+    /// Environment variables set for this case on top of the harness's.
+    var environment: [String: String] = [:]
 
     init(_ name: String, _ arguments: [String], files: [String: String] = [:], raw: [String: Data] = [:],
          expect: [String]) {
@@ -23,6 +25,16 @@ struct BatteryCase {
 }
 
 /// An input that must be accepted (exit 0), e.g. CRLF or BOM query files.
+extension BatteryCase {
+    /// This case on a machine with `bytes` of available memory (`TESTBED_AVAILABLE_MEMORY`):
+    /// for the cases that must not fit, whatever the estimate's model of the day.
+    func withAvailableMemory(_ bytes: Int) -> BatteryCase {
+        var copy = self
+        copy.environment["TESTBED_AVAILABLE_MEMORY"] = String(bytes)
+        return copy
+    }
+}
+
 struct AcceptedCase {
     let name: String
     let arguments: [String]
@@ -136,7 +148,7 @@ enum Battery {
         var failures: [String] = []
         let rootBefore = rootEntries()
         for item in cases {
-            try run(item.arguments, files: item.files) { scratch, outcome, before in
+            try run(item.arguments, files: item.files, environment: item.environment) { scratch, outcome, before in
                 var problems: [String] = []
                 if outcome.status != 2 { problems.append("exit \(outcome.status), expected 2") }
                 if !outcome.err.hasPrefix("testbed:") { problems.append("stderr does not start with 'testbed:'") }

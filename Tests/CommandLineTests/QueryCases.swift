@@ -41,8 +41,9 @@ enum QueryCases {
         // query / plan options.
         for command in ["query", "plan"] {
             let extra = command == "plan" ? ["--out", "p"] : []
-            func option(_ tag: String, _ arguments: [String], _ expect: String) {
-                out.append(BatteryCase("\(command)/\(tag)", [command, "q.rq"] + arguments + extra, files: good, expect: [expect]))
+            func option(_ tag: String, _ arguments: [String], _ expect: String, memory: Int? = nil) {
+                let item = BatteryCase("\(command)/\(tag)", [command, "q.rq"] + arguments + extra, files: good, expect: [expect])
+                out.append(memory.map { item.withAvailableMemory($0) } ?? item)
             }
             option("rows-zero", ["--rows", "0"], "--rows")
             option("rows-neg", ["--rows", "-1"], "--rows")
@@ -74,8 +75,10 @@ enum QueryCases {
             option("set-overflow", ["--rows", "20", "--set", "join-filter-threshold=99999999999999999999"], "--set")
             option("set-unknown", ["--rows", "20", "--set", "warp=9"], "--set")
             option("unknown-flag", ["--rows", "20", "--turbo"], "--turbo")
-            option("memory-too-big", ["--rows", "100000000", "--param", "order=shuffled"], "memory")
-            option("memory-too-big-sqlite", ["--rows", "100000000", "--backend", "sqlite"], "sqlite backend needs about")
+            // 100M documents on a machine with 4 GB available.
+            option("memory-too-big", ["--rows", "100000000", "--param", "order=shuffled"], "memory", memory: 4_000_000_000)
+            option("memory-too-big-sqlite", ["--rows", "100000000", "--backend", "sqlite"], "sqlite backend needs about",
+                   memory: 4_000_000_000)
             option("backend-then-enable", ["--rows", "20", "--enable", "teleport", "--backend", "postgres"], "--enable")
         }
         // Query text is checked before a dataset is sized or generated.

@@ -86,10 +86,10 @@ enum RunCases {
         out.append(config("params-list", text().replacingOccurrences(of: "  seed: 1\n", with: "  seed: 1\n  params: [roots]\n"),
                           expect: ["exp.yaml:6", "dataset.params"]))
         out.append(config("params-huge-memory", text([4: "  rows: [100000000]"]).replacingOccurrences(of: "  seed: 1\n", with: "  seed: 1\n  params: {order: shuffled}\n"),
-                          expect: ["exp.yaml:4", "dataset.rows", "memory"]))
+                          expect: ["exp.yaml:4", "dataset.rows", "memory"]).withAvailableMemory(4_000_000_000))
         // Only the size that does not fit is named, and a resume checks it too.
         out.append(config("params-huge-memory-second", text([4: "  rows: [20, 100000000]"]).replacingOccurrences(of: "  seed: 1\n", with: "  seed: 1\n  params: {order: shuffled}\n"),
-                          expect: ["exp.yaml:4", "dataset.rows[1]", "memory"]))
+                          expect: ["exp.yaml:4", "dataset.rows[1]", "memory"]).withAvailableMemory(4_000_000_000))
         out.append(config("huge-memory-sqlite-baseline", text([4: "  rows: [100000000]", 6: "backend: [sqlite]"], append: ["baselines: [sqlite-analyzed]"]).replacingOccurrences(of: "  seed: 1\n", with: "  seed: 1\n  params: {selected: subtree}\n"),
                           expect: ["exp.yaml:4", "dataset.rows", "sqlite-analyzed"]))
         // Backends and baselines.

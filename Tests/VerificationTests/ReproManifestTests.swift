@@ -51,7 +51,7 @@ final class ReproManifestTests: XCTestCase {
 
     func testUnknownLinesKeysAndKindsAreLocatedErrors() {
         XCTAssertEqual(error("flags: \(flags)\nkind: referense\n"),
-            error(line: 2, "unknown kind 'referense'; expected one of: reference, sqlite, partition, duplicates, engine-error, oracles"))
+            error(line: 2, "unknown kind 'referense'; expected one of: reference, sqlite, partition, duplicates, engine-error, oracles, baseline"))
         XCTAssertEqual(error("kind: reference\nbackend: memory\ncolour: blue\n"),
             error(line: 3, "unknown key 'colour'; expected one of: flags, backend, kind, batch-size, partition, mode, declare-keys, table"))
         XCTAssertEqual(error("\n\nthis is not a manifest\n"), error(line: 3, "'this is not a manifest' is not a `key: value` line"))
@@ -64,7 +64,7 @@ final class ReproManifestTests: XCTestCase {
         XCTAssertEqual(error("table: t0 indexed [a] rows 1\ntable: t0 indexed [] rows 1\n"),
             error(line: 2, "table 't0' listed again (first at line 1)"))
         XCTAssertEqual(error("kind: \u{1B}[2J\n"), error(line: 1,
-            "unknown kind '\\u{1b}[2J'; expected one of: reference, sqlite, partition, duplicates, engine-error, oracles"))
+            "unknown kind '\\u{1b}[2J'; expected one of: reference, sqlite, partition, duplicates, engine-error, oracles, baseline"))
     }
 
     func testTableNamesCannotLeaveTheReproDirectory() {

@@ -41,7 +41,7 @@ final class DifferenceKernel: Kernel {
 
     /// Left rows are all held back until the right operand is complete.
     func retainedRows(ofOperand operand: Int) -> [Row]? {
-        operand == 0 && !rightComplete ? pendingLeft : nil
+        operand == 0 && !rightComplete ? pendingLeft.rows : nil
     }
 
     func freshCopy() -> any Kernel { DifferenceKernel() }

@@ -29,9 +29,13 @@ final class IntersectionKernel: Kernel {
         return .empty
     }
 
-    /// A side is stored only while the other operand is incomplete.
+    /// A side is stored only while the other operand is incomplete; its rows are decoded
+    /// from their key encodings (a key is the whole row; an integral real comes back as the
+    /// equal integer).
     func retainedRows(ofOperand operand: Int) -> [Row]? {
-        complete[1 - operand] ? nil : Array(sides[operand])
+        guard !complete[1 - operand] else { return nil }
+        let side = sides[operand]
+        return (0..<side.count).map { Row(side.values($0)) }
     }
 
     func freshCopy() -> any Kernel { IntersectionKernel() }

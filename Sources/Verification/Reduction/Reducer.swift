@@ -13,6 +13,8 @@ public struct Reducer {
     public let catalog: HeuristicCatalog
     /// At most this many candidate checks in all.
     public var budget: Int
+    /// The baseline engines, to reduce a `baseline` disagreement (nil otherwise).
+    public var baselines: BaselineOracles?
 
     public init(catalog: HeuristicCatalog = .standard, budget: Int = 3000) {
         self.catalog = catalog
@@ -21,7 +23,9 @@ public struct Reducer {
 
     /// The reduced case and how many candidates were checked.
     public func reduce(_ failing: FailingCase) -> (FailingCase, checks: Int) {
-        var test = FailureTest(catalog: catalog, blamesEngine: failing.mismatch.kind.blamesEngine)
+        var test = FailureTest(
+            catalog: catalog, blamesEngine: failing.mismatch.kind.blamesEngine,
+            baselines: failing.mismatch.kind == .baseline ? baselines : nil)
         let start = ReductionCandidate(
             graph: failing.graph, flags: failing.flags, backend: failing.backend, batchSize: failing.batchSize)
         let (reduced, mismatch, checks) = reduce(start, evidence: failing.mismatch) { c in

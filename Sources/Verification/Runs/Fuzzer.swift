@@ -19,6 +19,11 @@ public struct Fuzzer {
     /// The backends engine runs are drawn from (`--backend`).
     public var backends: [Backend] = Fuzzer.defaultBackends
     public static let defaultBackends: [Backend] = [.memory, .sqlite]
+    /// Baseline engines checked as further oracles (`--engines`); nil for none.
+    public var baselines: BaselineOracles?
+    /// Columns of one storage class each (numbers may mix integers and reals), as engines
+    /// with typed columns can hold; on whenever `baselines` holds such an engine.
+    public var typedColumns = false
 
     /// Batch sizes drawn per engine run: single rows and pairs interleave sources and
     /// operands; the default delivers each small table at once.
@@ -35,7 +40,7 @@ public struct Fuzzer {
     /// The random case number `index` of this run.
     public func makeCase(_ index: Int) -> CaseGraph {
         var random = VerificationRandom(seed: seed, case: index)
-        return RandomCaseGenerator(maxRows: maxRows).makeCase(&random)
+        return RandomCaseGenerator(maxRows: maxRows, typedColumns: typedColumns).makeCase(&random)
     }
 
     public func run(
@@ -45,18 +50,20 @@ public struct Fuzzer {
         var collector = MismatchCollector(
             catalog: grid.catalog, reduce: reduce, maxReductions: maxReductions, reproParent: reproParent,
             idPrefix: "random-s\(seed)", log: log)
+        collector.baselines = baselines
         let step = max(1, min(1000, cases / 20))
         for index in 0..<cases {
             var random = VerificationRandom(seed: seed, case: index)
-            let graph = RandomCaseGenerator(maxRows: maxRows).makeCase(&random)
+            let graph = RandomCaseGenerator(maxRows: maxRows, typedColumns: typedColumns).makeCase(&random)
             report.cases += 1
-            guard let checker = try? CaseChecker(graph, catalog: grid.catalog) else {
+            guard let checker = try? CaseChecker(graph, catalog: grid.catalog, baselines: baselines) else {
                 report.skipped += 1
                 log("case \(index): could not be built or evaluated by the reference evaluator; skipped")
                 continue
             }
             let oracle = checker.oracleMismatches()
             report.comparisons += checker.reference.count
+            report.countBaselines(checker)
             collector.record(oracle, graph: graph, flags: nil, backend: nil, caseLabel: "random case \(index)", into: &report)
             for _ in 0..<runsPerCase {
                 let flags = try grid.randomFlagSet(&random)
