@@ -9,6 +9,7 @@ let package = Package(
         .library(name: "FileSupport", targets: ["FileSupport"]),
         .library(name: "Relational", targets: ["Relational"]),
         .library(name: "SQLiteStore", targets: ["SQLiteStore"]),
+        .library(name: "PostgresClient", targets: ["PostgresClient"]),
         .library(name: "QueryEngine", targets: ["QueryEngine"]),
         .library(name: "Workloads", targets: ["Workloads"]),
         .library(name: "Verification", targets: ["Verification"]),
@@ -21,12 +22,15 @@ let package = Package(
     targets: [
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite"),
         .systemLibrary(name: "CGraphviz", path: "Sources/CGraphviz"),
+        // libpq (apt: libpq-dev), the PostgreSQL client library: see README, "PostgreSQL".
+        .systemLibrary(name: "CLibPQ", path: "Sources/CLibPQ"),
         // libm: Double.rounded() needs it when no Foundation is linked (e.g. the benchmarks).
         // File-system helpers on the C library, shared by every module that touches files.
         .target(name: "FileSupport"),
         .target(name: "Relational", linkerSettings: [.linkedLibrary("m")]),
         .target(name: "SQLiteStore", dependencies: ["Relational", "CSQLite", "FileSupport"]),
         .target(name: "QueryEngine", dependencies: ["Relational", "CGraphviz"]),
+        .target(name: "PostgresClient", dependencies: ["Relational", "CLibPQ", "FileSupport"]),
         .target(name: "Workloads", dependencies: ["Relational", "SQLiteStore", "QueryEngine", "FileSupport"]),
         .target(name: "Verification", dependencies: ["Relational", "SQLiteStore", "QueryEngine", "Workloads", "FileSupport"]),
         .target(name: "Experiments", dependencies: [
@@ -49,6 +53,7 @@ let package = Package(
         .testTarget(name: "FileSupportTests", dependencies: ["FileSupport"]),
         .testTarget(name: "RelationalTests", dependencies: ["Relational"]),
         .testTarget(name: "SQLiteStoreTests", dependencies: ["Relational", "SQLiteStore"]),
+        .testTarget(name: "PostgresClientTests", dependencies: ["PostgresClient", "Relational"]),
         .testTarget(name: "QueryEngineTests", dependencies: ["Relational", "QueryEngine", "SQLiteStore"]),
         .testTarget(name: "VerificationTests", dependencies: [
             "Relational", "SQLiteStore", "QueryEngine", "Workloads", "Verification", "FileSupport",
