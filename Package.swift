@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "Relational", targets: ["Relational"]),
         .library(name: "SQLiteStore", targets: ["SQLiteStore"]),
         .library(name: "PostgresClient", targets: ["PostgresClient"]),
+        .library(name: "PostgresStore", targets: ["PostgresStore"]),
         .library(name: "QueryEngine", targets: ["QueryEngine"]),
         .library(name: "Workloads", targets: ["Workloads"]),
         .library(name: "Verification", targets: ["Verification"]),
@@ -31,6 +32,7 @@ let package = Package(
         .target(name: "SQLiteStore", dependencies: ["Relational", "CSQLite", "FileSupport"]),
         .target(name: "QueryEngine", dependencies: ["Relational", "CGraphviz"]),
         .target(name: "PostgresClient", dependencies: ["Relational", "CLibPQ", "FileSupport"]),
+        .target(name: "PostgresStore", dependencies: ["Relational", "PostgresClient"]),
         .target(name: "Workloads", dependencies: ["Relational", "SQLiteStore", "QueryEngine", "FileSupport"]),
         .target(name: "Verification", dependencies: ["Relational", "SQLiteStore", "QueryEngine", "Workloads", "FileSupport"]),
         .target(name: "Experiments", dependencies: [
@@ -54,6 +56,9 @@ let package = Package(
         .testTarget(name: "RelationalTests", dependencies: ["Relational"]),
         .testTarget(name: "SQLiteStoreTests", dependencies: ["Relational", "SQLiteStore"]),
         .testTarget(name: "PostgresClientTests", dependencies: ["PostgresClient", "Relational"]),
+        .testTarget(name: "PostgresStoreTests", dependencies: [
+            "PostgresStore", "PostgresClient", "Relational", "Workloads", "Verification", "QueryEngine",
+        ]),
         .testTarget(name: "QueryEngineTests", dependencies: ["Relational", "QueryEngine", "SQLiteStore"]),
         .testTarget(name: "VerificationTests", dependencies: [
             "Relational", "SQLiteStore", "QueryEngine", "Workloads", "Verification", "FileSupport",
