@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "PostgresStore", targets: ["PostgresStore"]),
         .library(name: "QueryEngine", targets: ["QueryEngine"]),
         .library(name: "Workloads", targets: ["Workloads"]),
+        .library(name: "Engines", targets: ["Engines"]),
         .library(name: "Verification", targets: ["Verification"]),
         .library(name: "Experiments", targets: ["Experiments"]),
     ],
@@ -34,17 +35,19 @@ let package = Package(
         .target(name: "PostgresClient", dependencies: ["Relational", "CLibPQ", "FileSupport"]),
         .target(name: "PostgresStore", dependencies: ["Relational", "PostgresClient"]),
         .target(name: "Workloads", dependencies: ["Relational", "SQLiteStore", "QueryEngine", "FileSupport"]),
-        .target(name: "Verification", dependencies: ["Relational", "SQLiteStore", "QueryEngine", "Workloads", "FileSupport"]),
+        // Baseline engines (SQLite, DuckDB, …) behind one protocol and registry, and the SQL dialects.
+        .target(name: "Engines", dependencies: ["Relational", "SQLiteStore", "Workloads", "FileSupport"]),
+        .target(name: "Verification", dependencies: ["Relational", "SQLiteStore", "QueryEngine", "Workloads", "Engines", "FileSupport"]),
         .target(name: "Experiments", dependencies: [
-            "Relational", "SQLiteStore", "QueryEngine", "Workloads", "FileSupport",
+            "Relational", "SQLiteStore", "QueryEngine", "Workloads", "Engines", "FileSupport",
             .product(name: "Yams", package: "Yams"),
         ]),
         .executableTarget(name: "testbed", dependencies: [
-            "Relational", "SQLiteStore", "QueryEngine", "Workloads", "Verification", "Experiments", "FileSupport",
+            "Relational", "SQLiteStore", "QueryEngine", "Workloads", "Verification", "Experiments", "Engines", "FileSupport",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "testbed-bench", dependencies: [
-            "Relational", "SQLiteStore", "QueryEngine", "Workloads",
+            "Relational", "SQLiteStore", "QueryEngine", "Workloads", "Engines",
         ], path: "Sources/Benchmarks"),
         // Fuzz entry points (scripts/fuzz.sh builds them with -sanitize=fuzzer -D FUZZING into
         // .build-fuzz); a normal build makes them reproducers that run files given as arguments.
@@ -61,16 +64,19 @@ let package = Package(
         ]),
         .testTarget(name: "QueryEngineTests", dependencies: ["Relational", "QueryEngine", "SQLiteStore"]),
         .testTarget(name: "VerificationTests", dependencies: [
-            "Relational", "SQLiteStore", "QueryEngine", "Workloads", "Verification", "FileSupport",
+            "Relational", "SQLiteStore", "QueryEngine", "Workloads", "Verification", "Engines", "FileSupport",
         ]),
         .testTarget(name: "ExperimentsTests", dependencies: [
-            "Relational", "SQLiteStore", "QueryEngine", "Workloads", "Experiments", "FileSupport",
+            "Relational", "SQLiteStore", "QueryEngine", "Workloads", "Experiments", "Engines", "FileSupport",
         ]),
         // The malformed-input battery: runs the built `testbed` executable (no module imports).
         .testTarget(name: "CommandLineTests", exclude: ["Fixtures"]),
         // scripts/sweep.sh on real schedulers: GNU parallel (locally and over ssh to test hosts)
         // and a one-node Slurm cluster; runs the built `testbed` and the scripts (no module imports).
         .testTarget(name: "SweepTests", exclude: ["Fixtures"]),
+        .testTarget(name: "EnginesTests", dependencies: [
+            "Relational", "SQLiteStore", "QueryEngine", "Workloads", "Engines", "Verification", "FileSupport",
+        ]),
         .testTarget(name: "WorkloadsTests", dependencies: ["Relational", "QueryEngine", "Workloads", "SQLiteStore", "FileSupport"]),
     ],
     swiftLanguageModes: [.v6]

@@ -58,13 +58,16 @@ public struct RunInvocation: ExperimentInvocation {
             let (state, _) = try ResumeCheck.previous(directory: directory, experiment: experiment, shard: shard)
             if state.status == .complete { return alreadyComplete(directory, state, console: console) }
             try MachineCheck.checkMemory(experiment, cells: shard.select(experiment.cells), file: configPath)
+            try MachineCheck.checkEngines(experiment, cells: shard.select(experiment.cells), file: configPath)
             lock = try DirectoryLock.acquire(directory)
         } else if let out {
             try MachineCheck.checkMemory(experiment, cells: shard.select(experiment.cells), file: configPath)
+            try MachineCheck.checkEngines(experiment, cells: shard.select(experiment.cells), file: configPath)
             directory = out
             lock = try OutputLocation.claim(out, hint: "pass --resume to continue it or choose another --out")
         } else {
             try MachineCheck.checkMemory(experiment, cells: shard.select(experiment.cells), file: configPath)
+            try MachineCheck.checkEngines(experiment, cells: shard.select(experiment.cells), file: configPath)
             directory = try OutputLocation.claimDefaultDirectory(resultsRoot: resultsRoot, name: experiment.name, date: now())
             lock = try DirectoryLock.acquire(directory)
         }

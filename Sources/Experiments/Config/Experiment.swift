@@ -1,12 +1,6 @@
+import Engines
 import QueryEngine
 import Workloads
-
-/// The SQLite engines every query can be compared with: the same relation graph translated
-/// to one SQL statement, run by SQLite on the same data, without or with `ANALYZE`.
-public enum BaselineEngine: String, CaseIterable, Sendable {
-    case sqlite
-    case sqliteAnalyzed = "sqlite-analyzed"
-}
 
 /// A query of an experiment: its name in results and its text.
 public struct ExperimentQuery: Sendable {
@@ -34,7 +28,8 @@ public struct Experiment: Sendable {
     public let backends: [Backend]
     public let queries: [ExperimentQuery]
     public let flagSets: [NamedFlagSet]
-    public let baselines: [BaselineEngine]
+    /// The baseline engines (from `EngineRegistry`) under their labels, in config order.
+    public let baselines: [EngineSpec]
     public let speedupBaseline: String?
     public let repetitions: Int
     public let warmup: Int
@@ -56,7 +51,7 @@ public struct Experiment: Sendable {
                     }
                 }
                 for engine in baselines {
-                    out.append(Cell(query: query.name, rows: rows, backend: Backend.sqlite.rawValue, engine: engine.rawValue, flagset: engine.rawValue))
+                    out.append(Cell(query: query.name, rows: rows, backend: engine.kind.backend, engine: engine.label, flagset: engine.label))
                 }
             }
         }
@@ -65,15 +60,16 @@ public struct Experiment: Sendable {
 
     public func flagSet(named name: String) -> NamedFlagSet? { flagSets.first { $0.name == name } }
     public func query(named name: String) -> ExperimentQuery? { queries.first { $0.name == name } }
+    public func baseline(named label: String) -> EngineSpec? { baselines.first { $0.label == label } }
 
-    /// The canonical flag string of a cell (empty for SQLite engines).
+    /// The canonical flag string of a cell (empty for baseline engines).
     public func flags(of cell: Cell) -> String {
         cell.engine == Cell.testbedEngine ? (flagSet(named: cell.flagset)?.flags.canonical ?? "") : ""
     }
 
     public init(
         name: String, description: String, shape: Shape, sizes: [Int], seed: UInt64, parameters: ShapeParameters,
-        backends: [Backend], queries: [ExperimentQuery], flagSets: [NamedFlagSet], baselines: [BaselineEngine],
+        backends: [Backend], queries: [ExperimentQuery], flagSets: [NamedFlagSet], baselines: [EngineSpec],
         speedupBaseline: String?, repetitions: Int, warmup: Int, plans: Bool, configText: String
     ) {
         self.name = name

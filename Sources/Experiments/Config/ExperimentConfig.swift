@@ -8,7 +8,7 @@ public struct ExperimentConfig: Decodable {
     public let backends: [String]
     public let queries: [QueryEntry]
     public let flagsets: [(name: String, value: FlagSetEntry)]
-    public let baselines: [String]
+    public let baselines: [BaselineEntry]
     /// The flag set speedups are measured against (default: `all-off` if present, else the first).
     public let baseline: String?
     public let repetitions: Int
@@ -36,7 +36,7 @@ public struct ExperimentConfig: Decodable {
         backends = try c.decodeIfPresent(OneOrMany<String>.self, forKey: .backend)?.items ?? ["memory"]
         queries = try c.decode([QueryEntry].self, forKey: .queries)
         flagsets = try c.decodeIfPresent(OrderedMapping<FlagSetEntry>.self, forKey: .flagsets)?.entries ?? []
-        baselines = try c.decodeIfPresent(OneOrMany<String>.self, forKey: .baselines)?.items ?? []
+        baselines = try c.decodeIfPresent(OneOrMany<BaselineEntry>.self, forKey: .baselines)?.items ?? []
         baseline = try c.decodeIfPresent(String.self, forKey: .baseline)
         repetitions = try c.decodeIfPresent(Int.self, forKey: .repetitions) ?? 5
         warmup = try c.decodeIfPresent(Int.self, forKey: .warmup) ?? 1
@@ -108,4 +108,32 @@ public struct FlagSetEntry: Decodable {
         disable = try c.decodeIfPresent(OneOrMany<String>.self, forKey: .disable)?.items ?? []
         set = try c.decodeIfPresent(OrderedMapping<String>.self, forKey: .set)?.entries ?? []
     }
+}
+
+/// One entry of `baselines:` — a registered engine name, or `{engine: NAME, name: LABEL,
+/// settings: {...}}` (label defaults to the engine's name; settings are the engine's own,
+/// e.g. DuckDB's `threads`, PostgreSQL's `enable_hashjoin`).
+public struct BaselineEntry: Decodable {
+    public let engine: String
+    public let name: String?
+    public let settings: [(name: String, value: String)]
+
+    enum CodingKeys: String, CodingKey { case engine, name, settings }
+
+    public init(from decoder: any Decoder) throws {
+        if let single = try? decoder.singleValueContainer(), let name = try? single.decode(String.self) {
+            engine = name
+            self.name = nil
+            settings = []
+            return
+        }
+        try StrictKeys.check(decoder, allowed: ["engine", "name", "settings"], section: "a baseline entry")
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        engine = try c.decode(String.self, forKey: .engine)
+        name = try c.decodeIfPresent(String.self, forKey: .name)
+        settings = try c.decodeIfPresent(OrderedMapping<String>.self, forKey: .settings)?.entries ?? []
+    }
+
+    /// The label the baseline runs under.
+    public var label: String { name ?? engine }
 }

@@ -1,3 +1,4 @@
+import Engines
 import QueryEngine
 import Relational
 import SQLiteStore
@@ -80,19 +81,12 @@ public struct ExperimentResolver {
             backends.append(backend)
         }
 
-        var baselines: [BaselineEngine] = []
-        for (i, name) in config.baselines.enumerated() {
-            guard let engine = BaselineEngine(rawValue: name) else {
-                throw fail(["baselines", "[\(i)]"],
-                    "unknown baseline engine '\(name)'" + hint(name, BaselineEngine.allCases.map(\.rawValue)) + "; expected sqlite or sqlite-analyzed")
-            }
-            if !baselines.contains(engine) { baselines.append(engine) }
-        }
+        let baselines = try resolveBaselines(config, fail: fail)
 
         let flagSets = try config.flagsets.map { entry -> NamedFlagSet in
             let path = ["flagsets", entry.name]
             if let problem = OutputLocation.validateName(entry.name) { throw fail(path, "flag set name: \(problem)") }
-            if BaselineEngine(rawValue: entry.name) != nil {
+            if EngineRegistry.kind(named: entry.name) != nil || baselines.contains(where: { $0.label == entry.name }) {
                 throw fail(path, "'\(entry.name)' names a baseline engine; choose another flag-set name")
             }
             let set = entry.value
@@ -112,7 +106,7 @@ public struct ExperimentResolver {
             }
         }
 
-        let sql = baselines.isEmpty ? nil : try scratchDatabase(fail)
+        let sql = baselines.contains { $0.kind.backend == "sqlite" } ? try scratchDatabase(fail) : nil
         let queries = try resolveQueries(config, shape: shape, relations: relations, sql: sql, fail: fail) { path, error in
             // An inline query's error stands where the query text stands in the YAML file.
             guard let root, let error = error as? QueryError,
@@ -191,6 +185,38 @@ public struct ExperimentResolver {
                 throw fail(path + (entry.text == nil ? [] : ["text"]), "query '\(entry.name)': \(problem)")
             }
             out.append(query)
+        }
+        return out
+    }
+
+    /// `baselines:` entries as registered engines under distinct labels, settings checked by
+    /// each engine. (Whether the engine is installed is checked only by `run`.)
+    private func resolveBaselines(_ config: ExperimentConfig, fail: ([String], String) -> ConfigError) throws -> [EngineSpec] {
+        var out: [EngineSpec] = []
+        for (i, entry) in config.baselines.enumerated() {
+            let path = ["baselines", "[\(i)]"]
+            guard let kind = EngineRegistry.kind(named: entry.engine) else {
+                throw fail(path + (entry.name == nil && entry.settings.isEmpty ? [] : ["engine"]),
+                    "unknown baseline engine '\(entry.engine)'" + hint(entry.engine, EngineRegistry.names)
+                    + "; expected one of: " + EngineRegistry.names.joined(separator: ", "))
+            }
+            if let problem = OutputLocation.validateName(entry.label) { throw fail(path + ["name"], "baseline name: \(problem)") }
+            if entry.label == Cell.testbedEngine {
+                throw fail(path + ["name"], "'\(entry.label)' is the testbed's own engine; choose another name")
+            }
+            for setting in entry.settings {
+                if let problem = kind.checkSetting(setting.name, setting.value) {
+                    let known = kind.settingsHelp.isEmpty ? " (\(kind.name) takes no settings)" : " (\(kind.name) settings: \(kind.settingsHelp.joined(separator: "; ")))"
+                    throw fail(path + ["settings", setting.name], problem + known)
+                }
+            }
+            let spec = EngineSpec(label: entry.label, kind: kind, settings: EngineSettings(entry.settings))
+            if let same = out.first(where: { $0.label == spec.label }) {
+                // The plain form listed twice is harmless (as before); two configurations under one label are not.
+                if same.kind.name == kind.name && same.settings == spec.settings && entry.name == nil { continue }
+                throw fail(path, "baseline '\(spec.label)' is listed twice; give each a distinct name: LABEL")
+            }
+            out.append(spec)
         }
         return out
     }

@@ -1,3 +1,4 @@
+import Engines
 import Workloads
 
 /// What running an experiment asks of this machine, as opposed to what the config says:
@@ -17,11 +18,13 @@ public enum MachineCheck {
             if here.contains(where: { $0.isTestbed && $0.backend == Backend.memory.rawValue }) {
                 places.append(("memory", .load(.memory)))
             }
-            if here.contains(where: { ($0.isTestbed && $0.backend == Backend.sqlite.rawValue) || $0.engine == BaselineEngine.sqlite.rawValue }) {
+            if here.contains(where: { $0.isTestbed && $0.backend == Backend.sqlite.rawValue }) {
                 places.append(("sqlite", .load(.sqlite)))
             }
-            if here.contains(where: { $0.engine == BaselineEngine.sqliteAnalyzed.rawValue }) {
-                places.append(("sqlite-analyzed", .load(.sqlite)))
+            // Each baseline loads its own copy; engines in other processes are estimated as a
+            // SQLite load (their memory is this machine's too).
+            for engine in experiment.baselines where here.contains(where: { $0.engine == engine.label }) {
+                if !places.contains(where: { $0.name == engine.label }) { places.append((engine.label, .load(.sqlite))) }
             }
             let generated = try shape.estimatedMemory(rows: rows, parameters: parameters, use: .generate)
             var estimate = generated
@@ -36,6 +39,19 @@ public enum MachineCheck {
                 activity: activity, estimate: estimate, memory: memory,
                 hint: "use fewer rows or smaller parameters, or run this size as its own shard on a larger machine")
             throw located(rows: rows, message: "\(problem)", experiment: experiment, file: file)
+        }
+    }
+
+    /// Throws a `ConfigError` at the first baseline whose engine is not installed here, with
+    /// the engine's install hint (only `run` checks this: a run made elsewhere merges anywhere).
+    public static func checkEngines(_ experiment: Experiment, cells: [Cell], file: String) throws {
+        for (i, engine) in experiment.baselines.enumerated() where cells.contains(where: { $0.engine == engine.label }) {
+            guard let why = engine.kind.missing() else { continue }
+            let message = "baseline \(engine.label): engine \(engine.kind.name) is not available: \(why)"
+            guard let root = try? composeYAML(experiment.configText) else {
+                throw ConfigError(file: file, keyPath: "baselines[\(i)]", message: message)
+            }
+            throw ConfigLoader.located(["baselines", "[\(i)]"], message, in: root, file: file)
         }
     }
 

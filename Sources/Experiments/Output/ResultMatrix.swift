@@ -1,3 +1,4 @@
+import Engines
 import FileSupport
 import QueryEngine
 import Workloads
@@ -46,7 +47,7 @@ struct ResultMatrix {
             }
             return record.failure("flagset", "the config's flag sets are \(list(experiment.flagSets.map(\.name)))")
         }
-        let engines = [Cell.testbedEngine] + experiment.baselines.map(\.rawValue)
+        let engines = [Cell.testbedEngine] + experiment.baselines.map(\.label)
         if !engines.contains(cell.engine) { return record.failure("engine", "expected one of \(list(engines))") }
         return .usage("\(record.place): \(cell) is not a cell of the config's matrix")
     }
@@ -55,9 +56,15 @@ struct ResultMatrix {
 extension ResultMatrix {
     /// Without the config: the engine, backend and flags must at least be ones this testbed has.
     static func checkNames(_ cell: Cell, flags: String, at record: CSVRecord) throws {
-        let engines = [Cell.testbedEngine] + BaselineEngine.allCases.map(\.rawValue)
-        guard engines.contains(cell.engine) else { throw record.failure("engine", "expected one of \(engines.joined(separator: ", "))") }
-        guard cell.isTestbed else { return }
+        guard cell.isTestbed else {
+            // A baseline's label is the config's to choose; its backend is a registered engine's.
+            if let problem = OutputLocation.validateName(cell.engine) { throw record.failure("engine", problem) }
+            let backends = Array(Set(EngineRegistry.kinds.map(\.backend))).sorted()
+            guard backends.contains(cell.backend) else {
+                throw record.failure("backend", "a baseline engine's backend is one of \(backends.joined(separator: ", "))")
+            }
+            return
+        }
         guard Backend(rawValue: cell.backend) != nil else {
             throw record.failure("backend", "expected one of \(Backend.allCases.map(\.rawValue).joined(separator: ", "))")
         }

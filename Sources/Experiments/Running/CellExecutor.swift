@@ -1,6 +1,6 @@
+import Engines
 import QueryEngine
 import Relational
-import SQLiteStore
 import Workloads
 
 /// What one repetition measured.
@@ -9,9 +9,9 @@ public struct CellMeasurement {
     public var optimizeMicroseconds: Double
     public var runMicroseconds: Double
     public var results: [[Row]]
-    /// nil for SQLite engines (the testbed's counters do not apply).
+    /// nil for baseline engines (the testbed's counters do not apply).
     public var counters: RunCounters?
-    /// The testbed's optimizer passes and heuristic hooks, timed (empty for SQLite).
+    /// The testbed's optimizer passes and heuristic hooks, timed (empty for baseline engines).
     public var passes: [PassReport] = []
     public var hooks: [HookReport] = []
 }
@@ -39,26 +39,23 @@ public struct TestbedExecutor: CellExecutor {
     }
 }
 
-/// A SQLite baseline: the same relation graph translated to SQL (timed as "plan") and run by
-/// SQLite (timed as "run").
-public struct SQLiteExecutor: CellExecutor {
+/// A baseline engine: the same relation graph translated to the engine's SQL (timed as
+/// "plan") and run by the engine, fetching every row (timed as "run": the engine's own time
+/// when it reports one, e.g. measured inside a helper process, else the time of the call).
+public struct EngineExecutor: CellExecutor {
     public let query: ExperimentQuery
     public let catalog: RelationCatalog
-    public let database: SQLiteDatabase
+    public let engine: any BaselineEngine
 
     public func execute() throws -> CellMeasurement {
         let parsed = try Query.parse(query.text, catalog: catalog, file: query.origin)
         let clock = ContinuousClock()
-        var translations: [SQLTranslation] = []
-        let plan = try clock.measure {
-            translations = try parsed.relations.map(SQLTranslator.translate)
-        }
-        var results: [[Row]] = []
-        let run = try clock.measure {
-            results = try translations.map { try database.run($0) }
-        }
+        var statement = EngineStatement(outputs: [])
+        let plan = try clock.measure { statement = try engine.prepare(parsed.relations) }
+        var run = EngineRun(results: [], engineMicroseconds: nil)
+        let wall = try clock.measure { run = try engine.run(statement) }
         return CellMeasurement(
-            planMicroseconds: plan.microseconds, optimizeMicroseconds: 0, runMicroseconds: run.microseconds,
-            results: results, counters: nil)
+            planMicroseconds: plan.microseconds, optimizeMicroseconds: 0,
+            runMicroseconds: run.engineMicroseconds ?? wall.microseconds, results: run.results, counters: nil)
     }
 }

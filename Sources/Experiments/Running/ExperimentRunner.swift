@@ -48,6 +48,7 @@ public final class ExperimentRunner {
             console: console, totalCells: pending.count,
             totalWork: pending.reduce(0) { $0 + work(of: $1) })
         let cache = DatasetCache(experiment)
+        defer { cache.stopEngines() }
         var finished = 0
         var interrupted = false
         Interruption.install()
@@ -141,14 +142,17 @@ public final class ExperimentRunner {
         guard let query = experiment.query(named: cell.query) else {
             throw ExperimentFailure.usage("no query named \(cell.query) in the experiment")
         }
-        if let engine = BaselineEngine(rawValue: cell.engine) {
-            let (database, catalog) = try data.sqlite(analyzed: engine == .sqliteAnalyzed)
-            return SQLiteExecutor(query: query, catalog: catalog, database: database)
+        if !cell.isTestbed {
+            guard let spec = experiment.baseline(named: cell.engine) else {
+                throw ExperimentFailure.usage("no baseline engine named \(cell.engine) in the experiment")
+            }
+            let (engine, catalog) = try data.engine(spec)
+            return EngineExecutor(query: query, catalog: catalog, engine: engine)
         }
         guard let set = experiment.flagSet(named: cell.flagset) else {
             throw ExperimentFailure.usage("no flag set named \(cell.flagset) in the experiment")
         }
-        let catalog = cell.backend == Backend.sqlite.rawValue ? try data.sqlite(analyzed: false).1 : try data.memoryCatalog()
+        let catalog = cell.backend == Backend.sqlite.rawValue ? try data.sqliteCatalog() : try data.memoryCatalog()
         var engine = QueryEngine(flags: set.flags)
         engine.disabledPasses = Set(experiment.disabledPasses + disabledPasses)
         if let checked { engine.checked = checked }

@@ -9,19 +9,7 @@ extension Dataset {
     /// the primary key; otherwise the whole row is the key (a set).
     @discardableResult
     public func load(into database: SQLiteDatabase, analyze: Bool = false) throws -> [String: SQLiteTable] {
-        var out: [String: SQLiteTable] = [:]
-        try database.transaction {
-            for t in tables {
-                let table = try database.createTable(t.name, scheme: t.scheme, primaryKey: primaryKey(of: t))
-                try table.bulkLoad(t.rows, assumeUnique: true)
-                for a in t.indexedAttributes where !table.leadingIndexedAttributes.contains(a) {
-                    try table.createIndex(on: [a])
-                }
-                out[t.name] = table
-            }
-        }
-        if analyze { try database.analyze() }
-        return out
+        try DatasetTable.load(tables, into: database, analyze: analyze)
     }
 
     /// Writes an SQLite file at `path` (replaced only if `replace`): the database is built
@@ -50,12 +38,37 @@ extension Dataset {
         return (database, RelationCatalog(tables.mapValues { Relation(source: $0) }))
     }
 
-    private func primaryKey(of table: DatasetTable) -> [Attribute] {
-        guard let first = table.indexedAttributes.first, first.name.hasSuffix("id"),
-              let i = table.scheme.index(of: first) else { return [] }
+    private func primaryKey(of table: DatasetTable) -> [Attribute] { table.primaryKey }
+}
+
+extension DatasetTable {
+    /// Loads `tables` into `database` (see `Dataset.load(into:analyze:)`); baseline engines
+    /// load verification cases' tables this way too.
+    @discardableResult
+    public static func load(_ tables: [DatasetTable], into database: SQLiteDatabase, analyze: Bool = false) throws -> [String: SQLiteTable] {
+        var out: [String: SQLiteTable] = [:]
+        try database.transaction {
+            for t in tables {
+                let table = try database.createTable(t.name, scheme: t.scheme, primaryKey: t.primaryKey)
+                try table.bulkLoad(t.rows, assumeUnique: true)
+                for a in t.indexedAttributes where !table.leadingIndexedAttributes.contains(a) {
+                    try table.createIndex(on: [a])
+                }
+                out[t.name] = table
+            }
+        }
+        if analyze { try database.analyze() }
+        return out
+    }
+
+    /// The primary key: an `id`-like first indexed attribute whose values are unique, else
+    /// none (the whole row is the key).
+    public var primaryKey: [Attribute] {
+        guard let first = indexedAttributes.first, first.name.hasSuffix("id"),
+              let i = scheme.index(of: first) else { return [] }
         var seen = Set<Value>()
-        seen.reserveCapacity(table.rowCount)
-        for p in 0..<table.rowCount where !seen.insert(table.store.value(row: p, column: i)).inserted { return [] }
+        seen.reserveCapacity(rowCount)
+        for p in 0..<rowCount where !seen.insert(store.value(row: p, column: i)).inserted { return [] }
         return [first]
     }
 }
