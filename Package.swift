@@ -36,7 +36,7 @@ let package = Package(
         .target(name: "PostgresStore", dependencies: ["Relational", "PostgresClient"]),
         .target(name: "Workloads", dependencies: ["Relational", "SQLiteStore", "QueryEngine", "FileSupport"]),
         // Baseline engines (SQLite, DuckDB, …) behind one protocol and registry, and the SQL dialects.
-        .target(name: "Engines", dependencies: ["Relational", "SQLiteStore", "Workloads", "FileSupport"]),
+        .target(name: "Engines", dependencies: ["Relational", "SQLiteStore", "PostgresClient", "PostgresStore", "Workloads", "FileSupport"]),
         .target(name: "Verification", dependencies: ["Relational", "SQLiteStore", "QueryEngine", "Workloads", "Engines", "FileSupport"]),
         .target(name: "Experiments", dependencies: [
             "Relational", "SQLiteStore", "QueryEngine", "Workloads", "Engines", "FileSupport",

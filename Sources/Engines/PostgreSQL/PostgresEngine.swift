@@ -1,0 +1,155 @@
+import PostgresClient
+import PostgresStore
+import Relational
+import Workloads
+
+/// PostgreSQL: a throw-away server the testbed starts itself (initdb into a temporary
+/// directory, a Unix socket only, as an unprivileged user when we are root; see
+/// `PostgresServer`), talked to through libpq. Tables are typed from their data and loaded
+/// through COPY with the same key and indexes as SQLite's; queries are translated by
+/// `PostgresTranslator`, which keeps the testbed's value semantics. `postgres-analyzed`
+/// runs ANALYZE after loading. Settings (`enable_hashjoin: off`, `work_mem: 64MB`, …) are
+/// applied to the session with `set_config` before loading.
+public final class PostgresEngine: BaselineEngine {
+    public static let plain = kind(name: "postgres", analyze: false)
+    public static let analyzed = kind(name: "postgres-analyzed", analyze: true)
+
+    private static func kind(name: String, analyze: Bool) -> EngineKind {
+        EngineKind(
+            name: name, backend: "postgres",
+            summary: "PostgreSQL, a server started for the run (Unix socket only)"
+                + (analyze ? ", with ANALYZE after loading" : ", without ANALYZE"),
+            settingsHelp: ["any PostgreSQL setting by its name, e.g. enable_hashjoin: off, work_mem: 64MB "
+                           + "(set for the session; PostgreSQL checks the value when the engine starts)"],
+            checkSetting: { name, value in PostgresSettings.problem(name: name, value: value) },
+            missing: { PostgresSettings.missing() },
+            start: { label, settings in try PostgresEngine(label: label, analyze: analyze, settings: settings) })
+    }
+
+    public let label: String
+    public let analyze: Bool
+    private var database: PostgresDatabase?
+    private var loaded: [String] = []
+
+    public init(label: String, analyze: Bool, settings: EngineSettings) throws {
+        self.label = label
+        self.analyze = analyze
+        let database = try Self.mapping(label) { try PostgresDatabase.start() }
+        self.database = database
+        do {
+            var values: [String: String] = [:]
+            for entry in settings.entries { values[entry.name] = entry.value }
+            try database.apply(settings: values)
+        } catch let error as PostgresError where error.kind == .usage {
+            database.stop()
+            throw EngineError.usage("baseline \(label): \(error.message)")
+        } catch {
+            database.stop()
+            throw Self.engineError(error, label)
+        }
+    }
+
+    deinit { stop() }
+
+    public func load(_ tables: [DatasetTable]) throws -> RelationCatalog {
+        let db = try requireDatabase()
+        return try Self.mapping(label) {
+            for name in loaded { try db.connection.command("DROP TABLE IF EXISTS \(PostgresSQL.quoteIdentifier(name))") }
+            loaded.removeAll()
+            var relations: [String: Relation] = [:]
+            for t in tables {
+                // A primary key holds no null in PostgreSQL; a key with one stays a plain index.
+                let key = t.primaryKey.filter { a in
+                    guard let i = t.scheme.index(of: a) else { return false }
+                    return !(0..<t.rowCount).contains { t.store.value(row: $0, column: i).isNull }
+                }
+                let table = try db.createTable(
+                    t.name, scheme: t.scheme, rows: t.store, primaryKey: key, indexedAttributes: t.indexedAttributes)
+                loaded.append(t.name)
+                relations[t.name] = Relation(source: table)
+            }
+            if analyze { try db.analyze() }
+            return RelationCatalog(relations)
+        }
+    }
+
+    public func prepare(_ outputs: [Relation]) throws -> EngineStatement {
+        try Self.mapping(label) {
+            EngineStatement(outputs: try outputs.map { relation in
+                let t = try PostgresTranslator.translate(relation)
+                return SQLStatement(sql: t.sql, parameters: t.parameters, scheme: t.scheme)
+            })
+        }
+    }
+
+    /// Runs each statement and fetches every row (the time is the call's: PostgreSQL
+    /// reports its own execution time only under EXPLAIN ANALYZE, which changes it).
+    public func run(_ statement: EngineStatement) throws -> EngineRun {
+        let db = try requireDatabase()
+        return try Self.mapping(label) {
+            EngineRun(results: try statement.outputs.map { output in
+                output.rows(from: try db.connection.execute(output.sql, output.parameters).rows)
+            }, engineMicroseconds: nil)
+        }
+    }
+
+    public func explain(_ statement: EngineStatement) throws -> [EnginePlan] {
+        let db = try requireDatabase()
+        return try Self.mapping(label) {
+            try statement.outputs.map { output in
+                EnginePlan(format: "json", text: try db.connection.explain(output.sql, output.parameters) + "\n")
+            }
+        }
+    }
+
+    /// PostgreSQL's own execution time of each statement (`EXPLAIN (ANALYZE, TIMING OFF)`'s
+    /// "Execution Time", in microseconds): what the server spent, without the transfer.
+    public func serverExecutionMicroseconds(_ statement: EngineStatement) throws -> [Double] {
+        let db = try requireDatabase()
+        return try Self.mapping(label) {
+            try statement.outputs.map { output in
+                let rows = try db.connection.execute("EXPLAIN (ANALYZE, TIMING OFF, FORMAT JSON) " + output.sql, output.parameters)
+                guard case let .text(json)? = rows.rows.first?.values.first,
+                      let range = json.firstRange(of: "\"Execution Time\": ")
+                else { throw PostgresError(.statement, "EXPLAIN ANALYZE gave no execution time") }
+                let number = json[range.upperBound...].prefix { $0.isNumber || $0 == "." }
+                guard let ms = Double(number) else { throw PostgresError(.statement, "EXPLAIN ANALYZE: bad time '\(number)'") }
+                return ms * 1000
+            }
+        }
+    }
+
+    /// Stops the server and removes its directory (idempotent).
+    public func stop() {
+        database?.stop()
+        database = nil
+        loaded.removeAll()
+    }
+
+    /// The server's directory while it runs (tests check it is gone after `stop`).
+    public var serverDirectory: String? { database?.server.directory }
+
+    private func requireDatabase() throws -> PostgresDatabase {
+        guard let database else { throw EngineError.failed(engine: label, "the server has been stopped") }
+        return database
+    }
+
+    private static func mapping<T>(_ label: String, _ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch {
+            throw engineError(error, label)
+        }
+    }
+
+    private static func engineError(_ error: Error, _ label: String) -> Error {
+        guard let error = error as? PostgresError else { return error }
+        switch error.kind {
+        case .notInstalled: return EngineError.missing(engine: label, error.message)
+        case .startup: return EngineError.startup(engine: label, error.message)
+        case .unsupportedValue: return EngineError.unsupported(engine: label, error.message)
+        case .connection, .statement: return EngineError.failed(engine: label, error.message)
+        case .usage: return EngineError.usage("\(label): \(error.message)")
+        }
+    }
+}
