@@ -7,6 +7,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Engines
 import QueryEngine
 import Relational
 import SQLiteStore
@@ -161,7 +162,7 @@ private final class LoadedShape {
     let sqlite: RelationCatalog
     var analyzed = false
 
-    init(shape: Shape, rows: Int, seed: UInt64, duckdb: DuckDBHelper?, scratch: String) throws {
+    init(shape: Shape, rows: Int, seed: UInt64, duckdb: DuckDBClient?, scratch: String) throws {
         dataset = try shape.generate(rows: rows, seed: seed)
         memory = try dataset.memoryRelations()
         (database, sqlite) = try dataset.sqliteRelations(analyze: false)
@@ -200,9 +201,9 @@ private func runBulkBenchmarks(_ arguments: [String]) throws {
         memory = try measureMemoryInChild(rows: options.memoryRows, seed: options.seed)
     }
 
-    var duckdb: DuckDBHelper?
+    var duckdb: DuckDBClient?
     if options.duckdb {
-        let helper = try DuckDBHelper(python: options.python, script: options.helper)
+        let helper = try DuckDBClient(python: options.python, script: options.helper)
         try helper.setThreads(1)
         duckdb = helper
     }
@@ -262,7 +263,7 @@ private func runBulkBenchmarks(_ arguments: [String]) throws {
 /// row count and result hash the engines are compared on, and warms caches.
 private func time(
     _ query: CatalogQuery, on loaded: LoadedShape, engines: [BulkEngine], repetitions: Int,
-    allOff: QueryEngine, allOn: QueryEngine, duckdb: DuckDBHelper?,
+    allOff: QueryEngine, allOn: QueryEngine, duckdb: DuckDBClient?,
     into result: inout BulkResult, sql: inout [String: String]
 ) throws {
     let label = "\(query.name) \(result.size)"

@@ -6,6 +6,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Engines
 import Workloads
 
 let memorySuite = BenchmarkSuite(

@@ -37,7 +37,7 @@ Operations ("op"):
   exec       {"sql": S, "params": [...]}  -> {"ns": time}   (a statement, result discarded)
   query      {"sql": S, "params": [...], "dialect": "duckdb"|"sqlite", "runs": N (1),
               "warmup": W (0), "mode": "rows"|"count"|"table", "hash": bool,
-              "return_rows": bool}
+              "return_rows": bool, "once": bool}
              -> {"rows": N, "columns": [names], "times_ns": [one per timed run],
                  "hash": "16 hex digits" (with "hash"), "result": [[values]...] (with
                  "return_rows")}
@@ -48,6 +48,10 @@ Operations ("op"):
                       (DuckDB may skip columns the count does not need);
                table  CREATE TEMP TABLE AS S, then drop it: every row materialised in
                       DuckDB's own columnar format, none converted to Python.
+             "once": true (mode rows only; runs and warmup ignored) runs the statement
+             exactly once, timed from executing to having fetched every row, and
+             returns that run's rows ("return_rows") and hash: what the testbed's
+             `duckdb` baseline engine uses, so nothing runs twice.
              "dialect": "sqlite" accepts the SQL the testbed's SQLTranslator writes for
              SQLite: `a IS b` / `a IS NOT b` (null-safe equality, not a DuckDB form) become
              `IS NOT DISTINCT FROM` / `IS DISTINCT FROM`.
@@ -323,9 +327,22 @@ class Helper:
         run = {"rows": self.run_rows, "count": self.run_count, "table": self.run_table}.get(mode)
         if run is None:
             raise RequestError("unknown mode %s (known: rows, count, table)" % json.dumps(mode))
-        # One untimed run gives the row count, the column names and, if asked, the hash.
         want_hash = request.get("hash", False) is True
         want_rows = request.get("return_rows", False) is True
+        if request.get("once", False) is True:
+            if mode != "rows":
+                raise RequestError("\"once\" needs mode rows, got %s" % json.dumps(mode))
+            start = time.perf_counter_ns()
+            cursor = self.con.execute(sql, params)
+            rows = cursor.fetchall()
+            elapsed = time.perf_counter_ns() - start
+            response = {"rows": len(rows), "columns": [d[0] for d in cursor.description or []], "times_ns": [elapsed]}
+            if want_hash:
+                response["hash"] = result_hash(rows)
+            if want_rows:
+                response["result"] = [[encode_value(v) for v in row] for row in rows]
+            return response
+        # One untimed run gives the row count, the column names and, if asked, the hash.
         if mode == "count" and not want_hash and not want_rows:
             # Nothing needs the rows themselves: count them without fetching.
             cursor = self.con.execute("SELECT * FROM (" + sql + ") LIMIT 0", params)

@@ -5,6 +5,7 @@ public enum EngineRegistry {
         SQLiteEngine.plain,
         SQLiteEngine.analyzed,
         PostgresEngine.plain, PostgresEngine.analyzed,
+        DuckDBEngine.kind,
     ]
 
     public static var names: [String] { kinds.map(\.name) }

@@ -1,7 +1,7 @@
 // JSON for the line protocol of engine helpers: one value per line, written and parsed
-// here without Foundation (the benchmarks link none).
+// here without Foundation (the benchmarks link none). Public for the benchmarks.
 
-enum JSON: Equatable {
+public enum JSON: Equatable, Sendable {
     case null
     case bool(Bool)
     /// A number written without fraction or exponent that fits 64 bits.
@@ -11,17 +11,17 @@ enum JSON: Equatable {
     case array([JSON])
     case object([String: JSON])
 
-    subscript(key: String) -> JSON? {
+    public subscript(key: String) -> JSON? {
         if case let .object(members) = self { return members[key] }
         return nil
     }
 
-    var string: String? { if case let .string(s) = self { return s }; return nil }
-    var int: Int? { if case let .integer(i) = self { return Int(i) }; return nil }
-    var array: [JSON]? { if case let .array(a) = self { return a }; return nil }
+    public var string: String? { if case let .string(s) = self { return s }; return nil }
+    public var int: Int? { if case let .integer(i) = self { return Int(i) }; return nil }
+    public var array: [JSON]? { if case let .array(a) = self { return a }; return nil }
 
     /// Compact text on one line (keys in sorted order, so output is reproducible).
-    var text: String {
+    public var text: String {
         var out = ""
         write(to: &out)
         return out
@@ -80,7 +80,7 @@ enum JSON: Equatable {
     }
 
     /// Parses one JSON text (surrounding white space allowed).
-    static func parse(_ text: String) throws -> JSON {
+    public static func parse(_ text: String) throws -> JSON {
         var parser = Parser(bytes: Array(text.utf8))
         let value = try parser.value(depth: 0)
         parser.skipSpace()
@@ -88,8 +88,8 @@ enum JSON: Equatable {
         return value
     }
 
-    struct ParseError: Error, CustomStringConvertible {
-        let description: String
+    public struct ParseError: Error, CustomStringConvertible {
+        public let description: String
     }
 
     private struct Parser {

@@ -7,20 +7,20 @@ import Glibc
 import Darwin
 #endif
 
-struct ChildProcessError: Error, CustomStringConvertible {
-    let description: String
+public struct ChildProcessError: Error, CustomStringConvertible {
+    public let description: String
 }
 
-final class ChildProcess {
-    let arguments: [String]
-    private let pid: pid_t
+public final class ChildProcess {
+    public let arguments: [String]
+    public let pid: pid_t
     private var input: Int32
     private let output: Int32
     private var pending: [UInt8] = []
     private var exited = false
 
     /// Starts `arguments[0]` (searched on PATH) with the remaining arguments.
-    init(arguments: [String]) throws {
+    public init(arguments: [String], ownProcessGroup: Bool = false, quiet: Bool = false) throws {
         guard let program = arguments.first else { throw ChildProcessError(description: "no program to start") }
         self.arguments = arguments
         // A helper that dies must give us an error on write, not kill us.
@@ -48,11 +48,25 @@ final class ChildProcess {
         posix_spawn_file_actions_adddup2(&actions, fromChild[1], 1)
         posix_spawn_file_actions_addclose(&actions, toChild[0])
         posix_spawn_file_actions_addclose(&actions, fromChild[1])
+        if quiet { posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0) }
 
         let argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
         defer { for pointer in argv { free(pointer) } }
         var child: pid_t = 0
-        let status = posix_spawnp(&child, program, &actions, nil, argv, environ)
+        #if canImport(Darwin)
+        var attributes: posix_spawnattr_t?
+        #else
+        var attributes = posix_spawnattr_t()
+        #endif
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        if ownProcessGroup {
+            // Its own process group: Ctrl-C at the terminal reaches only us, and we stop the
+            // child ourselves (it would otherwise die mid-answer).
+            posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP))
+            posix_spawnattr_setpgroup(&attributes, 0)
+        }
+        let status = posix_spawnp(&child, program, &actions, &attributes, argv, environ)
         close(toChild[0])
         close(fromChild[1])
         guard status == 0 else {
@@ -67,7 +81,7 @@ final class ChildProcess {
     deinit { finish() }
 
     /// Writes `line` and a line feed to the child's standard input.
-    func writeLine(_ line: String) throws {
+    public func writeLine(_ line: String) throws {
         var bytes = Array(line.utf8)
         bytes.append(10)
         var offset = 0
@@ -82,7 +96,7 @@ final class ChildProcess {
     }
 
     /// The next line of the child's standard output (without its line feed), or nil at its end.
-    func readLine() throws -> String? {
+    public func readLine() throws -> String? {
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while true {
             if let newline = pending.firstIndex(of: 10) {
@@ -104,14 +118,30 @@ final class ChildProcess {
         }
     }
 
-    /// Closes the child's input and waits for it to exit; returns its exit status.
+    /// Closes the child's input and waits for it to exit; returns its exit status. With
+    /// `grace`, a child still running after that many seconds is killed (SIGKILL).
     @discardableResult
-    func finish() -> Int32 {
+    public func finish(grace: Double? = nil) -> Int32 {
         guard !exited else { return 0 }
         exited = true
         if input >= 0 { close(input); input = -1 }
         var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        if let grace {
+            var waited = 0.0
+            while true {
+                let r = waitpid(pid, &status, WNOHANG)
+                if r == pid || (r < 0 && errno != EINTR) { break }
+                if waited >= grace {
+                    kill(pid, SIGKILL)
+                    while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+                    break
+                }
+                usleep(20_000)
+                waited += 0.02
+            }
+        } else {
+            while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        }
         close(output)
         // WIFEXITED / WEXITSTATUS by hand (macros are not imported).
         return (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)

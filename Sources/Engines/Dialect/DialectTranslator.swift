@@ -1,0 +1,279 @@
+import Relational
+
+/// Translates a relation graph into ONE SQL statement in a typed dialect (DuckDB,
+/// PostgreSQL), with the testbed's value semantics (see `SQLDialect`). The SQLite engine
+/// keeps SQLite's own translator (`SQLTranslator`); this one follows its plan:
+///
+/// Every distinct node (by identity) becomes one common table expression `rN(c0, c1, ...)`
+/// in scheme order; `EngineTable` sources are read by quoted name; memory tables are
+/// inlined as `VALUES` of typed, bound parameters. select → WHERE (`DialectPredicate`),
+/// project → SELECT DISTINCT, rename → column reordering, union/intersection/difference →
+/// UNION/INTERSECT/EXCEPT, join → a join ON null-safe equalities (ON TRUE with no pairs),
+/// closure → a recursive expression with UNION. A relation with no attributes is carried as
+/// one dummy column holding 0.
+///
+/// Each node's columns are typed (`ColumnType`): from the engine's tables, from literal
+/// values, and through the operators. A union, intersection or difference whose operands'
+/// column types cannot share one column (text with numbers, say) is refused with a reason;
+/// comparisons across classes are decided here from the types, never by the engine's casts.
+public struct DialectTranslator {
+    public let dialect: any SQLDialect
+    /// The engine's label, for messages.
+    public let engine: String
+
+    public init(dialect: any SQLDialect, engine: String) {
+        self.dialect = dialect
+        self.engine = engine
+    }
+
+    public func translate(_ relation: Relation) throws -> SQLStatement {
+        let emitter = Emitter(dialect: dialect, engine: engine)
+        let root = try emitter.reference(relation)
+        let select = "SELECT \(root.list()) FROM \(root.from)"
+        let sql = emitter.expressions.isEmpty
+            ? select
+            : (emitter.recursive ? "WITH RECURSIVE " : "WITH ") + emitter.expressions.joined(separator: ",\n") + "\n" + select
+        return SQLStatement(sql: sql, parameters: emitter.parameters, scheme: relation.scheme)
+    }
+
+    /// The column types of `relation`'s result, in scheme order (or why they cannot be held).
+    public func columnTypes(of relation: Relation) throws -> [ColumnType] {
+        try Emitter(dialect: dialect, engine: engine).types(of: relation)
+    }
+}
+
+/// How a node is read: the FROM item, the SQL column and the type for each scheme position.
+struct DialectReference {
+    let from: String
+    let columns: [String]
+    let types: [ColumnType]
+
+    func list(_ alias: String? = nil) -> String {
+        if columns.isEmpty { return alias.map { "\($0).c0" } ?? "c0" }
+        return columns.map { c in alias.map { "\($0).\(c)" } ?? c }.joined(separator: ", ")
+    }
+
+    func column(_ i: Int, _ alias: String? = nil) -> String {
+        alias.map { "\($0).\(columns[i])" } ?? columns[i]
+    }
+}
+
+final class Emitter {
+    let dialect: any SQLDialect
+    let engine: String
+    var expressions: [String] = []
+    var parameters: [Value] = []
+    var references: [ObjectIdentifier: DialectReference] = [:]
+    var typeMemo: [ObjectIdentifier: [ColumnType]] = [:]
+    var recursive = false
+
+    init(dialect: any SQLDialect, engine: String) {
+        self.dialect = dialect
+        self.engine = engine
+    }
+
+    func refuse(_ text: String) -> EngineError { .unsupported(engine: engine, text) }
+
+    /// A bound parameter for `value`, cast to its type so every dialect knows it.
+    func parameter(_ value: Value, into params: inout [Value]) throws -> String {
+        if case let .real(d) = value, d.isNaN {
+            throw refuse("NaN cannot be bound: \(dialect.name) orders NaN above every number, the testbed below")
+        }
+        let type = ColumnType.of(value)
+        params.append(value)
+        let placeholder = dialect.parameter(parameters.count + params.count)
+        guard let name = dialect.columnTypeName(type), !name.isEmpty else { return placeholder }
+        return "CAST(\(placeholder) AS \(name))"
+    }
+
+    // MARK: Types
+
+    func types(of relation: Relation) throws -> [ColumnType] {
+        let key = ObjectIdentifier(relation)
+        if let known = typeMemo[key] { return known }
+        let out: [ColumnType]
+        switch relation.definition {
+        case let .source(source):
+            if let table = source as? EngineTable {
+                out = table.columnTypes
+            } else if let memory = source as? MemoryTable {
+                let rows = memory.allRows
+                out = (0..<memory.scheme.count).map { i in ColumnType.of(rows.lazy.map { $0.values[i] }) }
+            } else {
+                throw refuse("cannot translate source '\(source.sourceName)' (\(type(of: source))) to \(dialect.name) SQL: "
+                    + "only the engine's tables and memory-table literals are supported")
+            }
+        case let .apply(op, operands):
+            out = try applyTypes(op, operands, relation.scheme)
+        }
+        for (attribute, type) in zip(relation.scheme.attributes, out) {
+            if case .mixed = type { throw refuse(type.refusal(column: attribute.name, dialect: dialect.name)) }
+        }
+        typeMemo[key] = out
+        return out
+    }
+
+    private func applyTypes(_ op: Operator, _ operands: [Relation], _ scheme: Scheme) throws -> [ColumnType] {
+        let a = operands[0]
+        switch op {
+        case .union, .intersection, .difference:
+            var merged = try types(of: a)
+            for operand in operands.dropFirst() {
+                merged = zip(merged, try types(of: operand)).map { $0.merged(with: $1) }
+            }
+            return merged
+        case .select, .closure:
+            return try types(of: a)
+        case .project:
+            let input = try types(of: a)
+            return try scheme.attributes.map { input[try a.scheme.requireIndex(of: $0, context: "project")] }
+        case let .rename(map):
+            let input = try types(of: a)
+            var oldName: [Attribute: Attribute] = [:]
+            for (old, new) in map { oldName[new] = old }
+            return try scheme.attributes.map { input[try a.scheme.requireIndex(of: oldName[$0] ?? $0, context: "rename")] }
+        case .join:
+            let b = operands[1]
+            let left = try types(of: a), right = try types(of: b)
+            return try scheme.attributes.map { attribute in
+                if let i = a.scheme.index(of: attribute) { return left[i] }
+                return right[try b.scheme.requireIndex(of: attribute, context: "join")]
+            }
+        }
+    }
+
+    // MARK: Expressions
+
+    func reference(_ relation: Relation) throws -> DialectReference {
+        let key = ObjectIdentifier(relation)
+        if let known = references[key] { return known }
+        let types = try self.types(of: relation)
+        if let table = relation.source as? EngineTable {
+            let reference = DialectReference(
+                from: dialect.quoteIdentifier(table.sourceName),
+                columns: table.scheme.attributes.map { dialect.quoteIdentifier($0.name) }, types: types)
+            references[key] = reference
+            return reference
+        }
+        var local: [Value] = []
+        let body = try self.body(of: relation, types, &local)
+        let name = "r\(expressions.count)"
+        expressions.append("\(name)(\(Emitter.columnList(relation.scheme.count))) AS (\(body))")
+        parameters.append(contentsOf: local)
+        let reference = DialectReference(from: name, columns: (0..<relation.scheme.count).map { "c\($0)" }, types: types)
+        references[key] = reference
+        return reference
+    }
+
+    static func columnList(_ width: Int) -> String {
+        (0..<max(width, 1)).map { "c\($0)" }.joined(separator: ", ")
+    }
+
+    private func body(of relation: Relation, _ types: [ColumnType], _ params: inout [Value]) throws -> String {
+        switch relation.definition {
+        case let .source(source):
+            guard let memory = source as? MemoryTable else {
+                throw refuse("cannot translate source '\(source.sourceName)' to \(dialect.name) SQL")
+            }
+            return try literal(memory, types, &params)
+        case let .apply(op, operands):
+            return try apply(op, operands, relation.scheme, &params)
+        }
+    }
+
+    private func apply(_ op: Operator, _ operands: [Relation], _ scheme: Scheme, _ params: inout [Value]) throws -> String {
+        func picks(_ list: [String]) -> String { list.isEmpty ? "0" : list.joined(separator: ", ") }
+        let a = operands[0]
+        switch op {
+        case .union:
+            return try compound(operands, "UNION")
+        case .intersection:
+            return try compound(operands, "INTERSECT")
+        case .difference:
+            return try compound(operands, "EXCEPT")
+        case let .select(predicate):
+            let input = try reference(a)
+            let translator = DialectPredicate(dialect: dialect, emitter: self) { attribute in
+                let i = try a.scheme.requireIndex(of: attribute, context: "select (\(predicate))")
+                return (input.column(i), input.types[i])
+            }
+            let condition = try translator.translate(predicate, &params)
+            return "SELECT \(input.list()) FROM \(input.from) WHERE \(condition)"
+        case .project:
+            let input = try reference(a)
+            let list = try scheme.attributes.map { input.column(try a.scheme.requireIndex(of: $0, context: "project")) }
+            return "SELECT DISTINCT \(picks(list)) FROM \(input.from)"
+        case let .rename(map):
+            let input = try reference(a)
+            var oldName: [Attribute: Attribute] = [:]
+            for (old, new) in map { oldName[new] = old }
+            let list = try scheme.attributes.map {
+                input.column(try a.scheme.requireIndex(of: oldName[$0] ?? $0, context: "rename"))
+            }
+            return "SELECT \(picks(list)) FROM \(input.from)"
+        case let .join(pairs):
+            let b = operands[1]
+            let left = try reference(a)
+            let right = try reference(b)
+            let list = try scheme.attributes.map { attribute -> String in
+                if let i = a.scheme.index(of: attribute) { return left.column(i, "l") }
+                return right.column(try b.scheme.requireIndex(of: attribute, context: "join"), "r")
+            }
+            let translator = DialectPredicate(dialect: dialect, emitter: self) { _ in ("", .null) }
+            let conditions = try pairs.map { pair -> String in
+                let i = try a.scheme.requireIndex(of: pair.left, context: "join")
+                let j = try b.scheme.requireIndex(of: pair.right, context: "join")
+                return translator.equal((left.column(i, "l"), left.types[i]), (right.column(j, "r"), right.types[j]))
+            }
+            let on = conditions.isEmpty ? dialect.trueLiteral : conditions.joined(separator: " AND ")
+            return "SELECT \(picks(list)) FROM \(left.from) AS l JOIN \(right.from) AS r ON \(on)"
+        case let .closure(from, to):
+            let input = try reference(a)
+            let f = try a.scheme.requireIndex(of: from, context: "closure")
+            let t = try a.scheme.requireIndex(of: to, context: "closure")
+            let this = "r\(expressions.count)"
+            recursive = true
+            var step = ["", ""]
+            step[f] = "p.c\(f)"
+            step[t] = input.column(t, "e")
+            let translator = DialectPredicate(dialect: dialect, emitter: self) { _ in ("", .null) }
+            let on = translator.equal(("p.c\(t)", input.types[t]), (input.column(f, "e"), input.types[f]))
+            return "SELECT \(input.list()) FROM \(input.from) UNION SELECT \(step.joined(separator: ", ")) "
+                + "FROM \(this) AS p JOIN \(input.from) AS e ON \(on)"
+        }
+    }
+
+    private func compound(_ operands: [Relation], _ op: String) throws -> String {
+        try operands.map { operand in
+            let r = try reference(operand)
+            return "SELECT \(r.list()) FROM \(r.from)"
+        }.joined(separator: " \(op) ")
+    }
+
+    /// A memory table as `VALUES` of typed parameters (typed NULLs where a column is all null).
+    private func literal(_ memory: MemoryTable, _ types: [ColumnType], _ params: inout [Value]) throws -> String {
+        let width = memory.scheme.count
+        let rows = memory.allRows
+        if rows.isEmpty {
+            let nulls = width == 0 ? ["0"] : types.map { dialect.typedNull($0) }
+            return "SELECT " + nulls.joined(separator: ", ") + " WHERE " + dialect.falseLiteral
+        }
+        if width == 0 { return "SELECT 0" }
+        var tuples: [String] = []
+        for row in rows {
+            var items: [String] = []
+            for (value, type) in zip(row.values, types) {
+                if value.isNull {
+                    items.append(dialect.typedNull(type))
+                } else {
+                    // A number column mixing integers and reals is held as reals.
+                    let held: Value
+                    if type == .real, case let .integer(i) = value { held = .real(Double(i)) } else { held = value }
+                    items.append(try parameter(held, into: &params))
+                }
+            }
+            tuples.append("(" + items.joined(separator: ", ") + ")")
+        }
+        return "SELECT * FROM (VALUES " + tuples.joined(separator: ", ") + ") AS v"
+    }
+}
