@@ -80,21 +80,22 @@ private func addQueryOverhead(
     let clock = ContinuousClock()
     var own: [Duration] = []
     var resultRows = 0
-    let whole = try measure("\(engine.label): \(query.name) prepare + run", repetitions: 20, warmup: 3) {
+    let warmup = 3
+    let whole = try measure("\(engine.label): \(query.name) prepare + run", repetitions: 20, warmup: warmup) {
         let statement = try engine.prepare(parsed.relations)
         var run = EngineRun(results: [], engineMicroseconds: nil)
         let wall = try clock.measure { run = try engine.run(statement) }
         resultRows = run.results.reduce(0) { $0 + $1.count }
         if let postgres = engine as? PostgresEngine {
-            let server = try postgres.serverExecutionMicroseconds(statement).reduce(0, +)
+            let server = try postgres.serverMicroseconds(statement).reduce(0, +)
             own.append(.microseconds(Int64(server)))
         } else {
             own.append(run.engineMicroseconds.map { .microseconds(Int64($0)) } ?? wall)
         }
     }
     report.add(whole, note: "\(resultRows) result rows")
-    let ownMeasurement = Measurement(label: "\(engine.label): \(query.name) engine's own time", samples: own)
+    let ownMeasurement = Measurement(label: "\(engine.label): \(query.name) engine's own time", samples: Array(own.dropFirst(warmup)))
     let overhead = whole.median - ownMeasurement.median
     report.add(ownMeasurement, note: "overhead \(overhead.formatted) per query"
-               + (engine is PostgresEngine ? " (own: EXPLAIN ANALYZE execution time)" : ""))
+               + (engine is PostgresEngine ? " (own: EXPLAIN ANALYZE planning + execution time)" : ""))
 }

@@ -96,20 +96,18 @@ public final class PostgresServer: @unchecked Sendable {
     /// The postmaster's pid while the server runs.
     public var postmasterPID: Int32? { ServerProcesses.postmaster(dataDirectory: dataDirectory) }
 
-    /// Stops the server (fast shutdown, then immediate, then SIGKILL to whatever of it is
-    /// left), waits for its processes and removes its directory. Safe to call twice.
+    /// Stops the server (immediate shutdown: the cluster is removed, so nothing needs a
+    /// checkpoint; then SIGKILL to whatever of it is left), waits for its processes and
+    /// removes its directory. Safe to call twice.
     public func stop() {
         pthread_mutex_lock(&mutex)
         defer { pthread_mutex_unlock(&mutex) }
         guard !stopped else { return }
         stopped = true
         if let pid = postmasterPID {
-            // SIGINT: fast shutdown (ends sessions, no waiting for clients); SIGQUIT: immediate.
-            kill(pid, SIGINT)
-            if !ServerProcesses.wait(for: [pid], seconds: 20).isEmpty {
-                kill(pid, SIGQUIT)
-                _ = ServerProcesses.wait(for: [pid], seconds: 5)
-            }
+            // SIGQUIT: immediate shutdown (sessions end, no shutdown checkpoint).
+            kill(pid, SIGQUIT)
+            _ = ServerProcesses.wait(for: [pid], seconds: 10)
         }
         // Children of a postmaster that was killed end on their own once they notice;
         // whatever is still there after a while is killed.
