@@ -3,8 +3,8 @@
 #
 #   bash scripts/setup.sh              Swift check + system libraries (libsqlite3-dev, libgraphviz-dev, libpq-dev)
 #   bash scripts/setup.sh --plotting   also the Python packages for plots and confidence intervals (matplotlib, numpy, scipy)
-#   bash scripts/setup.sh --engines    also PostgreSQL and libpq (postgresql, libpq-dev) and DuckDB's
-#                                      Python package (duckdb): the postgres and duckdb engines
+#   bash scripts/setup.sh --engines    also PostgreSQL and libpq (postgresql, libpq-dev) and DuckDB's Python
+#                                      package (duckdb): the postgres and duckdb engines, their tests, the bulk benchmarks
 #   bash scripts/setup.sh --browser    also Chromium, for the report's headless-browser test
 #   bash scripts/setup.sh --sweep      also the schedulers scripts/sweep.sh uses: GNU parallel,
 #                                      Slurm (slurm-wlm), munge and the ssh client (Debian/Ubuntu)

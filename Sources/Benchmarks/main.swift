@@ -19,7 +19,7 @@ let suites: [BenchmarkSuite] = [
     profileSuite,
     closureSuite,
     changesSuite,
-    engineStartupSuite,
+    baselinesSuite,
 ]
 
 func usage() -> String {

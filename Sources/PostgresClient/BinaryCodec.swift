@@ -22,6 +22,7 @@ enum BinaryCodec {
         static let bpchar: UInt32 = 1042
         static let varchar: UInt32 = 1043
         static let numeric: UInt32 = 1700
+        static let void: UInt32 = 2278
     }
 
     /// A non-null value as `type`'s binary form. Integers go into double columns when the
@@ -103,6 +104,8 @@ enum BinaryCodec {
             return .blob(Array(cell))
         case OID.numeric:
             return try numeric(cell, column: column)
+        case OID.void:
+            return .null
         default:
             throw PostgresError(.unsupportedValue,
                 "column \(column) has PostgreSQL type oid \(oid), which the testbed does not read "

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Engines
 import QueryEngine
 import Relational
 import Workloads
@@ -7,7 +8,11 @@ struct QueryCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "query",
         abstract: "Run one query (a catalog name or a .rq file) on a generated dataset; print its result tables and counters.",
-        discussion: "With --verify the result is also checked against the reference evaluator (exit 1 on a mismatch)."
+        discussion: """
+            With --verify the result is also checked against the reference evaluator (exit 1 on a mismatch). \
+            With --engine NAME (a registered baseline engine: sqlite, sqlite-analyzed, duckdb, …) the query runs \
+            there instead, as SQL on the same data; its SQL, result, plan and times are printed.
+            """
     )
 
     @Argument(help: "A catalog query name (`testbed queries`) or a path to a query file.")
@@ -20,7 +25,14 @@ struct QueryCommand: ParsableCommand {
     @Flag(help: "Check the result against the reference evaluator.")
     var verify = false
 
+    @Option(help: "Run on this baseline engine instead of the testbed (e.g. duckdb).")
+    var engine: String?
+
     func run() throws {
+        if let engine {
+            try runOnEngine(engine)
+            return
+        }
         var engine = QueryEngine(flags: try flags.flagSet())
         try engineOptions.apply(to: &engine)
         let (catalogQuery, loaded, parsed) = try dataset.loadAndParse(query: query)
@@ -35,6 +47,55 @@ struct QueryCommand: ParsableCommand {
                 if Set(run.results[i]) != expected || run.results[i].count != expected.count {
                     writeToStandardError("testbed: output \(parsed.outputNames[i]) differs from the reference evaluator "
                         + "(\(run.results[i].count) rows, expected \(expected.count))\n")
+                    throw ExitCode(1)
+                }
+            }
+            print("verified: every output equals the reference evaluator's")
+        }
+    }
+
+    /// `--engine NAME`: the query as SQL on a baseline engine, loaded with the same dataset.
+    private func runOnEngine(_ name: String) throws {
+        let spec: EngineSpec
+        do { spec = try EngineRegistry.parseList(name, option: "--engine")[0] } catch { throw usageFailure("\(error)") }
+        let (catalogQuery, loaded, parsed) = try dataset.loadAndParse(query: query)
+        let running: any BaselineEngine
+        do { running = try spec.start() } catch let error as EngineError where error.isMissing {
+            throw usageFailure("--engine: \(error)")
+        }
+        defer { running.stop() }
+        let statement: EngineStatement
+        do {
+            let catalog = try running.load(loaded.dataset.tables)
+            statement = try running.prepare(try catalogQuery.parse(catalog: catalog).relations)
+        } catch let error as EngineError {
+            if case .unsupported = error { throw usageFailure("\(error)") }
+            throw error
+        }
+        let clock = ContinuousClock()
+        var result = EngineRun(results: [], engineMicroseconds: nil)
+        let wall = try clock.measure { result = try running.run(statement) }
+        print("query \(catalogQuery.name) on \(loaded.dataset.shape) rows \(dataset.rows) seed \(dataset.seed), engine \(spec.label)\n")
+        let names = parsed.outputNames
+        for (i, output) in parsed.outputs.enumerated() {
+            let rows = i < result.results.count ? result.results[i] : []
+            print("== \(names[i]) (\(rows.count) row\(rows.count == 1 ? "" : "s"))")
+            print(TablePrinter.render(scheme: output.relation.scheme, rows: rows))
+        }
+        for (i, (sql, plan)) in zip(statement.outputs, try running.explain(statement)).enumerated() {
+            print("== SQL of \(names[i]) (\(sql.parameters.count) parameter\(sql.parameters.count == 1 ? "" : "s"))\n\(sql.sql)\n")
+            print("== plan of \(names[i]) (\(plan.format))\n\(plan.text)")
+        }
+        let wallMicroseconds = Double(wall.components.seconds) * 1e6 + Double(wall.components.attoseconds) / 1e12
+        print("time (µs)  engine \(result.engineMicroseconds.map { String(Int($0)) } ?? "-"), call \(Int(wallMicroseconds))")
+        if verify {
+            let evaluator = ReferenceEvaluator()
+            for (i, relation) in parsed.relations.enumerated() {
+                let expected = Set(try evaluator.rows(of: relation))
+                let rows = i < result.results.count ? result.results[i] : []
+                if Set(rows) != expected || rows.count != expected.count {
+                    writeToStandardError("testbed: output \(names[i]) on \(spec.label) differs from the reference evaluator "
+                        + "(\(rows.count) rows, expected \(expected.count))\n")
                     throw ExitCode(1)
                 }
             }

@@ -23,7 +23,7 @@ struct Testbed: ParsableCommand {
         subcommands: [
             DemoCommand.self,
             GenerateCommand.self, QueriesCommand.self, QueryCommand.self, FlagsCommand.self,
-            PlanCommand.self, ObserveCommand.self,
+            PlanCommand.self, ObserveCommand.self, EnginesCommand.self,
             VerifyCommand.self,
             RunCommand.self, CompareCommand.self, MergeCommand.self, ReportCommand.self,
         ]

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Engines
 import FileSupport
 import QueryEngine
 import Verification
@@ -28,6 +29,14 @@ struct VerifyCommand: ParsableCommand {
             incrementally under all-off and --runs-per-case random flag sets; after every \
             transaction each output's RowChange must be exact and equal a requery by the \
             reference evaluator. A failure is reduced (graph and transaction list) and printed.
+
+            With --engines sqlite,duckdb[,…]: the named baseline engines (registered names, see \
+            `testbed run`'s baselines) are further oracles: each runs every case as SQL and must \
+            equal the reference evaluator; a disagreement is a `baseline` mismatch naming the \
+            engine, reduced like the others. sqlite is always an oracle. With an engine whose \
+            columns are typed (duckdb), random cases get one storage class per column \
+            (numbers may mix integers and reals), and a case an engine cannot hold is counted \
+            as refused, not as a mismatch. A missing engine exits 2 with its install hint.
 
             A mismatch is reduced automatically and written to Results/repro/<id>/ (query.rq, one CSV \
             per table, manifest.txt, command.txt); --repro DIR replays such a directory.
@@ -76,6 +85,9 @@ struct VerifyCommand: ParsableCommand {
     @Flag(help: "Do not reduce mismatches or write repro directories.")
     var noReduce = false
 
+    @Option(help: ArgumentHelp("Baseline engines checked as further oracles, comma-separated (e.g. sqlite,duckdb).", valueName: "engines"))
+    var engines: String?
+
     @Flag(help: "With --random: run random transactions on each case and check incremental change propagation after every one.")
     var changes = false
 
@@ -91,6 +103,10 @@ struct VerifyCommand: ParsableCommand {
         }
         if random != nil, directory != nil {
             throw ValidationError("--directory names the catalog to verify; it cannot be combined with --random")
+        }
+        if let engines {
+            do { _ = try EngineRegistry.parseList(engines) } catch { throw ValidationError("\(error)") }
+            if changes { throw ValidationError("--engines checks query results; it cannot be combined with --changes") }
         }
         if changes, random == nil {
             throw ValidationError("--changes checks random cases; give --random N")
@@ -127,8 +143,10 @@ struct VerifyCommand: ParsableCommand {
     }
 
     func run() throws {
+        let oracles = try startEngines()
+        defer { oracles?.stop() }
         if let repro {
-            try replay(repro)
+            try replay(repro, oracles)
             return
         }
         let clock = ContinuousClock()
@@ -146,6 +164,8 @@ struct VerifyCommand: ParsableCommand {
             fuzzer.maxReductions = maxReductions
             fuzzer.reproParent = reproDirectory
             fuzzer.maxRows = rows
+            fuzzer.baselines = oracles
+            fuzzer.typedColumns = oracles?.specs.contains { $0.kind.backend != "sqlite" } ?? false
             report = try fuzzer.run(progress: { p in
                 let seconds = (clock.now - start).components.seconds
                 writeToStandardError("verify: \(p.done)/\(p.total) random cases, \(p.mismatches) mismatches, \(seconds)s\n")
@@ -159,6 +179,7 @@ struct VerifyCommand: ParsableCommand {
             verification.reduce = !noReduce
             verification.maxReductions = maxReductions
             verification.reproParent = reproDirectory
+            verification.baselines = oracles
             report = try verification.run(progress: { p in
                 let seconds = (clock.now - start).components.seconds
                 writeToStandardError("verify: \(p.done)/\(p.total) query datasets, \(p.mismatches) mismatches, \(seconds)s\n")
@@ -192,10 +213,21 @@ struct VerifyCommand: ParsableCommand {
         if !report.passed { throw ExitCode(1) }
     }
 
-    private func replay(_ path: String) throws {
+    /// The `--engines` oracles, started (a missing engine is exit 2 with its install hint).
+    private func startEngines() throws -> BaselineOracles? {
+        guard let engines else { return nil }
+        do {
+            let oracles = try BaselineOracles(try EngineRegistry.parseList(engines))
+            return oracles.isEmpty ? nil : oracles
+        } catch {
+            throw usageFailure("--engines: \(error)")
+        }
+    }
+
+    private func replay(_ path: String, _ oracles: BaselineOracles?) throws {
         let mismatches: [Mismatch]
         do {
-            mismatches = try ReproDirectory.replay(path)
+            mismatches = try ReproDirectory.replay(path, baselines: oracles)
         } catch {
             throw usageFailure("\(error)")
         }

@@ -11,7 +11,7 @@ final class PostgresProcessTests: XCTestCase {
     private var work = ""
 
     override func setUpWithError() throws {
-        guard FileManager.default.fileExists(atPath: "/usr/lib/postgresql") || ProcessInfo.processInfo.environment["TESTBED_REQUIRE_POSTGRES"] == "1" else {
+        guard FileManager.default.fileExists(atPath: "/usr/lib/postgresql") || ProcessInfo.processInfo.environment["TESTBED_REQUIRE_ENGINES"] == "1" else {
             throw XCTSkip("PostgreSQL is not installed (bash scripts/setup.sh --engines)")
         }
         let base = FileManager.default.temporaryDirectory.appendingPathComponent("pgproc-" + UUID().uuidString.prefix(8))

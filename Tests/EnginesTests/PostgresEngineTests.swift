@@ -9,7 +9,7 @@ final class PostgresEngineTests: XCTestCase {
     override func setUpWithError() throws {
         let kind = try EngineRegistry.require("postgres")
         if let why = kind.missing() {
-            if getenv("TESTBED_REQUIRE_POSTGRES").map({ String(cString: $0) }) == "1" { XCTFail(why) }
+            if getenv("TESTBED_REQUIRE_ENGINES").map({ String(cString: $0) }) == "1" { XCTFail(why) }
             throw XCTSkip(why)
         }
     }
@@ -83,6 +83,22 @@ final class PostgresEngineTests: XCTestCase {
             XCTAssertFalse(FileManagerFree.exists(directory), "server directory left behind")
             XCTAssertThrowsError(try engine.run(EngineStatement(outputs: [])))
         }
+    }
+
+    /// The server's own time (pg_stat_statements) is reported, and is within the call's.
+    func testRunReportsTheServersOwnTime() throws {
+        let engine = try EngineRegistry.parseList("postgres")[0].start()
+        defer { engine.stop() }
+        let catalog = try engine.load(try Shape.documents.generate(rows: 3000, seed: 5).tables)
+        let documents = try XCTUnwrap(catalog["documents"])
+        let statement = try engine.prepare([try documents.join(documents.project(["parent_id"]).rename(["parent_id": "id"]))])
+        let clock = ContinuousClock()
+        var run = EngineRun(results: [], engineMicroseconds: nil)
+        let wall = try clock.measure { run = try engine.run(statement) }
+        let own = try XCTUnwrap(run.engineMicroseconds)
+        XCTAssertGreaterThan(own, 0)
+        XCTAssertLessThan(own, Double(wall.components.attoseconds) / 1e12 + Double(wall.components.seconds) * 1e6)
+        XCTAssertGreaterThan(run.results[0].count, 10)
     }
 
     func testAMixedColumnIsRefusedAsUnsupported() throws {

@@ -3,15 +3,15 @@ import PostgresClient
 import XCTest
 
 /// What the PostgreSQL tests share: skipping (only when PostgreSQL is not installed, and
-/// never when TESTBED_REQUIRE_POSTGRES=1, as in scripts/test.sh) and a scratch directory
+/// never when TESTBED_REQUIRE_ENGINES=1, as in scripts/test.sh) and a scratch directory
 /// under /tmp in which servers are made, so a test can see that nothing is left there.
 enum PostgresTestSupport {
     static func requireInstallation() throws {
         do {
             _ = try PostgresInstallation.locate()
         } catch let error as PostgresError where error.kind == .notInstalled {
-            if getenv("TESTBED_REQUIRE_POSTGRES").map({ String(cString: $0) }) == "1" {
-                XCTFail("TESTBED_REQUIRE_POSTGRES=1 but: \(error)")
+            if getenv("TESTBED_REQUIRE_ENGINES").map({ String(cString: $0) }) == "1" {
+                XCTFail("TESTBED_REQUIRE_ENGINES=1 but: \(error)")
                 throw error
             }
             throw XCTSkip("PostgreSQL is not installed: \(error)")

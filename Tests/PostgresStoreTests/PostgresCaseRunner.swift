@@ -78,8 +78,8 @@ enum PostgresStoreTestSupport {
         do {
             _ = try PostgresInstallation.locate()
         } catch let error as PostgresError where error.kind == .notInstalled {
-            if getenv("TESTBED_REQUIRE_POSTGRES").map({ String(cString: $0) }) == "1" {
-                XCTFail("TESTBED_REQUIRE_POSTGRES=1 but: \(error)")
+            if getenv("TESTBED_REQUIRE_ENGINES").map({ String(cString: $0) }) == "1" {
+                XCTFail("TESTBED_REQUIRE_ENGINES=1 but: \(error)")
                 throw error
             }
             throw XCTSkip("PostgreSQL is not installed: \(error)")

@@ -177,20 +177,22 @@ final class Emitter {
             }
             return try literal(memory, types, &params)
         case let .apply(op, operands):
-            return try apply(op, operands, relation.scheme, &params)
+            return try apply(op, operands, relation.scheme, types, &params)
         }
     }
 
-    private func apply(_ op: Operator, _ operands: [Relation], _ scheme: Scheme, _ params: inout [Value]) throws -> String {
+    private func apply(
+        _ op: Operator, _ operands: [Relation], _ scheme: Scheme, _ types: [ColumnType], _ params: inout [Value]
+    ) throws -> String {
         func picks(_ list: [String]) -> String { list.isEmpty ? "0" : list.joined(separator: ", ") }
         let a = operands[0]
         switch op {
         case .union:
-            return try compound(operands, "UNION")
+            return try compound(operands, "UNION", types)
         case .intersection:
-            return try compound(operands, "INTERSECT")
+            return try compound(operands, "INTERSECT", types)
         case .difference:
-            return try compound(operands, "EXCEPT")
+            return try compound(operands, "EXCEPT", types)
         case let .select(predicate):
             let input = try reference(a)
             let translator = DialectPredicate(dialect: dialect, emitter: self) { attribute in
@@ -243,10 +245,21 @@ final class Emitter {
         }
     }
 
-    private func compound(_ operands: [Relation], _ op: String) throws -> String {
+    /// Each operand's columns are cast to the result's type where theirs differs (an
+    /// integer column beside a real one): left to the engine, the type of a set operation
+    /// inside a recursive expression came out as the first operand's in DuckDB 2.0, turning
+    /// 2.25 into 2.
+    private func compound(_ operands: [Relation], _ op: String, _ types: [ColumnType]) throws -> String {
         try operands.map { operand in
             let r = try reference(operand)
-            return "SELECT \(r.list()) FROM \(r.from)"
+            guard !r.columns.isEmpty else { return "SELECT \(r.list()) FROM \(r.from)" }
+            let list = r.columns.indices.map { i -> String in
+                guard r.types[i] != types[i], types[i] != .null, let name = dialect.columnTypeName(types[i]), !name.isEmpty else {
+                    return r.columns[i]
+                }
+                return "CAST(\(r.columns[i]) AS \(name))"
+            }
+            return "SELECT \(list.joined(separator: ", ")) FROM \(r.from)"
         }.joined(separator: " \(op) ")
     }
 

@@ -1,3 +1,10 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import PostgresClient
 import PostgresStore
 import Relational
@@ -30,13 +37,25 @@ public final class PostgresEngine: BaselineEngine {
     public let analyze: Bool
     private var database: PostgresDatabase?
     private var loaded: [String] = []
+    /// Whether pg_stat_statements is loaded, so `run` can report the server's own time.
+    private var statementStatistics = false
 
     public init(label: String, analyze: Bool, settings: EngineSettings) throws {
         self.label = label
         self.analyze = analyze
-        let database = try Self.mapping(label) { try PostgresDatabase.start() }
+        var options = PostgresServer.Options()
+        let statistics = Self.statisticsLibraryInstalled()
+        if statistics {
+            options.settings["shared_preload_libraries"] = "pg_stat_statements"
+            options.settings["pg_stat_statements.track_planning"] = "on"
+        }
+        let database = try Self.mapping(label) { try PostgresDatabase.start(options) }
         self.database = database
         do {
+            if statistics {
+                try database.connection.command("CREATE EXTENSION pg_stat_statements")
+                statementStatistics = true
+            }
             var values: [String: String] = [:]
             for entry in settings.entries { values[entry.name] = entry.value }
             try database.apply(settings: values)
@@ -82,15 +101,34 @@ public final class PostgresEngine: BaselineEngine {
         }
     }
 
-    /// Runs each statement and fetches every row (the time is the call's: PostgreSQL
-    /// reports its own execution time only under EXPLAIN ANALYZE, which changes it).
+    /// Runs each statement and fetches every row. The engine's own time is what the server
+    /// spent planning and executing the statements (sending the rows included), from
+    /// pg_stat_statements, reset before and read after them (two more round trips that
+    /// the testbed's call time includes); nil when that module is not installed.
     public func run(_ statement: EngineStatement) throws -> EngineRun {
         let db = try requireDatabase()
         return try Self.mapping(label) {
-            EngineRun(results: try statement.outputs.map { output in
+            if statementStatistics { try db.connection.execute("SELECT pg_stat_statements_reset()") }
+            let results = try statement.outputs.map { output in
                 output.rows(from: try db.connection.execute(output.sql, output.parameters).rows)
-            }, engineMicroseconds: nil)
+            }
+            var own: Double?
+            if statementStatistics {
+                let rows = try db.connection.execute(
+                    "SELECT coalesce(sum(total_plan_time + total_exec_time), 0)::float8 FROM pg_stat_statements "
+                    + "WHERE query NOT LIKE '%pg_stat_statements%'")
+                if case let .real(ms)? = rows.rows.first?.values.first { own = ms * 1000 }
+            }
+            return EngineRun(results: results, engineMicroseconds: own)
         }
+    }
+
+    /// pg_stat_statements ships with the server (Debian's postgresql package has it) but
+    /// not everywhere: the server would refuse to start if it were preloaded and missing.
+    private static func statisticsLibraryInstalled() -> Bool {
+        guard let installation = try? PostgresInstallation.locate() else { return false }
+        let library = installation.binDirectory + "/../lib/pg_stat_statements.so"
+        return access(library, R_OK) == 0
     }
 
     public func explain(_ statement: EngineStatement) throws -> [EnginePlan] {
@@ -98,29 +136,6 @@ public final class PostgresEngine: BaselineEngine {
         return try Self.mapping(label) {
             try statement.outputs.map { output in
                 EnginePlan(format: "json", text: try db.connection.explain(output.sql, output.parameters) + "\n")
-            }
-        }
-    }
-
-    /// PostgreSQL's own time for each statement, in microseconds: the planning and execution
-    /// times `EXPLAIN (ANALYZE, TIMING OFF)` reports (what the server spent, without parsing,
-    /// the round trip and the transfer of rows, and with the statement run once more).
-    public func serverMicroseconds(_ statement: EngineStatement) throws -> [Double] {
-        let db = try requireDatabase()
-        return try Self.mapping(label) {
-            try statement.outputs.map { output in
-                let rows = try db.connection.execute("EXPLAIN (ANALYZE, TIMING OFF, FORMAT JSON) " + output.sql, output.parameters)
-                guard case let .text(json)? = rows.rows.first?.values.first else {
-                    throw PostgresError(.statement, "EXPLAIN ANALYZE gave no plan")
-                }
-                return try ["Planning Time", "Execution Time"].reduce(0.0) { total, key in
-                    guard let range = json.firstRange(of: "\"\(key)\": ") else {
-                        throw PostgresError(.statement, "EXPLAIN ANALYZE gave no \(key)")
-                    }
-                    let number = json[range.upperBound...].prefix { $0.isNumber || $0 == "." }
-                    guard let ms = Double(number) else { throw PostgresError(.statement, "EXPLAIN ANALYZE: bad \(key) '\(number)'") }
-                    return total + ms * 1000
-                }
             }
         }
     }

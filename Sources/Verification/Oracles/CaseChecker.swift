@@ -22,14 +22,17 @@ public final class CaseChecker {
     /// Engine-versus-oracle comparisons made so far.
     public private(set) var comparisons = 0
 
-    public convenience init(_ graph: CaseGraph, catalog: HeuristicCatalog = .standard) throws {
-        try self.init(graph, catalog: catalog, sqlite: { db, relation in try db.evaluate(relation) })
+    /// Each baseline engine's outcome for the case (`--engines`), in engine order.
+    public let baselines: [(label: String, outcome: BaselineOracles.Outcome)]
+
+    public convenience init(_ graph: CaseGraph, catalog: HeuristicCatalog = .standard, baselines: BaselineOracles? = nil) throws {
+        try self.init(graph, catalog: catalog, baselines: baselines, sqlite: { db, relation in try db.evaluate(relation) })
     }
 
     /// `sqlite` computes SQLite's answer for one output over the case's database (tests
     /// pass a deliberately broken translation to show the oracles catch it).
     init(
-        _ graph: CaseGraph, catalog: HeuristicCatalog,
+        _ graph: CaseGraph, catalog: HeuristicCatalog, baselines oracles: BaselineOracles? = nil,
         sqlite evaluate: (SQLiteDatabase, Relation) throws -> [Row]
     ) throws {
         loaded = try LoadedCase(graph)
@@ -44,6 +47,7 @@ public final class CaseChecker {
             guard case let .success(rows) = result else { return nil }
             return ResultComparison.Sorted(rows)
         }
+        baselines = oracles?.outcomes(for: graph) ?? []
     }
 
     public var queryText: String { loaded.queryText }
@@ -65,6 +69,40 @@ public final class CaseChecker {
                 if !ResultComparison.same(sorted.distinct, reference[i]) {
                     out.append(mismatch(.oracles, nil, nil, i, reference[i], rows,
                                         "reference evaluator (expected) and SQLite (actual) differ"))
+                }
+            }
+        }
+        return out + baselineMismatches()
+    }
+
+    /// Disagreements of the baseline engines with the reference evaluator (a refused case
+    /// is none: the engine cannot hold it).
+    public func baselineMismatches() -> [Mismatch] {
+        var out: [Mismatch] = []
+        for (label, outcome) in baselines {
+            func add(_ i: Int, _ actual: [Row], _ detail: String) {
+                var m = mismatch(.baseline, nil, nil, i, reference[safe: i] ?? [], actual, detail)
+                m.engine = label
+                out.append(m)
+            }
+            switch outcome {
+            case .unsupported:
+                continue
+            case let .failed(error):
+                add(0, [], "\(label) failed: \(error)")
+            case let .rows(results):
+                if results.count != reference.count {
+                    add(0, [], "\(label) delivered \(results.count) outputs, the case has \(reference.count)")
+                    continue
+                }
+                for (i, rows) in results.enumerated() {
+                    let sorted = ResultComparison.Sorted(rows)
+                    if sorted.duplicates > 0 {
+                        add(i, rows, "\(label) returned \(sorted.duplicates) row(s) more than once (relations are sets)")
+                    }
+                    if !ResultComparison.same(sorted.distinct, reference[i]) {
+                        add(i, rows, "reference evaluator (expected) and \(label) (actual) differ")
+                    }
                 }
             }
         }

@@ -18,9 +18,12 @@ public struct Mismatch: CustomStringConvertible, Sendable {
         /// The two oracles disagree with each other, or SQLite returned a row twice (no
         /// engine involved).
         case oracles
+        /// A baseline engine (`--engines`, e.g. DuckDB) differs from the reference evaluator,
+        /// returned a row twice, or failed: that engine's own bug (or the translation's), not the testbed's.
+        case baseline
 
-        /// Whether the engine is to blame (all but an oracle disagreement).
-        public var blamesEngine: Bool { self != .oracles }
+        /// Whether the engine is to blame (all but an oracle or baseline disagreement).
+        public var blamesEngine: Bool { self != .oracles && self != .baseline }
     }
 
     public let kind: Kind
@@ -34,6 +37,8 @@ public struct Mismatch: CustomStringConvertible, Sendable {
     public let detail: String
     /// The engine's batch size, nil for an oracle disagreement.
     public var batchSize: Int?
+    /// The baseline engine's label, for a `baseline` disagreement.
+    public var engine: String?
 
     public init(
         kind: Kind, flags: String?, backend: Backend?, output: Int, queryText: String, expected: [Row],
@@ -54,6 +59,7 @@ public struct Mismatch: CustomStringConvertible, Sendable {
         var lines = ["\(kind.rawValue) mismatch on output \(output): \(detail)"]
         if let flags { lines.append("flags: \(flags)") }
         if let backend { lines.append("backend: \(backend.rawValue)") }
+        if let engine { lines.append("baseline engine: \(engine)") }
         if let batchSize { lines.append("batch size: \(batchSize)") }
         lines.append("query:")
         lines.append(queryText.split(separator: "\n").map { "  " + $0 }.joined(separator: "\n"))

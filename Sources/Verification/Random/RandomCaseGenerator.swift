@@ -19,8 +19,13 @@ public struct RandomCaseGenerator {
     /// Rows per table at most; nil for the classic small tables (0–6 rows).
     public let maxRows: Int?
     let domain: RandomValues.Domain
+    /// One storage class per column (numbers may mix integers and reals), for engines with
+    /// typed columns: attribute `d` holds text, the others numbers. The same random draws
+    /// are made either way.
+    public let typedColumns: Bool
 
-    public init(maxRows: Int? = nil) {
+    public init(maxRows: Int? = nil, typedColumns: Bool = false) {
+        self.typedColumns = typedColumns
         self.maxRows = maxRows.map { min(max($0, 1), Self.rowLimit) }
         domain = RandomValues.Domain(keys: self.maxRows.map { max(4, $0 / 4) })
     }
@@ -68,7 +73,11 @@ public struct RandomCaseGenerator {
     func makeTable(_ index: Int, _ random: inout VerificationRandom) -> CaseTable? {
         let attributes = random.subset(of: Self.attributePool, sizes: 1...3)
         guard let scheme = try? Scheme(attributes) else { return nil }
-        let columns = attributes.map { _ in RandomValues.Column.random(&random) }
+        let columns = attributes.map { attribute -> RandomValues.Column in
+            let drawn = RandomValues.Column.random(&random)
+            guard typedColumns else { return drawn }
+            return attribute == "d" ? .text : .smallIntegers
+        }
         let count: Int
         if let maxRows {
             count = [0, 1, 2, 5, max(1, maxRows / 10), maxRows / 2, maxRows][random.weighted([1, 3, 2, 2, 2, 3, 3])]

@@ -26,19 +26,23 @@ public struct FailingCase {
 struct FailureTest {
     let catalog: HeuristicCatalog
     let blamesEngine: Bool
+    /// The baseline engines a `baseline` disagreement is checked with again (nil otherwise).
+    let baselines: BaselineOracles?
     private(set) var checks = 0
 
-    init(catalog: HeuristicCatalog, blamesEngine: Bool) {
+    init(catalog: HeuristicCatalog, blamesEngine: Bool, baselines: BaselineOracles? = nil) {
         self.catalog = catalog
         self.blamesEngine = blamesEngine
+        self.baselines = baselines
     }
 
     mutating func failure(_ graph: CaseGraph, _ flags: FlagSet, _ backend: Backend, _ batchSize: Int) -> Mismatch? {
         checks += 1
-        guard !graph.outputs.isEmpty, let checker = try? CaseChecker(graph, catalog: catalog) else { return nil }
+        guard !graph.outputs.isEmpty, let checker = try? CaseChecker(graph, catalog: catalog, baselines: baselines) else { return nil }
         if blamesEngine {
             return checker.check(flags: flags, backend: backend, batchSize: batchSize).first { $0.kind.blamesEngine }
         }
+        if baselines != nil { return checker.baselineMismatches().first }
         return checker.oracleMismatches().first
     }
 }

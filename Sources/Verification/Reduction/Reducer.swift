@@ -13,6 +13,8 @@ public struct Reducer {
     public let catalog: HeuristicCatalog
     /// At most this many candidate checks in all.
     public var budget: Int
+    /// The baseline engines, to reduce a `baseline` disagreement (nil otherwise).
+    public var baselines: BaselineOracles?
 
     public init(catalog: HeuristicCatalog = .standard, budget: Int = 3000) {
         self.catalog = catalog
@@ -24,7 +26,9 @@ public struct Reducer {
         var start = failing
         start.graph = start.graph.compacted()
         let session = ReductionSession(
-            current: start, test: FailureTest(catalog: catalog, blamesEngine: failing.mismatch.kind.blamesEngine),
+            current: start, test: FailureTest(
+                catalog: catalog, blamesEngine: failing.mismatch.kind.blamesEngine,
+                baselines: failing.mismatch.kind == .baseline ? baselines : nil),
             budget: budget)
         var progress = true
         while progress && !session.exhausted {

@@ -33,7 +33,8 @@ public enum ReproDirectory {
             }
             try FileSystem.writeText(manifest(failing), to: FileSystem.join(temporary, "manifest.txt"))
             try FileSystem.writeText(failing.mismatch.description + "\n", to: FileSystem.join(temporary, "mismatch.txt"))
-            try FileSystem.writeText("swift run -c release testbed verify --repro \(path)\n", to: FileSystem.join(temporary, "command.txt"))
+            let engines = failing.mismatch.engine.map { " --engines \($0)" } ?? ""
+            try FileSystem.writeText("swift run -c release testbed verify --repro \(path)\(engines)\n", to: FileSystem.join(temporary, "command.txt"))
             FileSystem.removeDirectory(path)
             try FileSystem.rename(temporary, to: path)
         } catch {
@@ -116,14 +117,15 @@ public enum ReproDirectory {
     }
 
     /// Replays a repro directory: the mismatches it shows now (empty once the bug is fixed).
-    public static func replay(_ path: String, catalog: HeuristicCatalog = .standard) throws -> [Mismatch] {
-        try replay(read(path, catalog: catalog), catalog: catalog)
+    /// A `baseline` repro needs its engine among `baselines` (`verify --repro DIR --engines E`).
+    public static func replay(_ path: String, catalog: HeuristicCatalog = .standard, baselines: BaselineOracles? = nil) throws -> [Mismatch] {
+        try replay(read(path, catalog: catalog), catalog: catalog, baselines: baselines)
     }
 
     /// The mismatches a repro shows now.
-    public static func replay(_ repro: ReproContents, catalog: HeuristicCatalog = .standard) throws -> [Mismatch] {
-        let checker = try CaseChecker(repro.graph, catalog: catalog)
-        if repro.kind == .oracles { return checker.oracleMismatches() }
+    public static func replay(_ repro: ReproContents, catalog: HeuristicCatalog = .standard, baselines: BaselineOracles? = nil) throws -> [Mismatch] {
+        let checker = try CaseChecker(repro.graph, catalog: catalog, baselines: baselines)
+        if repro.kind == .oracles || repro.kind == .baseline { return checker.oracleMismatches() }
         return checker.check(flags: repro.flags, backend: repro.backend, batchSize: repro.batchSize)
             + checker.oracleMismatches()
     }

@@ -17,6 +17,8 @@ public struct CatalogVerification {
     public var reduce = true
     public var maxReductions = 5
     public var reproParent: String? = ReproDirectory.defaultParent
+    /// Baseline engines checked as further oracles (`--engines`); nil for none.
+    public var baselines: BaselineOracles?
 
     /// Datasets that hold what the default ones never do (issue 10's "triggers"): reals
     /// equal to integers (`3.0` beside `3`) in keys, null names, and for documents a root as
@@ -72,6 +74,7 @@ public struct CatalogVerification {
         var collector = MismatchCollector(
             catalog: grid.catalog, reduce: reduce, maxReductions: maxReductions, reproParent: reproParent,
             idPrefix: "catalog", log: log)
+        collector.baselines = baselines
         let total = queries.reduce(0) { $0 + ($1.shape.map { datasetRequests($0).count } ?? 0) }
         var datasets: [String: Dataset] = [:]
         for query in queries {
@@ -85,10 +88,11 @@ public struct CatalogVerification {
                 let parsed = try query.parse(catalog: try dataset.memoryRelations())
                 let graph = try CaseGraph(outputs: parsed.relations)
                 report.cases += 1
-                let checker = try CaseChecker(graph, catalog: grid.catalog)
+                let checker = try CaseChecker(graph, catalog: grid.catalog, baselines: baselines)
                 collector.record(checker.oracleMismatches(), graph: graph, flags: nil, backend: nil,
                                  caseLabel: label, into: &report)
                 report.comparisons += checker.reference.count
+                report.countBaselines(checker)
                 var failed = false
                 for backend in backends {
                     for flags in flagSets {

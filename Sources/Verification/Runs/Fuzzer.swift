@@ -16,6 +16,11 @@ public struct Fuzzer {
     public var reproParent: String? = ReproDirectory.defaultParent
     /// Rows per table at most (`--rows`); nil for the classic small tables of 0–6 rows.
     public var maxRows: Int?
+    /// Baseline engines checked as further oracles (`--engines`); nil for none.
+    public var baselines: BaselineOracles?
+    /// Columns of one storage class each (numbers may mix integers and reals), as engines
+    /// with typed columns can hold; on whenever `baselines` holds such an engine.
+    public var typedColumns = false
 
     /// Batch sizes drawn per engine run: single rows and pairs interleave sources and
     /// operands; the default delivers each small table at once.
@@ -32,7 +37,7 @@ public struct Fuzzer {
     /// The random case number `index` of this run.
     public func makeCase(_ index: Int) -> CaseGraph {
         var random = VerificationRandom(seed: seed, case: index)
-        return RandomCaseGenerator(maxRows: maxRows).makeCase(&random)
+        return RandomCaseGenerator(maxRows: maxRows, typedColumns: typedColumns).makeCase(&random)
     }
 
     public func run(
@@ -42,18 +47,20 @@ public struct Fuzzer {
         var collector = MismatchCollector(
             catalog: grid.catalog, reduce: reduce, maxReductions: maxReductions, reproParent: reproParent,
             idPrefix: "random-s\(seed)", log: log)
+        collector.baselines = baselines
         let step = max(1, min(1000, cases / 20))
         for index in 0..<cases {
             var random = VerificationRandom(seed: seed, case: index)
-            let graph = RandomCaseGenerator(maxRows: maxRows).makeCase(&random)
+            let graph = RandomCaseGenerator(maxRows: maxRows, typedColumns: typedColumns).makeCase(&random)
             report.cases += 1
-            guard let checker = try? CaseChecker(graph, catalog: grid.catalog) else {
+            guard let checker = try? CaseChecker(graph, catalog: grid.catalog, baselines: baselines) else {
                 report.skipped += 1
                 log("case \(index): could not be built or evaluated by the reference evaluator; skipped")
                 continue
             }
             let oracle = checker.oracleMismatches()
             report.comparisons += checker.reference.count
+            report.countBaselines(checker)
             collector.record(oracle, graph: graph, flags: nil, backend: nil, caseLabel: "random case \(index)", into: &report)
             for _ in 0..<runsPerCase {
                 let flags = try grid.randomFlagSet(&random)

@@ -11,6 +11,8 @@ struct MismatchCollector {
     let reproParent: String?
     let idPrefix: String
     let log: (String) -> Void
+    /// The baseline engines of the run (`--engines`), to reduce their disagreements.
+    var baselines: BaselineOracles?
     private var seenReduced = Set<String>()
     private var reductions = 0
 
@@ -36,7 +38,9 @@ struct MismatchCollector {
         reductions += 1
         let failing = FailingCase(graph: graph, flags: flags, backend: backend ?? .memory, batchSize: batchSize, mismatch: first)
         log("reducing \(caseLabel): \(first.kind.rawValue) mismatch, \(graph.nodeCount) nodes, \(graph.rowCount) rows")
-        let (reduced, checks) = Reducer(catalog: catalog).reduce(failing)
+        var reducer = Reducer(catalog: catalog)
+        reducer.baselines = baselines
+        let (reduced, checks) = reducer.reduce(failing)
         let key = reduced.mismatch.kind.rawValue + "|" + reduced.flags.canonical + "|" + reduced.mismatch.queryText
         guard seenReduced.insert(key).inserted else {
             log("  same reduced case as before (\(checks) checks)")

@@ -18,7 +18,26 @@ public struct VerificationReport {
     /// Reduced cases, with where they were written (nil when not written).
     public var reduced: [(FailingCase, path: String?)] = []
 
+    /// Per baseline engine (`--engines`): cases it ran, and cases it refused (it cannot hold them).
+    public var baselineRuns: [String: Int] = [:]
+    public var baselineRefused: [String: Int] = [:]
+
     public init() {}
+
+    mutating func countBaselines(_ checker: CaseChecker) {
+        for (label, outcome) in checker.baselines {
+            if case .unsupported = outcome { baselineRefused[label, default: 0] += 1 } else { baselineRuns[label, default: 0] += 1 }
+            if case let .rows(results) = outcome { comparisons += results.count }
+        }
+    }
+
+    /// `duckdb ran 980 cases, refused 20` per baseline engine (empty without any).
+    public var baselineSummary: String {
+        Set(baselineRuns.keys).union(baselineRefused.keys).sorted().map { label in
+            "\(label) ran \(baselineRuns[label] ?? 0) cases"
+                + ((baselineRefused[label] ?? 0) > 0 ? ", refused \(baselineRefused[label] ?? 0) (see --engines in README)" : "")
+        }.joined(separator: "; ")
+    }
 
     public var passed: Bool { mismatches == 0 && skipped == 0 }
 
@@ -38,6 +57,7 @@ public struct VerificationReport {
         "\(cases) cases, \(engineRuns) engine runs, \(comparisons) comparisons, \(mismatches) differed"
             + (mismatches > 0 ? " (\(byKind))" : "")
             + (skipped > 0 ? ", \(skipped) skipped" : "")
+            + (baselineSummary.isEmpty ? "" : "; " + baselineSummary)
     }
 }
 

@@ -1,0 +1,78 @@
+import Engines
+import Foundation
+import XCTest
+@testable import Experiments
+
+/// Baseline entries in configs: `NAME` or `{engine: NAME, name: LABEL, settings: {...}}`,
+/// resolved through the engine registry; a run whose engine is not installed exits 2 with
+/// the install hint before anything is written; a run with DuckDB writes its plans and
+/// agrees with the testbed.
+final class EngineConfigTests: XCTestCase {
+    func testEntriesResolveToRegisteredEnginesUnderLabels() throws {
+        let text = tinyConfig(baselines: """
+
+              - sqlite
+              - {engine: duckdb, name: duckdb-2t, settings: {threads: 2, disabled_optimizers: join_filter_pushdown}}
+              - {engine: sqlite-analyzed}
+            """)
+        let experiment = try ExperimentResolver.resolve(text: text, file: "c.yaml")
+        XCTAssertEqual(experiment.baselines.map(\.label), ["sqlite", "duckdb-2t", "sqlite-analyzed"])
+        XCTAssertEqual(experiment.baselines[1].kind.name, "duckdb")
+        XCTAssertEqual(experiment.baselines[1].settings["threads"], "2")
+        let baselineCells = experiment.cells.filter { !$0.isTestbed }
+        XCTAssertEqual(Set(baselineCells.map(\.engine)), ["sqlite", "duckdb-2t", "sqlite-analyzed"])
+        XCTAssertEqual(Set(baselineCells.filter { $0.engine == "duckdb-2t" }.map(\.backend)), ["duckdb"])
+    }
+
+    func testMistakesNameTheKeyPath() throws {
+        let cases: [(String, [String])] = [
+            ("[duckbd]", ["baselines[0]", "did you mean 'duckdb'"]),
+            ("[{engine: duckdb, settings: {threads: 0}}]", ["baselines[0].settings.threads", "threads must be an integer from 1"]),
+            ("[{engine: duckdb, settings: {thread: 2}}]", ["baselines[0].settings.thread", "unknown setting 'thread'", "threads: N (default 1)"]),
+            ("[{engine: sqlite, settings: {threads: 2}}]", ["baselines[0].settings.threads", "sqlite takes no settings"]),
+            ("[duckdb, {engine: duckdb, settings: {threads: 2}}]", ["baselines[1]", "listed twice"]),
+            ("[{engine: duckdb, name: all-on}]", ["flagsets.all-on", "names a baseline engine"]),
+            ("[{engine: duckdb, name: testbed}]", ["baselines[0].name", "testbed's own engine"]),
+            ("[{engine: duckdb, label: x}]", ["baselines[0]", "unknown key 'label'"]),
+        ]
+        for (baselines, expected) in cases {
+            XCTAssertThrowsError(try ExperimentResolver.resolve(text: tinyConfig(baselines: baselines), file: "c.yaml"), baselines) { error in
+                for part in expected { XCTAssertTrue("\(error)".contains(part), "\(baselines): \(error)") }
+            }
+        }
+    }
+
+    func testARunNamingAMissingEngineExitsTwoWithTheHintAndWritesNothing() throws {
+        let scratch = try Scratch()
+        let console = CapturedConsole()
+        setenv("TESTBED_PYTHON", "/nonexistent/python3", 1)
+        defer { unsetenv("TESTBED_PYTHON") }
+        let status = try runConfig(tinyConfig(baselines: "[sqlite, duckdb]"), in: scratch, out: scratch.path + "/run", console: console)
+        XCTAssertEqual(status, 2, console.err)
+        XCTAssertTrue(console.err.contains("baselines[1]"), console.err)
+        XCTAssertTrue(console.err.contains("scripts/setup.sh --engines"), console.err)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: scratch.path + "/run"))
+    }
+
+    func testADuckDBRunAgreesAndWritesItsPlans() throws {
+        if let why = DuckDBEngine.kind.missing() {
+            if ProcessInfo.processInfo.environment["TESTBED_REQUIRE_ENGINES"] == "1" { return XCTFail("DuckDB required: \(why)") }
+            throw XCTSkip("DuckDB is not available: \(why)")
+        }
+        let scratch = try Scratch()
+        let console = CapturedConsole()
+        let config = tinyConfig(baselines: "[sqlite, {engine: duckdb, name: duck, settings: {threads: 2}}]") + "\nplans: true\n"
+        XCTAssertEqual(try runConfig(config, in: scratch, out: scratch.path + "/run", console: console), 0, console.err)
+        let records = try readTimings(scratch.path + "/run/timings.csv")
+        XCTAssertEqual(Set(records.map(\.engine)), ["testbed", "sqlite", "duck"])
+        // Every engine's hash agrees per query and size (the run's equality check passed too).
+        for group in Dictionary(grouping: records, by: { "\($0.query) \($0.rows)" }).values {
+            XCTAssertEqual(Set(group.map(\.resultHash)).count, 1)
+        }
+        let plans = try FileManager.default.contentsOfDirectory(atPath: scratch.path + "/run/plans")
+        XCTAssertTrue(plans.contains("selected-inline--duck--120.json"), "\(plans)")
+        XCTAssertTrue(plans.contains("selected-inline--sqlite--40.txt"), "\(plans)")
+        let plan = try String(contentsOfFile: scratch.path + "/run/plans/selected-inline--duck--120.json", encoding: .utf8)
+        XCTAssertTrue(plan.contains("\"name\""), plan)
+    }
+}
