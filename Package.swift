@@ -10,6 +10,8 @@ let package = Package(
         .library(name: "Relational", targets: ["Relational"]),
         .library(name: "SQLiteStore", targets: ["SQLiteStore"]),
         .library(name: "PlistStore", targets: ["PlistStore"]),
+        .library(name: "PostgresClient", targets: ["PostgresClient"]),
+        .library(name: "PostgresStore", targets: ["PostgresStore"]),
         .library(name: "QueryEngine", targets: ["QueryEngine"]),
         .library(name: "Workloads", targets: ["Workloads"]),
         .library(name: "Engines", targets: ["Engines"]),
@@ -25,6 +27,8 @@ let package = Package(
     targets: [
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite"),
         .systemLibrary(name: "CGraphviz", path: "Sources/CGraphviz"),
+        // libpq (apt: libpq-dev), the PostgreSQL client library: see README, "PostgreSQL".
+        .systemLibrary(name: "CLibPQ", path: "Sources/CLibPQ"),
         // libm: Double.rounded() needs it when no Foundation is linked (e.g. the benchmarks).
         // File-system helpers on the C library, shared by every module that touches files.
         .target(name: "FileSupport"),
@@ -34,9 +38,11 @@ let package = Package(
             "Relational", "FileSupport", .product(name: "Crypto", package: "swift-crypto"),
         ]),
         .target(name: "QueryEngine", dependencies: ["Relational", "CGraphviz"]),
+        .target(name: "PostgresClient", dependencies: ["Relational", "CLibPQ", "FileSupport"]),
+        .target(name: "PostgresStore", dependencies: ["Relational", "PostgresClient"]),
         .target(name: "Workloads", dependencies: ["Relational", "SQLiteStore", "PlistStore", "QueryEngine", "FileSupport"]),
         // Baseline engines (SQLite, DuckDB, …) behind one protocol and registry, and the SQL dialects.
-        .target(name: "Engines", dependencies: ["Relational", "SQLiteStore", "Workloads", "FileSupport"]),
+        .target(name: "Engines", dependencies: ["Relational", "SQLiteStore", "PostgresClient", "PostgresStore", "Workloads", "FileSupport"]),
         .target(name: "Verification", dependencies: ["Relational", "SQLiteStore", "PlistStore", "QueryEngine", "Workloads", "Engines", "FileSupport"]),
         .target(name: "Experiments", dependencies: [
             "Relational", "SQLiteStore", "QueryEngine", "Workloads", "Engines", "FileSupport",
@@ -60,6 +66,10 @@ let package = Package(
         .testTarget(name: "SQLiteStoreTests", dependencies: ["Relational", "SQLiteStore"]),
         .testTarget(name: "PlistStoreTests", dependencies: [
             "Relational", "PlistStore", "FileSupport", "QueryEngine", "Workloads", "Verification",
+        ]),
+        .testTarget(name: "PostgresClientTests", dependencies: ["PostgresClient", "Relational"]),
+        .testTarget(name: "PostgresStoreTests", dependencies: [
+            "PostgresStore", "PostgresClient", "Relational", "Workloads", "Verification", "QueryEngine",
         ]),
         .testTarget(name: "QueryEngineTests", dependencies: ["Relational", "QueryEngine", "SQLiteStore"]),
         .testTarget(name: "VerificationTests", dependencies: [

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Installs what the testbed needs and is missing; safe to run any number of times.
 #
-#   bash scripts/setup.sh              Swift check + system libraries (libsqlite3-dev, libgraphviz-dev)
+#   bash scripts/setup.sh              Swift check + system libraries (libsqlite3-dev, libgraphviz-dev, libpq-dev)
 #   bash scripts/setup.sh --plotting   also the Python packages for plots and confidence intervals (matplotlib, numpy, scipy)
-#   bash scripts/setup.sh --engines    also DuckDB's Python package (duckdb): the duckdb baseline engine, its tests, the bulk benchmarks
+#   bash scripts/setup.sh --engines    also PostgreSQL and libpq (postgresql, libpq-dev) and DuckDB's Python
+#                                      package (duckdb): the postgres and duckdb engines, their tests, the bulk benchmarks
 #   bash scripts/setup.sh --browser    also Chromium, for the report's headless-browser test
 #   bash scripts/setup.sh --sweep      also the schedulers scripts/sweep.sh uses: GNU parallel,
 #                                      Slurm (slurm-wlm), munge and the ssh client (Debian/Ubuntu)
@@ -23,7 +24,7 @@ for arg in "$@"; do
         --browser) browser=1 ;;
         --sweep) sweep=1 ;;
         --sweep-tests) sweep=1; sweep_tests=1 ;;
-        -h|--help) sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "setup.sh: unknown option '$arg' (known: --plotting, --engines, --browser, --sweep, --sweep-tests)" >&2; exit 2 ;;
     esac
 done
@@ -62,8 +63,13 @@ apt_install() {
     "${sudo_cmd[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@"
 }
 
-# System libraries linked through system-library targets (Sources/CSQLite, Sources/CGraphviz).
-packages=(libsqlite3-dev libgraphviz-dev)
+# System libraries linked through system-library targets (Sources/CSQLite, Sources/CGraphviz,
+# Sources/CLibPQ: libpq, PostgreSQL's client library, is needed to build at all).
+packages=(libsqlite3-dev libgraphviz-dev libpq-dev)
+# PostgreSQL's server programs (initdb, pg_ctl, postgres) for the postgres engines.
+if ((engines)); then
+    packages+=(postgresql)
+fi
 # Schedulers: parallel; slurm-wlm brings slurmctld, slurmd and the client commands (sbatch,
 # squeue, sinfo); munge authenticates them. scripts/slurm/local-cluster.sh starts none of
 # them as services: the packages' own services stay as the system has them.

@@ -8,8 +8,10 @@ cd "$(dirname "$0")/.."
 # those tests instead of skipping them, so CI always runs them.
 # --sweep-tests: the scheduler tests (Tests/SweepTests) run GNU parallel, ssh and a one-node
 # Slurm cluster for real; they fail, not skip, when these are missing.
-# --engines: DuckDB's Python package, for the baseline-engine tests (Tests/EnginesTests), which
-# run a real DuckDB helper; with TESTBED_REQUIRE_ENGINES=1 a missing engine fails them.
+# --engines: PostgreSQL (server and libpq) and DuckDB's Python package, for the baseline-engine
+# tests (Tests/EnginesTests, PostgresClientTests, PostgresStoreTests, CommandLineTests), which run
+# a real PostgreSQL server and a real DuckDB helper; with TESTBED_REQUIRE_ENGINES=1 a missing
+# engine fails them instead of skipping.
 bash scripts/setup.sh --plotting --browser --sweep-tests --engines
 export TESTBED_REQUIRE_REPORT_TOOLS=1
 export TESTBED_REQUIRE_ENGINES=1

@@ -4,6 +4,7 @@ public enum EngineRegistry {
     public static let kinds: [EngineKind] = [
         SQLiteEngine.plain,
         SQLiteEngine.analyzed,
+        PostgresEngine.plain, PostgresEngine.analyzed,
         DuckDBEngine.kind,
     ]
 
