@@ -102,7 +102,7 @@ final class StartupFailureTests: XCTestCase {
 
     private func temporaryDirectory() throws -> String {
         var template = Array("/tmp/engines-test-XXXXXX".utf8CString)
-        guard let made = mkdtemp(&template) else { throw XCTSkip("cannot create a temporary directory") }
+        guard let made = mkdtemp(&template) else { throw SetUpFailure("cannot create a temporary directory") }
         return String(cString: made)
     }
 
@@ -117,8 +117,14 @@ final class StartupFailureTests: XCTestCase {
 
 extension String {
     func write(to path: String) throws {
-        guard let file = fopen(path, "w") else { throw XCTSkip("cannot write \(path)") }
+        guard let file = fopen(path, "w") else { throw SetUpFailure("cannot write \(path)") }
         defer { fclose(file) }
         fputs(self, file)
     }
+}
+
+/// A test's own set-up failed (a file it needs could not be made): an error, never a skip.
+struct SetUpFailure: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
 }
