@@ -6,6 +6,8 @@ import XCTest
 final class SchedulerSweepTests: XCTestCase {
     func testFourLocalParallelShardsMergeToTheUnshardedResult() throws {
         try Sweep.requireSchedulerHost()
+        let lock = try Sweep.exclusive()
+        defer { withExtendedLifetime(lock) {} }
         let scratch = try Sweep.scratch("parallel")
         defer { try? FileManager.default.removeItem(atPath: scratch) }
         let whole = try Sweep.unsharded(in: scratch)
@@ -34,6 +36,8 @@ final class SchedulerSweepTests: XCTestCase {
 
     func testCpusPerShardPinsEachParallelShardToItsOwnCores() throws {
         try Sweep.requireSchedulerHost()
+        let lock = try Sweep.exclusive()
+        defer { withExtendedLifetime(lock) {} }
         let scratch = try Sweep.scratch("pinned")
         defer { try? FileManager.default.removeItem(atPath: scratch) }
         let merged = scratch + "/merged"
@@ -53,6 +57,8 @@ final class SchedulerSweepTests: XCTestCase {
 
     func testParallelOverSSHToTwoHostsMergesToTheUnshardedResult() throws {
         try Sweep.requireSchedulerHost()
+        let lock = try Sweep.exclusive()
+        defer { withExtendedLifetime(lock) {} }
         let scratch = try Sweep.scratch("ssh")
         defer { try? FileManager.default.removeItem(atPath: scratch) }
         let hosts = scratch + "/hosts"
@@ -85,6 +91,8 @@ final class SchedulerSweepTests: XCTestCase {
 
     func testSlurmClusterRunsAnArrayOfThreeShardsAndLeavesNoDaemon() throws {
         try Sweep.requireSchedulerHost()
+        let lock = try Sweep.exclusive()
+        defer { withExtendedLifetime(lock) {} }
         let scratch = try Sweep.scratch("slurm")
         defer { try? FileManager.default.removeItem(atPath: scratch) }
         // sweep.sh installs Slurm when sbatch is missing; the cluster script needs the daemons too.

@@ -28,6 +28,11 @@ enum Sweep {
         #endif
     }
 
+    /// Holds an exclusive lock for the rest of the calling test, so that no two scheduler tests
+    /// overlap when `swift test --parallel` runs test methods in several processes: they start
+    /// host-wide daemons (Slurm, sshd in network namespaces) and check that none is left.
+    static func exclusive() throws -> SchedulerLock { try SchedulerLock() }
+
     static func executable() throws -> String {
         let bundle = Bundle(for: SweepToken.self).bundleURL
         for directory in [bundle, bundle.deletingLastPathComponent()] {
@@ -159,3 +164,25 @@ enum Sweep {
 }
 
 final class SweepToken {}
+
+/// An `flock` on a file in the temporary directory, released when the value is dropped.
+final class SchedulerLock {
+    private let descriptor: Int32
+
+    init() throws {
+        let path = NSTemporaryDirectory() + "querytestbed-scheduler-tests.lock"
+        descriptor = open(path, O_CREAT | O_RDWR, 0o644)
+        guard descriptor >= 0 else { throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: path]) }
+        while flock(descriptor, LOCK_EX) != 0 {
+            guard errno == EINTR else {
+                close(descriptor)
+                throw CocoaError(.fileLocking, userInfo: [NSFilePathErrorKey: path])
+            }
+        }
+    }
+
+    deinit {
+        flock(descriptor, LOCK_UN)
+        close(descriptor)
+    }
+}

@@ -21,16 +21,12 @@ final class BatchBoundaryTests: XCTestCase {
             let checker = try CaseChecker(graph)
             XCTAssertEqual(checker.oracleMismatches().count, 0, "case \(index): the oracles disagree")
             let flags = try grid.randomFlagSet(&random)
-            var results: [[Row]]? = nil
+            // Each batch size's rows must equal the reference evaluator's and SQLite's, with no
+            // row delivered twice (the checker's oracles), so they equal each other.
             for batchSize in Self.batchSizes {
                 let found = checker.check(flags: flags, backend: .memory, batchSize: batchSize)
                 XCTAssertEqual(found.count, 0, "case \(index), batch size \(batchSize): \(found.first.map(String.init(describing:)) ?? "")")
                 runs += 1
-                var engine = QueryEngine(flags: flags)
-                engine.batchSize = batchSize
-                let sorted = try engine.run(try checker.loaded.outputs(.memory)).results.map { $0.sorted() }
-                if let results { XCTAssertEqual(sorted, results, "case \(index), batch size \(batchSize)") }
-                results = sorted
             }
         }
         XCTAssertGreaterThanOrEqual(runs, 120)

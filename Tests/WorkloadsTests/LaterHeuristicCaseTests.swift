@@ -12,16 +12,25 @@ final class LaterHeuristicCaseTests: XCTestCase {
         var order: [String]
     }
 
+    /// Datasets and reference answers already made in this test, by query, size and backend:
+    /// one generation and one reference evaluation serve every flag set measured on them.
+    private var loadedDatasets: [String: LoadedDataset] = [:]
+    private var referenceAnswers: [String: [Set<Row>]] = [:]
+
     func measure(_ name: String, rows: Int, parameters: [String: String] = [:], backend: Backend = .memory,
                  preset: String, disable: [String] = [], set: [String: String] = [:]) throws -> Measured {
         let query = try QueryCatalog.find(name, directory: catalogDirectory)
         let shape = try XCTUnwrap(query.shape)
-        let loaded = try LoadedDataset.generate(
+        let key = "\(name) \(rows) \(parameters.sorted { $0.key < $1.key })"
+        let loaded = try loadedDatasets["\(key) \(backend)"] ?? LoadedDataset.generate(
             shape, rows: rows, seed: 42, parameters: ShapeParameters(parameters), backend: backend)
+        loadedDatasets["\(key) \(backend)"] = loaded
         let flags = try HeuristicCatalog.standard.flagSet(preset: preset, disable: disable, set: set)
         let (parsed, run) = try loaded.run(query, engine: QueryEngine(flags: flags))
-        for (i, output) in parsed.relations.enumerated() {
-            XCTAssertEqual(Set(run.results[i]), Set(try ReferenceEvaluator.evaluate(output)), "\(name) \(preset) -\(disable)")
+        let expected = try referenceAnswers[key] ?? parsed.relations.map { Set(try ReferenceEvaluator.evaluate($0)) }
+        referenceAnswers[key] = expected
+        for (i, answer) in expected.enumerated() {
+            XCTAssertEqual(Set(run.results[i]), answer, "\(name) \(backend) \(preset) -\(disable)")
         }
         return Measured(rows: run.counters.sourceRowsRead, order: run.counters.initiatorOrder)
     }

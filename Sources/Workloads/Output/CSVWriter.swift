@@ -102,28 +102,12 @@ public struct CSVDestination: Sendable {
     /// the overview it returns and renames the directory into place.
     @discardableResult
     public func write(_ body: (TableSink) throws -> DatasetOverview) throws -> DatasetOverview {
-        switch FileSystem.kind(of: directory) {
-        case .missing: break
-        case .directory where FileSystem.isEmptyDirectory(directory): break
-        case .directory: throw WorkloadError.output("'\(directory)' already exists and is not empty; choose a new directory")
-        default: throw WorkloadError.output("'\(directory)' exists and is not a directory")
-        }
-        let temporary = FileSystem.temporarySibling(of: directory)
-        try FileSystem.makeDirectory(temporary)
-        do {
+        try publishDirectory(directory, describedAs: "CSV directory", removing: FileSystem.removeDirectory) { temporary in
             let sink = CSVTableSink(directory: temporary)
             let overview = try body(sink)
             try sink.close()
             try FileSystem.writeText(overview.manifestText(), to: FileSystem.join(temporary, "manifest.txt"))
-            if FileSystem.kind(of: directory) == .directory { FileSystem.removeEmptyDirectory(directory) }
-            try FileSystem.rename(temporary, to: directory)
             return overview
-        } catch let error as WorkloadError {
-            FileSystem.removeDirectory(temporary)
-            throw error
-        } catch {
-            FileSystem.removeDirectory(temporary)
-            throw WorkloadError.output("cannot write CSV directory \(Printable.quoted(directory)) (nothing was left behind): \(error)")
         }
     }
 }

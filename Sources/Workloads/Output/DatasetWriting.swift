@@ -117,3 +117,32 @@ extension DatasetOutput {
         }
     }
 }
+
+/// Fills a fresh temporary sibling of `directory` and renames it into place, so a reader never
+/// sees a half-written dataset. `directory` must be missing or empty. On any failure the
+/// temporary directory is removed with `remove` and the error says that nothing was left.
+func publishDirectory<T>(
+    _ directory: String, describedAs what: String, removing remove: (String) -> Void,
+    fill: (_ temporary: String) throws -> T
+) throws -> T {
+    switch FileSystem.kind(of: directory) {
+    case .missing: break
+    case .directory where FileSystem.isEmptyDirectory(directory): break
+    case .directory: throw WorkloadError.output("'\(directory)' already exists and is not empty; choose a new directory")
+    default: throw WorkloadError.output("'\(directory)' exists and is not a directory")
+    }
+    let temporary = FileSystem.temporarySibling(of: directory)
+    do {
+        try FileSystem.makeDirectory(temporary)
+        let result = try fill(temporary)
+        if FileSystem.kind(of: directory) == .directory { FileSystem.removeEmptyDirectory(directory) }
+        try FileSystem.rename(temporary, to: directory)
+        return result
+    } catch let error as WorkloadError {
+        remove(temporary)
+        throw error
+    } catch {
+        remove(temporary)
+        throw WorkloadError.output("cannot write \(what) \(Printable.quoted(directory)) (nothing was left behind): \(error)")
+    }
+}

@@ -78,27 +78,11 @@ public struct PlistDestination: Sendable {
 
     @discardableResult
     public func write(_ body: (TableSink) throws -> DatasetOverview) throws -> DatasetOverview {
-        switch FileSystem.kind(of: directory) {
-        case .missing: break
-        case .directory where FileSystem.isEmptyDirectory(directory): break
-        case .directory: throw WorkloadError.output("'\(directory)' already exists and is not empty; choose a new directory")
-        default: throw WorkloadError.output("'\(directory)' exists and is not a directory")
-        }
-        let temporary = FileSystem.temporarySibling(of: directory)
-        do {
-            try FileSystem.makeDirectory(temporary)
+        try publishDirectory(directory, describedAs: "property-list directory", removing: PlistTree.remove) { temporary in
             let sink = PlistTableSink(root: temporary, layout: layout)
             let overview = try body(sink)
             try sink.finish()
-            if FileSystem.kind(of: directory) == .directory { FileSystem.removeEmptyDirectory(directory) }
-            try FileSystem.rename(temporary, to: directory)
             return overview
-        } catch let error as WorkloadError {
-            PlistTree.remove(temporary)
-            throw error
-        } catch {
-            PlistTree.remove(temporary)
-            throw WorkloadError.output("cannot write property-list directory \(Printable.quoted(directory)) (nothing was left behind): \(error)")
         }
     }
 }
