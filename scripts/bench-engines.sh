@@ -8,8 +8,9 @@
 # 2. the bulk queries (Workloads/engines-bulk.yaml) likewise (DIR/bulk);
 # 3. `testbed-bench baselines`: start-up + load time per engine and the testbed's per-query
 #    overhead over each engine's own reported time (DIR/baselines.md).
-# Engines default to `testbed engines --available` (so PostgreSQL joins once it is
-# registered and installed). Builds release and installs DuckDB (setup.sh --engines) first.
+# Engines default to `testbed engines --available` (sqlite, sqlite-analyzed, postgres,
+# postgres-analyzed, duckdb where installed). Builds release and installs PostgreSQL and DuckDB
+# (setup.sh --engines) first.
 # DIR defaults to Results/bench/<UTC time>-engines.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -24,7 +25,7 @@ while (($# > 0)); do
         --engines) engines=$2; shift ;;
         --reps) reps=$2; shift ;;
         --out) out=$2; shift ;;
-        -h|--help) sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "bench-engines.sh: unknown option '$1' (known: --sizes, --engines, --reps, --out)" >&2; exit 2 ;;
     esac
     shift

@@ -89,6 +89,17 @@ private func runBaselineBenchmarks(_ arguments: [String]) throws {
         "| documents | query | engine | rows | engine's own time (median) | testbed call (median) | overhead per query | overhead / own |",
         "| ---: | --- | --- | ---: | ---: | ---: | ---: | ---: |",
     ]
+
+    func report() -> String {
+        "## Baseline engines: start-up + load, and per-query overhead (\(options.repetitions) runs each)\n\n"
+            + startup.joined(separator: "\n") + "\n\n" + perQuery.joined(separator: "\n") + "\n"
+    }
+    func writeReport(partial: Bool) throws {
+        guard let out = options.out else { return }
+        guard let file = fopen(out, "w") else { throw BulkFailure(description: "cannot write \(out)") }
+        fputs(report() + (partial ? "\n(partial: the run is still going or was stopped)\n" : ""), file)
+        fclose(file)
+    }
     for rows in options.sizes {
         let dataset = try Shape.documents.generate(rows: rows, seed: options.seed, parameters: ShapeParameters(["roots": "0.01"]))
         var agreed: [String: Set<Row>] = [:]
@@ -122,14 +133,9 @@ private func runBaselineBenchmarks(_ arguments: [String]) throws {
                 perQuery.append("| \(rows) | \(query.name) | \(spec.label) | \(first.results.reduce(0) { $0 + $1.count }) | "
                     + "\(decimals(e / 1000, 2)) ms | \(decimals(median(call) / 1000, 2)) ms | \(decimals(o / 1000, 2)) ms | \(e > 0 ? decimals(100 * o / e, 0) + " %" : "-") |")
             }
+            try writeReport(partial: true)  // a run stopped part-way keeps what it measured
         }
     }
-    let report = "## Baseline engines: start-up + load, and per-query overhead (\(options.repetitions) runs each)\n\n"
-        + startup.joined(separator: "\n") + "\n\n" + perQuery.joined(separator: "\n") + "\n"
-    print(report)
-    if let out = options.out {
-        guard let file = fopen(out, "w") else { throw BulkFailure(description: "cannot write \(out)") }
-        fputs(report, file)
-        fclose(file)
-    }
+    try writeReport(partial: false)
+    print(report())
 }

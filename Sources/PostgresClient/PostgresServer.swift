@@ -125,7 +125,7 @@ public final class PostgresServer: @unchecked Sendable {
     private static func makeDirectory(in base: String) throws -> String {
         var template = Array((base.hasSuffix("/") ? base : base + "/").utf8CString.dropLast()) + Array("testbed-pg-XXXXXX".utf8CString)
         guard mkdtemp(&template) != nil else {
-            throw PostgresError(.startup, "cannot create the server's directory in '\(base)': \(Subprocess.errorText(errno))")
+            throw PostgresError(.startup, "cannot create the server's directory in '\(base)': \(ProcessSpawn.errorText(errno))")
         }
         return String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
@@ -158,7 +158,7 @@ public final class PostgresServer: @unchecked Sendable {
     private func initialize(settings: [String: String]) throws {
         if let name = user.name {
             guard chown(directory, user.uid, user.gid) == 0 else {
-                throw PostgresError(.startup, "cannot hand '\(directory)' to user \(name): \(Subprocess.errorText(errno))")
+                throw PostgresError(.startup, "cannot hand '\(directory)' to user \(name): \(ProcessSpawn.errorText(errno))")
             }
         }
         try run([installation.initdb, "-D", dataDirectory, "-U", Self.superuser, "--auth=trust",

@@ -5,6 +5,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import FileSupport
 
 /// The servers this process has running, so that they are stopped and removed when the
 /// process ends some other way than through `stop()`: at `exit` (an error path that exits
@@ -46,10 +47,9 @@ final class ServerRegistry: @unchecked Sendable {
 
     private static func installHandlers() {
         atexit { ServerRegistry.shared.stopAll() }
-        var fds: [Int32] = [-1, -1]
-        guard Subprocess.closeOnExecPipe(&fds) else { return }
-        signalPipeWrite = fds[1]
-        signalPipeRead = fds[0]
+        guard let fds = ProcessSpawn.pipe() else { return }
+        signalPipeWrite = fds.write
+        signalPipeRead = fds.read
         var thread = pthread_t()
         guard pthread_create(&thread, nil, { _ in
             ServerRegistry.signalLoop()

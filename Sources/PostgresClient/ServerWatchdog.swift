@@ -5,6 +5,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import FileSupport
 
 /// A small shell process per server that removes the server if the testbed dies without
 /// stopping it (SIGKILL, a crash, a second Ctrl-C): it waits for the end of a pipe whose
@@ -34,32 +35,20 @@ final class ServerWatchdog {
 
     /// Starts watching `directory` (the server's top directory).
     init(directory: String) throws {
-        var fds: [Int32] = [-1, -1]
-        guard Subprocess.closeOnExecPipe(&fds) else {
-            throw PostgresError(.startup, "cannot create the server watchdog's pipe: \(Subprocess.errorText(errno))")
+        guard let fds = ProcessSpawn.pipe() else {
+            throw PostgresError(.startup, "cannot create the server watchdog's pipe: \(ProcessSpawn.errorText(errno))")
         }
-        #if canImport(Darwin)
-        var actions: posix_spawn_file_actions_t?
-        #else
-        var actions = posix_spawn_file_actions_t()
-        #endif
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, fds[0], 0)
-        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
         let arguments = ["/bin/sh", "-c", Self.script, "testbed-postgres-watchdog", directory]
-        let argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
-        defer { for pointer in argv { free(pointer) } }
-        var child: pid_t = 0
-        let spawned = posix_spawn(&child, "/bin/sh", &actions, nil, argv, environ)
-        close(fds[0])
-        guard spawned == 0 else {
-            close(fds[1])
-            throw PostgresError(.startup, "cannot start the server watchdog (/bin/sh): \(Subprocess.errorText(spawned))")
+        do {
+            pid = try ProcessSpawn.start(arguments, descriptors: [
+                (0, .copy(fds.read)), (1, .open("/dev/null", flags: O_WRONLY)), (2, .open("/dev/null", flags: O_WRONLY)),
+            ])
+        } catch {
+            close(fds.read); close(fds.write)
+            throw PostgresError(.startup, "cannot start the server watchdog (/bin/sh): \(error.reason)")
         }
-        pid = child
-        pipeWrite = fds[1]
+        close(fds.read)
+        pipeWrite = fds.write
     }
 
     /// Tells the watchdog the server is gone and reaps it.
@@ -67,7 +56,7 @@ final class ServerWatchdog {
         guard pipeWrite >= 0 else { return }
         close(pipeWrite)
         pipeWrite = -1
-        _ = Subprocess.waitForExit(pid)
+        _ = ProcessSpawn.waitForExit(pid)
     }
 
     deinit { finish() }

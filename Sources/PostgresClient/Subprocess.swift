@@ -8,6 +8,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import FileSupport
 
 struct SubprocessResult {
     /// The exit status, or 128 + the signal that ended the program.
@@ -28,60 +29,28 @@ enum Subprocess {
         guard let program = arguments.first else {
             throw PostgresError(.usage, "no program to run")
         }
-        var fds: [Int32] = [-1, -1]
-        guard Subprocess.closeOnExecPipe(&fds) else {
-            throw PostgresError(.startup, "cannot create a pipe to run \(program): \(errorText(errno))")
+        guard let fds = ProcessSpawn.pipe() else {
+            throw PostgresError(.startup, "cannot create a pipe to run \(program): \(ProcessSpawn.errorText(errno))")
         }
-        #if canImport(Darwin)
-        var actions: posix_spawn_file_actions_t?
-        #else
-        var actions = posix_spawn_file_actions_t()
-        #endif
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_adddup2(&actions, fds[1], 1)
-        posix_spawn_file_actions_adddup2(&actions, fds[1], 2)
-
-        let argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
-        defer { for pointer in argv { free(pointer) } }
-        var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, program, &actions, nil, argv, environ)
-        close(fds[1])
-        guard spawned == 0 else {
-            close(fds[0])
-            throw PostgresError(.startup, "cannot run \(program): \(errorText(spawned))")
+        let pid: pid_t
+        do {
+            pid = try ProcessSpawn.start(arguments, descriptors: [
+                (0, .open("/dev/null", flags: O_RDONLY)), (1, .copy(fds.write)), (2, .copy(fds.write)),
+            ])
+        } catch {
+            close(fds.read); close(fds.write)
+            throw PostgresError(.startup, "cannot run \(program): \(error.reason)")
         }
+        close(fds.write)
         var output: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 1 << 14)
         while true {
-            let count = chunk.withUnsafeMutableBytes { read(fds[0], $0.baseAddress, $0.count) }
+            let count = chunk.withUnsafeMutableBytes { read(fds.read, $0.baseAddress, $0.count) }
             if count < 0 && errno == EINTR { continue }
             if count <= 0 { break }
             output.append(contentsOf: chunk[..<count])
         }
-        close(fds[0])
-        return SubprocessResult(status: waitForExit(pid), output: String(decoding: output, as: UTF8.self))
+        close(fds.read)
+        return SubprocessResult(status: ProcessSpawn.waitForExit(pid), output: String(decoding: output, as: UTF8.self))
     }
-
-    /// Waits for a child and returns its exit status (128 + signal when a signal ended it).
-    static func waitForExit(_ pid: pid_t) -> Int32 {
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 {
-            if errno != EINTR { return -1 }
-        }
-        // WIFEXITED / WEXITSTATUS by hand (the macros are not imported).
-        return (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
-    }
-
-    /// A pipe whose two ends are not inherited by programs we start (Glibc does not export
-    /// pipe2 to Swift, so the flag is set right after).
-    static func closeOnExecPipe(_ fds: inout [Int32]) -> Bool {
-        guard pipe(&fds) == 0 else { return false }
-        _ = fcntl(fds[0], F_SETFD, FD_CLOEXEC)
-        _ = fcntl(fds[1], F_SETFD, FD_CLOEXEC)
-        return true
-    }
-
-    static func errorText(_ code: Int32) -> String { String(cString: strerror(code)) }
 }

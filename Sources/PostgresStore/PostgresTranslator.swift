@@ -125,34 +125,18 @@ public enum PostgresTranslator {
                     return PostgresPredicate.Operand(sql: input.column(i), kind: input.kinds[i])
                 }
                 return ("SELECT \(input.list()) FROM \(input.from) WHERE \(condition)", input.kinds)
-            case .project:
+            case .project, .rename:
                 let input = try reference(a)
-                let positions = try scheme.attributes.map { try a.scheme.requireIndex(of: $0, context: "project") }
-                return ("SELECT DISTINCT \(picks(positions.map { input.column($0) })) FROM \(input.from)", positions.map { input.kinds[$0] })
-            case let .rename(map):
-                let input = try reference(a)
-                var oldName: [Attribute: Attribute] = [:]
-                for (old, new) in map { oldName[new] = old }
-                let positions = try scheme.attributes.map {
-                    try a.scheme.requireIndex(of: oldName[$0] ?? $0, context: "rename")
-                }
-                return ("SELECT \(picks(positions.map { input.column($0) })) FROM \(input.from)", positions.map { input.kinds[$0] })
+                let positions = try op.columnSources(of: [a.scheme], result: scheme).map(\.position)
+                return ("SELECT \(op.kind == .project ? "DISTINCT " : "")\(picks(positions.map { input.column($0) })) FROM \(input.from)",
+                        positions.map { input.kinds[$0] })
             case let .join(pairs):
                 let b = operands[1]
-                let left = try reference(a)
-                let right = try reference(b)
-                var list: [String] = []
-                var kinds: [ColumnKind] = []
-                for attribute in scheme.attributes {
-                    if let i = a.scheme.index(of: attribute) {
-                        list.append(left.column(i, "l"))
-                        kinds.append(left.kinds[i])
-                    } else {
-                        let j = try b.scheme.requireIndex(of: attribute, context: "join")
-                        list.append(right.column(j, "r"))
-                        kinds.append(right.kinds[j])
-                    }
-                }
+                let sides = [(try reference(a), "l"), (try reference(b), "r")]
+                let (left, right) = (sides[0].0, sides[1].0)
+                let sources = try op.columnSources(of: [a.scheme, b.scheme], result: scheme)
+                let list = sources.map { sides[$0.operand].0.column($0.position, sides[$0.operand].1) }
+                let kinds = sources.map { sides[$0.operand].0.kinds[$0.position] }
                 let conditions = try pairs.map { pair in
                     let i = try a.scheme.requireIndex(of: pair.left, context: "join")
                     let j = try b.scheme.requireIndex(of: pair.right, context: "join")

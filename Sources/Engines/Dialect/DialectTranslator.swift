@@ -124,21 +124,9 @@ final class Emitter {
             return merged
         case .select, .closure:
             return try types(of: a)
-        case .project:
-            let input = try types(of: a)
-            return try scheme.attributes.map { input[try a.scheme.requireIndex(of: $0, context: "project")] }
-        case let .rename(map):
-            let input = try types(of: a)
-            var oldName: [Attribute: Attribute] = [:]
-            for (old, new) in map { oldName[new] = old }
-            return try scheme.attributes.map { input[try a.scheme.requireIndex(of: oldName[$0] ?? $0, context: "rename")] }
-        case .join:
-            let b = operands[1]
-            let left = try types(of: a), right = try types(of: b)
-            return try scheme.attributes.map { attribute in
-                if let i = a.scheme.index(of: attribute) { return left[i] }
-                return right[try b.scheme.requireIndex(of: attribute, context: "join")]
-            }
+        case .project, .rename, .join:
+            let inputs = try operands.map { try types(of: $0) }
+            return try op.columnSources(of: operands.map(\.scheme), result: scheme).map { inputs[$0.operand][$0.position] }
         }
     }
 
@@ -201,25 +189,16 @@ final class Emitter {
             }
             let condition = try translator.translate(predicate, &params)
             return "SELECT \(input.list()) FROM \(input.from) WHERE \(condition)"
-        case .project:
+        case .project, .rename:
             let input = try reference(a)
-            let list = try scheme.attributes.map { input.column(try a.scheme.requireIndex(of: $0, context: "project")) }
-            return "SELECT DISTINCT \(picks(list)) FROM \(input.from)"
-        case let .rename(map):
-            let input = try reference(a)
-            var oldName: [Attribute: Attribute] = [:]
-            for (old, new) in map { oldName[new] = old }
-            let list = try scheme.attributes.map {
-                input.column(try a.scheme.requireIndex(of: oldName[$0] ?? $0, context: "rename"))
-            }
-            return "SELECT \(picks(list)) FROM \(input.from)"
+            let list = try op.columnSources(of: [a.scheme], result: scheme).map { input.column($0.position) }
+            return "SELECT \(op.kind == .project ? "DISTINCT " : "")\(picks(list)) FROM \(input.from)"
         case let .join(pairs):
             let b = operands[1]
             let left = try reference(a)
             let right = try reference(b)
-            let list = try scheme.attributes.map { attribute -> String in
-                if let i = a.scheme.index(of: attribute) { return left.column(i, "l") }
-                return right.column(try b.scheme.requireIndex(of: attribute, context: "join"), "r")
+            let list = try op.columnSources(of: [a.scheme, b.scheme], result: scheme).map {
+                $0.operand == 0 ? left.column($0.position, "l") : right.column($0.position, "r")
             }
             let translator = DialectPredicate(dialect: dialect, emitter: self) { _ in ("", .null) }
             let conditions = try pairs.map { pair -> String in

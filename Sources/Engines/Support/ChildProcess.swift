@@ -6,6 +6,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import FileSupport
 
 public struct ChildProcessError: Error, CustomStringConvertible {
     public let description: String
@@ -21,61 +22,33 @@ public final class ChildProcess {
 
     /// Starts `arguments[0]` (searched on PATH) with the remaining arguments.
     public init(arguments: [String], ownProcessGroup: Bool = false, quiet: Bool = false) throws {
-        guard let program = arguments.first else { throw ChildProcessError(description: "no program to start") }
+        guard !arguments.isEmpty else { throw ChildProcessError(description: "no program to start") }
         self.arguments = arguments
         // A helper that dies must give us an error on write, not kill us.
         signal(SIGPIPE, SIG_IGN)
-        var toChild: [Int32] = [-1, -1]
-        var fromChild: [Int32] = [-1, -1]
-        guard pipe(&toChild) == 0 else { throw ChildProcessError(description: "pipe: errno \(errno)") }
-        guard pipe(&fromChild) == 0 else {
-            close(toChild[0]); close(toChild[1])
+        // Close-on-exec ends: a write end leaked into a later child would keep a helper
+        // from ever seeing the end of its input.
+        guard let toChild = ProcessSpawn.pipe() else { throw ChildProcessError(description: "pipe: errno \(errno)") }
+        guard let fromChild = ProcessSpawn.pipe() else {
+            close(toChild.read); close(toChild.write)
             throw ChildProcessError(description: "pipe: errno \(errno)")
         }
-        // Our ends must not leak into later children (a leaked write end would keep a
-        // helper from ever seeing the end of its input).
-        _ = fcntl(toChild[1], F_SETFD, FD_CLOEXEC)
-        _ = fcntl(fromChild[0], F_SETFD, FD_CLOEXEC)
-
-        #if canImport(Darwin)
-        var actions: posix_spawn_file_actions_t?
-        #else
-        var actions = posix_spawn_file_actions_t()
-        #endif
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, toChild[0], 0)
-        posix_spawn_file_actions_adddup2(&actions, fromChild[1], 1)
-        posix_spawn_file_actions_addclose(&actions, toChild[0])
-        posix_spawn_file_actions_addclose(&actions, fromChild[1])
-        if quiet { posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0) }
-
-        let argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
-        defer { for pointer in argv { free(pointer) } }
-        var child: pid_t = 0
-        #if canImport(Darwin)
-        var attributes: posix_spawnattr_t?
-        #else
-        var attributes = posix_spawnattr_t()
-        #endif
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        if ownProcessGroup {
-            // Its own process group: Ctrl-C at the terminal reaches only us, and we stop the
-            // child ourselves (it would otherwise die mid-answer).
-            posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP))
-            posix_spawnattr_setpgroup(&attributes, 0)
+        var descriptors: [(Int32, ProcessSpawn.Descriptor)] = [(0, .copy(toChild.read)), (1, .copy(fromChild.write))]
+        if quiet { descriptors.append((2, .open("/dev/null", flags: O_WRONLY))) }
+        let started: pid_t
+        do {
+            // Its own process group (when asked): Ctrl-C at the terminal reaches only us, and
+            // we stop the child ourselves (it would otherwise die mid-answer).
+            started = try ProcessSpawn.start(arguments, descriptors: descriptors, searchPath: true, ownProcessGroup: ownProcessGroup)
+        } catch {
+            close(toChild.read); close(toChild.write); close(fromChild.read); close(fromChild.write)
+            throw ChildProcessError(description: "\(error)")
         }
-        let status = posix_spawnp(&child, program, &actions, &attributes, argv, environ)
-        close(toChild[0])
-        close(fromChild[1])
-        guard status == 0 else {
-            close(toChild[1]); close(fromChild[0])
-            throw ChildProcessError(description: "cannot start \(program): \(String(cString: strerror(status)))")
-        }
-        pid = child
-        input = toChild[1]
-        output = fromChild[0]
+        close(toChild.read)
+        close(fromChild.write)
+        pid = started
+        input = toChild.write
+        output = fromChild.read
     }
 
     deinit { finish() }
@@ -143,7 +116,6 @@ public final class ChildProcess {
             while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
         }
         close(output)
-        // WIFEXITED / WEXITSTATUS by hand (macros are not imported).
-        return (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
+        return ProcessSpawn.exitStatus(status)
     }
 }
