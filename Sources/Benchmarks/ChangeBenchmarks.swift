@@ -224,7 +224,7 @@ private struct ChangeBench {
     /// Applies the scripts' first transactions in turn, one per repetition, after warm-up.
     func alternate(_ scripts: [ChangeScript], on db: TransactionalDatabase, label: String) throws -> Alternation {
         let clock = ContinuousClock()
-        var samples: [Duration] = [], wall: [Duration] = [], rowsRead: [Int] = []
+        var samples: [Duration] = [], wall: [Duration] = [], rowsRead: [Int] = [], deltaRows: [Int] = []
         var reps = 40
         var i = 0
         var warmup = 2
@@ -245,6 +245,7 @@ private struct ChangeBench {
             samples.append(.microseconds(r.totalMicroseconds))
             wall.append(elapsed)
             rowsRead.append(r.counters.sourceRowsRead)
+            deltaRows.append(r.deltaRowsRead)
         }
         let m = Measurement(label: label, samples: samples)
         if explain, let r = last {
@@ -253,7 +254,9 @@ private struct ChangeBench {
         }
         return Alternation(
             measurement: m, maxRowsRead: rowsRead.max() ?? 0,
-            note: "rows \(range(rowsRead)); transaction \(Measurement(label: "", samples: wall).median.formatted)")
+            note: "rows \(range(rowsRead))"
+                + (deltaRows.contains { $0 > 0 } ? " (\(range(deltaRows)) of them delta-table rows)" : "")
+                + "; transaction \(Measurement(label: "", samples: wall).median.formatted)")
     }
 }
 

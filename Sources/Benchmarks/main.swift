@@ -19,6 +19,7 @@ let suites: [BenchmarkSuite] = [
     profileSuite,
     closureSuite,
     changesSuite,
+    changeProfileSuite,
     orderedViewSuite,
     plistSuite,
     baselinesSuite,

@@ -21,7 +21,7 @@ public final class TransactionalDatabase {
     public enum Mode: String, CaseIterable, Sendable {
         /// Derivative graphs of the transaction's deltas, run by the engine operator by
         /// operator, bottom-up: each operator's added and removed rows become small tables
-        /// before its parent's rules use them.
+        /// before its parent's rules use them (a rename's rows are read through instead).
         case incremental
         /// The same derivative rules as one graph per observation, all run as one query
         /// (PLRelational's route): fewer runs, but a delta that depends on a state that
@@ -236,19 +236,49 @@ public final class TransactionalDatabase {
             // Each operator's delta graphs run as soon as they are built (bottom-up) and
             // become small tables its parents' rules join with the big states.
             let runs = RunLog()
+            var deltaTables: [any SourceRelation] = []
             let derivation = try ChangeDerivation(deltas: deltas, materialize: { [engine] graphs in
                 let run = try engine.run(graphs)
                 runs.add(run)
                 return try zip(graphs, run.results).map { graph, rows in
-                    try ChangeDerivation.deltaTable(name: graph.name ?? "delta", scheme: graph.scheme, rows: rows)
+                    let table = try ChangeDerivation.deltaTable(name: graph.name ?? "delta", scheme: graph.scheme, rows: rows)
+                    if let source = table?.source { deltaTables.append(source) }
+                    return table
                 }
             })
+            deltaTables += derivation.sourceDeltaTables
+            // An observed relation's delta is a table, or (under a rename, which is read
+            // through rather than run alone) a graph over tables; those graphs run together.
+            var pending: [Relation] = []
+            var slots: [(added: Int?, removed: Int?)] = []
+            var changes = Array(repeating: RowChange.empty, count: observations.count)
             for (i, o) in observations.enumerated() {
-                func rows(_ r: Relation?) throws -> Set<Row> { Set(try r?.source?.fetchAll() ?? []) }
-                report.changes[i] = RowChange(
-                    added: try rows(try derivation.added(o.relation)),
-                    removed: try rows(try derivation.removed(o.relation)))
+                var sides: [Set<Row>] = []
+                var slot: [Int?] = []
+                for delta in [try derivation.added(o.relation), try derivation.removed(o.relation)] {
+                    if let delta, delta.source == nil {
+                        pending.append(delta)
+                        slot.append(pending.count - 1)
+                        sides.append([])
+                    } else {
+                        slot.append(nil)
+                        sides.append(Set(try delta?.source?.fetchAll() ?? []))
+                    }
+                }
+                slots.append((slot[0], slot[1]))
+                changes[i] = RowChange(added: sides[0], removed: sides[1])
             }
+            if !pending.isEmpty {
+                let run = try engine.run(pending)
+                runs.add(run)
+                for (i, s) in slots.enumerated() {
+                    changes[i] = RowChange(
+                        added: s.added.map { Set(run.results[$0]) } ?? changes[i].added,
+                        removed: s.removed.map { Set(run.results[$0]) } ?? changes[i].removed)
+                }
+            }
+            report.changes = changes
+            report.deltaRowsRead = deltaTables.reduce(0) { $0 + (runs.counters.rowsReadBySource[ObjectIdentifier($1)] ?? 0) }
             report.counters = runs.counters
             report.timings = runs.timings
             report.engineRuns = runs.count
@@ -299,9 +329,14 @@ public struct PropagationReport: Sendable {
     public var sourceRowsChanged = 0
     public var counters = RunCounters()
     public var timings = PhaseTimings()
+    /// Of `counters.sourceRowsRead`, the rows read from the propagation's own small tables
+    /// (the sources' added and removed rows, and each operator's materialized changes);
+    /// the rest were read from the sources themselves. Zero outside incremental mode.
+    public var deltaRowsRead = 0
     /// Wall-clock time of the whole propagation: building the graphs and running them.
     public var totalMicroseconds: Double = 0
-    /// Engine runs the propagation took (incremental: one per changed operator; requery: 1).
+    /// Engine runs the propagation took (incremental: one per changed operator other than a
+    /// rename, which its parent's rules read through; requery: 1).
     public var engineRuns = 0
 
     init(mode: TransactionalDatabase.Mode, observations: Int) {
@@ -339,6 +374,7 @@ final class RunLog {
         counters.nodesAfterOptimization += c.nodesAfterOptimization
         counters.initiatorOrder += c.initiatorOrder
         counters.perNode += c.perNode
+        counters.rowsReadBySource.merge(c.rowsReadBySource, uniquingKeysWith: +)
         timings.planMicroseconds += run.timings.planMicroseconds
         timings.optimizeMicroseconds += run.timings.optimizeMicroseconds
         timings.runMicroseconds += run.timings.runMicroseconds

@@ -27,16 +27,25 @@ public final class FilterAwareOrdering: Heuristic {
         flags.isOn(awareness) ? FilterAwareOrdering() : nil
     }
 
+    /// What depends only on the graph's shape, kept for the run: asked before every drain,
+    /// it would otherwise walk every subtree again each time. The graph only grows (subtree
+    /// copies add nodes and rewire one edge), so a changed node count means a changed shape.
+    private var shapeNodeCount = -1
+    /// (node, producing operand, waiting operand) for every live node with such a pair.
+    private var pairs: [(node: NodeID, producing: Int, waiting: Int)] = []
+    /// Every source node below a node (drained or not), each once.
+    private var sourcesBelow: [NodeID: [NodeID]] = [:]
+
     public func deferInitiators(_ candidates: [NodeID], run: any RunnerContext) -> Set<NodeID> {
         guard candidates.count > 1 else { return [] }
         let graph = run.graph
+        if graph.nodes.count != shapeNodeCount { learnShape(graph) }
         let undrained = Set(candidates)
-        var under: [NodeID: Set<NodeID>] = [:]
-        func sources(under node: NodeID) -> Set<NodeID> {
-            if let known = under[node] { return known }
-            let found = Set(graph.subtree(of: node).filter(undrained.contains))
-            under[node] = found
-            return found
+        func sources(under node: NodeID) -> [NodeID] {
+            if let known = sourcesBelow[node] { return known.filter(undrained.contains) }
+            let all = graph.subtree(of: node).filter { graph[$0].operation.isSource }
+            sourcesBelow[node] = all
+            return all.filter(undrained.contains)
         }
         var sizes: [NodeID: Int] = [:]
         func size(_ node: NodeID) -> Int {
@@ -46,24 +55,30 @@ public final class FilterAwareOrdering: Heuristic {
             return found
         }
         var deferred = Set<NodeID>()
-        for id in graph.liveNodeIDs {
-            guard case let .apply(op) = graph[id].operation else { continue }
-            for (producing, waiting) in Self.filterPairs(op) {
-                let waitingEdge = Edge(parent: id, operand: waiting)
-                let waitingChild = graph.child(at: waitingEdge)
-                let producingChild = graph.child(at: Edge(parent: id, operand: producing))
-                guard !run.hasProvided(along: waitingEdge), !run.hasStarted(waitingChild),
-                    !run.isComplete(waitingChild), !run.isComplete(producingChild)
-                else { continue }
-                let waitingSources = sources(under: waitingChild)
-                let producingSources = sources(under: producingChild)
-                let waitingOnly = waitingSources.subtracting(producingSources)
-                let producingOnly = producingSources.subtracting(waitingSources)
-                guard !waitingOnly.isEmpty, !producingOnly.isEmpty else { continue }
-                if size(producingChild) < size(waitingChild) { deferred.formUnion(waitingOnly) }
-            }
+        for (id, producing, waiting) in pairs {
+            let waitingEdge = Edge(parent: id, operand: waiting)
+            let waitingChild = graph.child(at: waitingEdge)
+            let producingChild = graph.child(at: Edge(parent: id, operand: producing))
+            guard !run.hasProvided(along: waitingEdge), !run.hasStarted(waitingChild),
+                !run.isComplete(waitingChild), !run.isComplete(producingChild)
+            else { continue }
+            let waitingSources = sources(under: waitingChild)
+            let producingSources = sources(under: producingChild)
+            let waitingOnly = waitingSources.filter { !producingSources.contains($0) }
+            guard !waitingOnly.isEmpty, producingSources.contains(where: { !waitingSources.contains($0) }) else { continue }
+            if size(producingChild) < size(waitingChild) { deferred.formUnion(waitingOnly) }
         }
         return deferred
+    }
+
+    private func learnShape(_ graph: PlanGraph) {
+        shapeNodeCount = graph.nodes.count
+        sourcesBelow = [:]
+        pairs = []
+        for id in graph.liveNodeIDs {
+            guard case let .apply(op) = graph[id].operation else { continue }
+            for (producing, waiting) in Self.filterPairs(op) { pairs.append((id, producing, waiting)) }
+        }
     }
 
     /// A rough size for what a node will deliver, from its sources' current estimates (no

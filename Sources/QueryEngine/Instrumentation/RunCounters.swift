@@ -32,6 +32,9 @@ public struct RunCounters: Sendable, Equatable {
     /// fetches), in order (not a CSV column).
     public var onDemandRoundRows: [Int] = []
     public var perNode: [NodeCounters] = []
+    /// Rows delivered per source object (copies of a source count under it; not a CSV
+    /// column), so a caller can tell its own small tables from the big ones.
+    public var rowsReadBySource: [ObjectIdentifier: Int] = [:]
 
     public init() {}
 

@@ -15,7 +15,7 @@ struct EstimateCache {
     /// Per node, the last answer and whether its filter was active: a node's active filter
     /// changes only when it narrows (`forget`), so this saves
     /// hashing the filter, which for an IN-set means hashing every key, on every choice.
-    private var byNode: [Int: (active: Bool, estimate: Int?)] = [:]
+    private var byNode: [(active: Bool, estimate: Int?)?] = []
     /// Keeps every source asked alive, so an identifier cannot be reused by another object.
     private var sources: [ObjectIdentifier: any SourceRelation] = [:]
 
@@ -24,15 +24,16 @@ struct EstimateCache {
 
     mutating func estimate(node: Int, _ source: any SourceRelation, activeFilter: Predicate?) -> Int? {
         let active = activeFilter != nil
-        if let memo = byNode[node], memo.active == active { return memo.estimate }
+        if node < byNode.count, let memo = byNode[node], memo.active == active { return memo.estimate }
         let estimate = estimate(source, filter: activeFilter)
+        if node >= byNode.count { byNode += repeatElement(nil, count: node + 1 - byNode.count) }
         byNode[node] = (active, estimate)
         return estimate
     }
 
     /// A node's filter narrowed: its next estimate is asked under the new one.
     mutating func forget(node: Int) {
-        byNode[node] = nil
+        if node < byNode.count { byNode[node] = nil }
     }
 
     mutating func estimate(_ source: any SourceRelation, filter: Predicate?) -> Int? {

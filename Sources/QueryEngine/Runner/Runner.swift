@@ -51,6 +51,11 @@ final class Runner: RunnerContext {
         for (output, node) in graph.outputNodes.enumerated() where !runtimes[node].complete {
             throw RelationError.unsupported("internal error: output \(output) never completed")
         }
+        for id in graph.liveNodeIDs {
+            if case let .source(source) = graph[id].operation, runtimes[id].rowsOut > 0 {
+                counters.rowsReadBySource[ObjectIdentifier(source), default: 0] += runtimes[id].rowsOut
+            }
+        }
         counters.perNode = graph.liveNodeIDs.map {
             NodeCounters(node: $0, label: graph[$0].name ?? graph[$0].operation.label,
                          rowsIn: runtimes[$0].rowsIn, rowsOut: runtimes[$0].rowsOut)

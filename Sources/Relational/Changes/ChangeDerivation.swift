@@ -13,7 +13,8 @@
 /// as soon as they are built, bottom-up, and replaced by what it returns: concrete small
 /// tables, or nil when empty (which prunes every rule above that needs them). Then a parent's
 /// rules join small concrete deltas with the operands' states, and no delta waits on a
-/// state that in turn waits on it.
+/// state that in turn waits on it. A rename's rule is the exception: it reads no state and
+/// cannot empty a delta, so it is not run alone but read through by its parent's rules.
 public final class ChangeDerivation {
     private struct Parts {
         let added: Relation?
@@ -36,6 +37,11 @@ public final class ChangeDerivation {
                 try Self.deltaTable(name: name + "-", scheme: d.source.scheme, rows: d.removed.sorted()))
         }
         self.deltas = tables
+    }
+
+    /// The tables of the sources' added and removed rows.
+    public var sourceDeltaTables: [any SourceRelation] {
+        deltas.values.flatMap { [$0.added?.source, $0.removed?.source].compactMap { $0 } }
     }
 
     /// A memory table of delta rows, indexed on every attribute so any filter is a lookup;
@@ -68,11 +74,22 @@ public final class ChangeDerivation {
             if children.allSatisfy({ $0.added == nil && $0.removed == nil }) {
                 result = Parts(added: nil, removed: nil, before: relation)
             } else {
-                result = try concrete(try Self.derive(op, operands, children, relation))
+                let derived = try Self.derive(op, operands, children, relation)
+                // A rename only relabels its operand's delta rows, which are already small
+                // concrete tables (or compositions of them): running it alone would cost a
+                // whole engine run to copy a handful of rows, so its rule is left for the
+                // parent's run to read through.
+                result = Self.isRowRelabelling(op) ? derived : try concrete(derived)
             }
         }
         memo[key] = (relation, result)
         return result
+    }
+
+    /// Operators whose rule maps each delta row to exactly one row and reads no state.
+    private static func isRowRelabelling(_ op: Operator) -> Bool {
+        if case .rename = op { return true }
+        return false
     }
 
     /// `parts` with its added and removed graphs materialized, when there is a materializer.
