@@ -47,17 +47,15 @@ final class HashJoinKernel: Kernel {
         let keep = !complete[other]
         let keyAt = keyPositions[operand]
         var out: [Row] = []
-        let encoder = KeyEncoder()
         // Both tables as locals for the loop (no copy of a table per row; `mine` unique).
         var mine = tables[operand]
         tables[operand] = JoinTable()
         defer { tables[operand] = mine }
         let theirs = tables[other]
-        for row in rows {
-            encoder.reset()
-            encoder.append(row, at: keyAt)
-            if keep { mine.insert(mine.keep(row), under: encoder) { keyAt.map { row.values[$0] } } }
-            theirs.forEachMatch(encoder) { h in
+        BatchPiece.rows(rows).forEachKey(keyAt) { k, key in
+            let row = rows[k]
+            if keep { mine.insert(mine.keep(row), under: key) { keyAt.map { row.values[$0] } } }
+            theirs.forEachMatch(key) { h in
                 out.append(Row(sources.map { $0.operand == operand ? row.values[$0.position] : theirs.value(h, $0.position) }))
             }
         }
@@ -80,16 +78,13 @@ final class HashJoinKernel: Kernel {
         var storedPositions = Array(repeating: [Int](), count: otherStores)
         var decoded: [Row] = []
         view.withReaders { readers in
-            let encoder = KeyEncoder()
-            for k in 0..<view.count {
-                encoder.reset()
-                for j in keyAt { view.encode(readers, k, j, into: encoder) }
+            BatchPiece.columns(view).forEachKey(keyAt) { k, key in
                 if keep {
                     let handle = slot.map { JoinTable.handle(slot: $0, position: view.parts[0].positions[k]) }
                         ?? mine.keep(view.row(readers, k))
-                    mine.insert(handle, under: encoder) { keyAt.map { view.value(readers, k, $0) } }
+                    mine.insert(handle, under: key) { keyAt.map { view.value(readers, k, $0) } }
                 }
-                theirs.forEachMatch(encoder) { h in
+                theirs.forEachMatch(key) { h in
                     if h >= 0 {
                         probeIndexes[h >> 32].append(k)
                         storedPositions[h >> 32].append(h & 0xFFFF_FFFF)

@@ -45,7 +45,7 @@ struct JoinTable {
 
     /// Stores the row with this handle under `key`; `spelling` gives the key's values when
     /// the key is new and holds an integral real.
-    mutating func insert(_ handle: Int, under key: KeyEncoder, spelling: () -> [Value]) {
+    mutating func insert(_ handle: Int, under key: RowKey, spelling: () -> [Value]) {
         let (ordinal, inserted) = keys.insert(key)
         let entry = Int32(truncatingIfNeeded: handles.count)
         handles.append(handle)
@@ -53,7 +53,7 @@ struct JoinTable {
         if inserted {
             first.append(entry)
             last.append(entry)
-            if key.hasIntegralReal { spelled[ordinal] = spelling() }
+            if !key.isInteger && key.encoder.hasIntegralReal { spelled[ordinal] = spelling() }
         } else {
             next[Int(last[ordinal])] = entry
             last[ordinal] = entry
@@ -62,7 +62,7 @@ struct JoinTable {
 
     /// Calls `body` with the handle of every row stored under `key`, in arrival order.
     @inline(__always)
-    func forEachMatch(_ key: KeyEncoder, _ body: (Int) -> Void) {
+    func forEachMatch(_ key: RowKey, _ body: (Int) -> Void) {
         guard let ordinal = keys.find(key) else { return }
         var e = Int(first[ordinal])
         while e >= 0 {

@@ -134,6 +134,11 @@ public final class KeyEncoder {
 /// A set of encoded keys (`KeyEncoder`), numbered 0, 1, 2, ... in order of first insertion.
 /// The keys sit back to back in one byte arena; the hash table holds only their numbers
 /// (`PositionTable`, 4 bytes a slot), so a key costs its bytes plus about 20 bytes.
+///
+/// A key that is one integer (9 bytes: tag 1 and the integer, whether it came from an
+/// integer or an integral real) is hashed and compared as that integer, and can be given
+/// as one (`insert(integer:)`, `find(integer:)`): no encoder, no byte loop. The choice
+/// depends only on the key's bytes, so a key meets its equals whichever way it arrives.
 public struct EncodedKeySet {
     private var arena: [UInt8] = []
     /// `ends[k]` is where key `k` ends in `arena`; it starts where key `k - 1` ends.
@@ -154,10 +159,29 @@ public struct EncodedKeySet {
 
     @discardableResult
     public mutating func insert(_ key: UnsafeRawBufferPointer) -> (ordinal: Int, inserted: Bool) {
+        if let i = Self.singleInteger(key) { return insert(integer: i) }
         let hash = StorageHash.bytes(key)
         if let found = table.find(hash: hash, where: { equals($0, key) }) { return (found.position, false) }
-        let ordinal = ends.count
         arena.append(contentsOf: key.bindMemory(to: UInt8.self))
+        return add(hash: hash)
+    }
+
+    /// Inserts the key made of one integer value (the encoding of `.integer(i)`, and of an
+    /// integral real equal to it).
+    @inline(__always)
+    @discardableResult
+    public mutating func insert(integer i: Int64) -> (ordinal: Int, inserted: Bool) {
+        let hash = Self.integerHash(i)
+        if let found = table.find(hash: hash, where: { isInteger($0, i) }) { return (found.position, false) }
+        arena.append(1)
+        withUnsafeBytes(of: i.littleEndian) { arena.append(contentsOf: $0) }
+        return add(hash: hash)
+    }
+
+    /// Numbers the key just appended to the arena.
+    @inline(__always)
+    private mutating func add(hash: UInt64) -> (ordinal: Int, inserted: Bool) {
+        let ordinal = ends.count
         ends.append(arena.count)
         hashes.append(hash)
         let hashes = self.hashes
@@ -172,8 +196,15 @@ public struct EncodedKeySet {
     }
 
     public func find(_ key: UnsafeRawBufferPointer) -> Int? {
+        if let i = Self.singleInteger(key) { return find(integer: i) }
         let hash = StorageHash.bytes(key)
         return table.find(hash: hash, where: { equals($0, key) })?.position
+    }
+
+    /// The number of the key made of one integer value, nil when absent.
+    @inline(__always)
+    public func find(integer i: Int64) -> Int? {
+        table.find(hash: Self.integerHash(i), where: { isInteger($0, i) })?.position
     }
 
     /// Key `ordinal`'s values.
@@ -183,8 +214,29 @@ public struct EncodedKeySet {
         }
     }
 
+    /// The integer of a key that is one integer value (tag 1 and 8 bytes), else nil.
+    @inline(__always)
+    private static func singleInteger(_ key: UnsafeRawBufferPointer) -> Int64? {
+        guard key.count == 9, key[0] == 1 else { return nil }
+        return Int64(littleEndian: key.loadUnaligned(fromByteOffset: 1, as: Int64.self))
+    }
+
+    @inline(__always)
+    private static func integerHash(_ i: Int64) -> UInt64 {
+        StorageHash.mix(UInt64(bitPattern: i) &+ 0x9E37_79B9_7F4A_7C15)
+    }
+
     @inline(__always)
     private func start(_ ordinal: Int) -> Int { ordinal == 0 ? 0 : ends[ordinal - 1] }
+
+    @inline(__always)
+    private func isInteger(_ ordinal: Int, _ i: Int64) -> Bool {
+        let s = start(ordinal)
+        guard ends[ordinal] - s == 9 else { return false }
+        return arena.withUnsafeBytes { all in
+            all[s] == 1 && Int64(littleEndian: all.loadUnaligned(fromByteOffset: s + 1, as: Int64.self)) == i
+        }
+    }
 
     @inline(__always)
     private func equals(_ ordinal: Int, _ key: UnsafeRawBufferPointer) -> Bool {
