@@ -134,16 +134,9 @@ enum BatchPiece {
         case let .rows(rows):
             out.append(contentsOf: rows)
         case let .columns(view):
-            let width = view.width
             out.reserveCapacity(out.count + view.count)
-            view.withStoredRows { rows in
-                for k in 0..<view.count {
-                    // One allocation per row, each value written in place.
-                    out.append(Row(Array(unsafeUninitializedCapacity: width) { values, initialized in
-                        for j in 0..<width { values.initializeElement(at: j, to: rows.value(k, j)) }
-                        initialized = width
-                    }))
-                }
+            view.withReaders { readers in
+                for k in 0..<view.count { out.append(view.row(readers, k)) }
             }
         }
     }
