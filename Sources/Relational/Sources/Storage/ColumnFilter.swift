@@ -14,13 +14,6 @@ public struct StoredRows {
         self.partOf = partOf
         self.columnOf = columnOf
     }
-
-    /// Row `k`'s value at position `j`, decoded.
-    @inline(__always)
-    public func value(_ k: Int, _ j: Int) -> Value {
-        let p = partOf[j]
-        return readers[p].value(row: positions[p][k], column: columnOf[j])
-    }
 }
 
 extension CompiledPredicate {
