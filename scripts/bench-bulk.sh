@@ -43,6 +43,13 @@ if ((profile)); then
     bin=$(swift build -c release --show-bin-path)/testbed-bench
     dir="Results/bench/$(date -u +%Y%m%dT%H%M%SZ)-callgrind"
     mkdir -p "$dir"
+    # valgrind 3.19 gives up on the DWARF 5 debug info Swift 6.3 writes ("unhandled dwarf2
+    # abbrev form code 0x25"); a copy without debug info keeps the symbols callgrind needs.
+    stripped_dir=$(mktemp -d)
+    trap 'rm -rf "$stripped_dir"' EXIT
+    if command -v strip >/dev/null 2>&1 && strip --strip-debug -o "$stripped_dir/testbed-bench" "$bin"; then
+        bin="$stripped_dir/testbed-bench"
+    fi
     summary="$dir/summary.md"
     {
         echo "# callgrind: the testbed on the bulk queries, $profile_rows documents ($(date -u '+%Y-%m-%d %H:%M UTC'))"

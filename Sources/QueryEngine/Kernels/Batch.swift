@@ -53,12 +53,16 @@ struct ColumnView {
     var parts: [Part]
     var partOf: [Int]
     var columnOf: [Int]
+    /// A predicate every row is known to satisfy, over the view's own scheme: a table
+    /// cursor's filter, kept while the view only narrows (any remapping drops it).
+    var satisfies: Predicate?
 
     /// A memory table's batch: the table's columns in scheme order, at the selected rows.
     init(_ batch: ColumnBatch) {
         parts = [Part(store: batch.store, positions: batch.selection)]
         partOf = Array(repeating: 0, count: batch.store.width)
         columnOf = Array(0..<batch.store.width)
+        satisfies = batch.satisfies
     }
 
     init(parts: [Part], partOf: [Int], columnOf: [Int]) {
@@ -77,6 +81,20 @@ struct ColumnView {
             return try parts[i].store.withKeyReader { try nest(i + 1, readers + [$0]) }
         }
         return try nest(0, [])
+    }
+
+    /// Calls `body` with the view's rows as `StoredRows` (readers and position buffers
+    /// borrowed once per batch), for predicates tested a run of rows at a time.
+    func withStoredRows<R>(_ body: (StoredRows) throws -> R) rethrows -> R {
+        try withReaders { readers in
+            func nest(_ i: Int, _ buffers: [UnsafeBufferPointer<Int>]) throws -> R {
+                if i == parts.count {
+                    return try body(StoredRows(readers: readers, positions: buffers, partOf: partOf, columnOf: columnOf))
+                }
+                return try parts[i].positions.withUnsafeBufferPointer { try nest(i + 1, buffers + [$0]) }
+            }
+            return try nest(0, [])
+        }
     }
 
     /// The value of row `k` in column `j`.
@@ -116,6 +134,7 @@ enum BatchPiece {
         case let .rows(rows):
             out.append(contentsOf: rows)
         case let .columns(view):
+            out.reserveCapacity(out.count + view.count)
             view.withReaders { readers in
                 for k in 0..<view.count { out.append(view.row(readers, k)) }
             }
@@ -150,58 +169,87 @@ enum BatchPiece {
         }
     }
 
-    /// Calls `body(k, key)` for every row `k`, `key` holding the encoding of the row's values
-    /// at `positions` (nil: every column).
-    func forEachKey(_ positions: [Int]?, _ body: (Int, KeyEncoder) -> Void) {
+    /// Calls `body(k, key)` for every row `k`, `key` holding the row's values at
+    /// `positions` (nil: every column): one integer value as that integer, anything else as
+    /// its encoding.
+    func forEachKey(_ positions: [Int]?, _ body: (Int, RowKey) -> Void) {
         let encoder = KeyEncoder()
         switch self {
         case let .rows(rows):
             for (k, row) in rows.enumerated() {
+                if let positions, positions.count == 1, case let .integer(i) = row.values[positions[0]] {
+                    body(k, RowKey(encoder: encoder, integer: i, isInteger: true))
+                    continue
+                }
+                if positions == nil, row.values.count == 1, case let .integer(i) = row.values[0] {
+                    body(k, RowKey(encoder: encoder, integer: i, isInteger: true))
+                    continue
+                }
                 encoder.reset()
                 if let positions { encoder.append(row, at: positions) } else { for v in row.values { encoder.append(v) } }
-                body(k, encoder)
+                body(k, RowKey(encoder: encoder, integer: 0, isInteger: false))
             }
         case let .columns(view):
             let columns = positions ?? Array(0..<view.width)
             view.withReaders { readers in
+                if columns.count == 1 {
+                    let j = columns[0]
+                    let reader = readers[view.partOf[j]]
+                    let column = view.columnOf[j]
+                    view.parts[view.partOf[j]].positions.withUnsafeBufferPointer { rows in
+                        for k in 0..<rows.count {
+                            if let i = reader.integer(row: rows[k], column: column) {
+                                body(k, RowKey(encoder: encoder, integer: i, isInteger: true))
+                            } else {
+                                encoder.reset()
+                                reader.encode(row: rows[k], column: column, into: encoder)
+                                body(k, RowKey(encoder: encoder, integer: 0, isInteger: false))
+                            }
+                        }
+                    }
+                    return
+                }
                 for k in 0..<view.count {
                     encoder.reset()
                     for j in columns { view.encode(readers, k, j, into: encoder) }
-                    body(k, encoder)
+                    body(k, RowKey(encoder: encoder, integer: 0, isInteger: false))
                 }
             }
         }
     }
 
     /// The indexes of the rows the predicate holds for. A view compares its stored values
-    /// with the predicate's constants in place, decoding none unless the predicate needs a
-    /// value itself (two attributes compared, an IN-set).
+    /// with the predicate's constants in place, a run of rows at a time
+    /// (`CompiledPredicate.selectRows`), decoding none unless the predicate needs a value
+    /// itself (two attributes compared, an IN-set).
     func matching(_ test: CompiledPredicate) -> [Int] {
         switch self {
         case let .rows(rows):
             return rows.indices.filter { test.matches(rows[$0]) }
         case let .columns(view):
-            var keep: [Int] = []
-            view.withReaders { readers in
-                for k in 0..<view.count where test.matches(ViewRow(view: view, readers: readers, k: k)) {
-                    keep.append(k)
-                }
-            }
-            return keep
+            return view.withStoredRows { test.selectRows(view.count, of: $0) }
         }
     }
 }
 
-/// Row `k` of a column view, for testing a predicate on it in place.
-private struct ViewRow: PredicateInput {
-    let view: ColumnView
-    let readers: [KeyReader]
-    let k: Int
+/// A row's key as `BatchPiece.forEachKey` hands it on: one integer value, kept out of the
+/// encoder (`isInteger`), or the encoder's bytes. Both spell a key the same way to an
+/// `EncodedKeySet`, so equal keys meet whichever way they came.
+struct RowKey {
+    let encoder: KeyEncoder
+    let integer: Int64
+    let isInteger: Bool
+}
 
-    func compare(_ position: Int, with constant: Value) -> Int {
-        let p = view.partOf[position]
-        return readers[p].compare(row: view.parts[p].positions[k], column: view.columnOf[position], with: constant)
+extension EncodedKeySet {
+    @inline(__always)
+    @discardableResult
+    mutating func insert(_ key: RowKey) -> (ordinal: Int, inserted: Bool) {
+        key.isInteger ? insert(integer: key.integer) : insert(key.encoder)
     }
 
-    func value(_ position: Int) -> Value { view.value(readers, k, position) }
+    @inline(__always)
+    func find(_ key: RowKey) -> Int? {
+        key.isInteger ? find(integer: key.integer) : find(key.encoder)
+    }
 }

@@ -47,17 +47,12 @@ final class HashJoinKernel: Kernel {
         let keep = !complete[other]
         let keyAt = keyPositions[operand]
         var out: [Row] = []
-        let encoder = KeyEncoder()
-        // Both tables as locals for the loop (no copy of a table per row; `mine` unique).
-        var mine = tables[operand]
-        tables[operand] = JoinTable()
-        defer { tables[operand] = mine }
+        let mine = tables[operand]
         let theirs = tables[other]
-        for row in rows {
-            encoder.reset()
-            encoder.append(row, at: keyAt)
-            if keep { mine.insert(mine.keep(row), under: encoder) { keyAt.map { row.values[$0] } } }
-            theirs.forEachMatch(encoder) { h in
+        BatchPiece.rows(rows).forEachKey(keyAt) { k, key in
+            let row = rows[k]
+            if keep { mine.insert(mine.keep(row), under: key) { keyAt.map { row.values[$0] } } }
+            theirs.forEachMatch(key) { h in
                 out.append(Row(sources.map { $0.operand == operand ? row.values[$0.position] : theirs.value(h, $0.position) }))
             }
         }
@@ -68,28 +63,41 @@ final class HashJoinKernel: Kernel {
         let other = 1 - operand
         let keep = !complete[other]
         let keyAt = keyPositions[operand]
-        var mine = tables[operand]
-        tables[operand] = JoinTable()
-        defer { tables[operand] = mine }
+        let mine = tables[operand]
         let theirs = tables[other]
         let slot = keep && view.parts.count == 1 ? mine.slot(for: view) : nil
+        // Every match: the probing row's index and the stored row's handle.
+        var matchRows: [Int] = []
+        var matchHandles: [Int] = []
+        var decodedMatches = false
+        view.withReaders { readers in
+            (view.parts.first?.positions ?? []).withUnsafeBufferPointer { firstPositions in
+                BatchPiece.columns(view).forEachKey(keyAt) { k, key in
+                    if keep {
+                        let handle = slot.map { JoinTable.handle(slot: $0, position: firstPositions[k]) }
+                            ?? mine.keep(view.row(readers, k))
+                        mine.insert(handle, under: key) { keyAt.map { view.value(readers, k, $0) } }
+                    }
+                    theirs.forEachMatch(key) { h in
+                        matchRows.append(k)
+                        matchHandles.append(h)
+                        if h < 0 { decodedMatches = true }
+                    }
+                }
+            }
+        }
+        guard !matchRows.isEmpty else { return }
+        // Matches with rows stored by position become views (one per store), the others rows.
         let otherStores = theirs.stores.count
-        // Matches with rows stored by position, per store slot: the probing row's index and
-        // the stored position.
         var probeIndexes = Array(repeating: [Int](), count: otherStores)
         var storedPositions = Array(repeating: [Int](), count: otherStores)
         var decoded: [Row] = []
-        view.withReaders { readers in
-            let encoder = KeyEncoder()
-            for k in 0..<view.count {
-                encoder.reset()
-                for j in keyAt { view.encode(readers, k, j, into: encoder) }
-                if keep {
-                    let handle = slot.map { JoinTable.handle(slot: $0, position: view.parts[0].positions[k]) }
-                        ?? mine.keep(view.row(readers, k))
-                    mine.insert(handle, under: encoder) { keyAt.map { view.value(readers, k, $0) } }
-                }
-                theirs.forEachMatch(encoder) { h in
+        if otherStores == 1 && !decodedMatches {
+            probeIndexes[0] = matchRows
+            storedPositions[0] = matchHandles.map { $0 & 0xFFFF_FFFF }
+        } else {
+            view.withReaders { readers in
+                for (k, h) in zip(matchRows, matchHandles) {
                     if h >= 0 {
                         probeIndexes[h >> 32].append(k)
                         storedPositions[h >> 32].append(h & 0xFFFF_FFFF)

@@ -34,8 +34,7 @@ final class IntersectionKernel: Kernel {
     /// equal integer).
     func retainedRows(ofOperand operand: Int) -> [Row]? {
         guard !complete[1 - operand] else { return nil }
-        let side = sides[operand]
-        return (0..<side.count).map { Row(side.values($0)) }
+        return sides[operand].allValues.map { Row($0) }
     }
 
     func freshCopy() -> any Kernel { IntersectionKernel() }

@@ -101,7 +101,7 @@ extension CompiledPredicate {
         Self.evaluate(root, input)
     }
 
-    private static func evaluate<Input: PredicateInput>(_ node: Node, _ input: Input) -> Bool {
+    static func evaluate<Input: PredicateInput>(_ node: Node, _ input: Input) -> Bool {
         switch node {
         case let .constant(b):
             return b

@@ -8,6 +8,9 @@
 public struct ColumnBatch: Sendable {
     public let store: ColumnStore
     public let selection: [Int]
+    /// The cursor's filter, which every row of the batch satisfies (nil: no filter), so a
+    /// consumer testing the same predicate again can skip it.
+    public let satisfies: Predicate?
 
     public var count: Int { selection.count }
     public var isEmpty: Bool { selection.isEmpty }
@@ -34,6 +37,6 @@ public final class ColumnBatchCursor {
 
     public func next(maxRows: Int) -> ColumnBatch {
         let selection = scan.nextSelection(maxRows: maxRows)
-        return ColumnBatch(store: scan.store, selection: selection)
+        return ColumnBatch(store: scan.store, selection: selection, satisfies: scan.filter)
     }
 }

@@ -408,6 +408,9 @@ struct TableScan {
     private var probe: RowProbe?
     private var next = 0
 
+    /// The predicate every delivered row satisfies (nil: no filter).
+    var filter: Predicate? { probe?.test.predicate }
+
     fileprivate init(table: MemoryTable, store: ColumnStore, positions: [Int]?, probe: RowProbe?) {
         self.table = table
         self.store = store
@@ -420,12 +423,28 @@ struct TableScan {
         let total = positions?.count ?? store.count
         var out: [Int] = []
         var examined = 0
+        guard let test = probe?.test else {
+            let end = min(total, next + max(0, maxRows))
+            out = positions.map { Array($0[next..<end]) } ?? Array(next..<end)
+            examined = end - next
+            next = end
+            table.record(examined: examined, delivered: out.count)
+            return out
+        }
+        // Candidates are tested a run at a time, each run as long as the rows still wanted,
+        // so exactly the rows a row-by-row scan would look at are examined.
         store.withKeyReader { reader in
+            let width = store.width
             while next < total && out.count < maxRows {
-                let p = positions?[next] ?? next
-                next += 1
-                examined += 1
-                if probe?.matches(p, reader) ?? true { out.append(p) }
+                let run = min(maxRows - out.count, total - next)
+                let candidates = positions.map { Array($0[next..<(next + run)]) } ?? Array(next..<(next + run))
+                candidates.withUnsafeBufferPointer { buffer in
+                    let rows = StoredRows(readers: [reader], positions: [buffer],
+                                          partOf: Array(repeating: 0, count: width), columnOf: Array(0..<width))
+                    for k in test.selectRows(run, of: rows) { out.append(buffer[k]) }
+                }
+                next += run
+                examined += run
             }
         }
         table.record(examined: examined, delivered: out.count)

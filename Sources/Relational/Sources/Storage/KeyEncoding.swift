@@ -132,18 +132,30 @@ public final class KeyEncoder {
 }
 
 /// A set of encoded keys (`KeyEncoder`), numbered 0, 1, 2, ... in order of first insertion.
-/// The keys sit back to back in one byte arena; the hash table holds only their numbers
-/// (`PositionTable`, 4 bytes a slot), so a key costs its bytes plus about 20 bytes.
+///
+/// A key that is one integer (9 bytes: tag 1 and the integer, whether it came from an
+/// integer or an integral real) lives in a table of its own that holds the integer and
+/// its number side by side (16 bytes a slot): it is hashed and compared as that integer,
+/// one probe reads one slot, and it can be given as one (`insert(integer:)`,
+/// `find(integer:)`): no encoder, no byte loop. Which table a key goes to depends only on
+/// its bytes, so a key meets its equals whichever way it arrives. Every other key sits
+/// back to back with the others in one byte arena, and its table holds only its index
+/// (`PositionTable`, 4 bytes a slot).
 public struct EncodedKeySet {
+    /// One-integer keys: slot `i` is `integers[2i]` (the integer) and `integers[2i + 1]`
+    /// (its number + 1; 0 is an empty slot). Open addressing, linear probing, ≤ 2/3 full.
+    private var integers: [Int64] = []
+    private var integerCount = 0
+    /// Other keys: byte key `b` ends at `ends[b]` in `arena` (it starts where `b - 1` ends).
     private var arena: [UInt8] = []
-    /// `ends[k]` is where key `k` ends in `arena`; it starts where key `k - 1` ends.
     private var ends: [Int] = []
     private var hashes: [UInt64] = []
+    private var byteOrdinals: [Int] = []
     private var table = PositionTable()
 
     public init() {}
 
-    public var count: Int { ends.count }
+    public var count: Int { integerCount + ends.count }
 
     /// Inserts the encoder's key; returns its number and whether it was new.
     @inline(__always)
@@ -154,15 +166,63 @@ public struct EncodedKeySet {
 
     @discardableResult
     public mutating func insert(_ key: UnsafeRawBufferPointer) -> (ordinal: Int, inserted: Bool) {
+        if let i = Self.singleInteger(key) { return insert(integer: i) }
         let hash = StorageHash.bytes(key)
-        if let found = table.find(hash: hash, where: { equals($0, key) }) { return (found.position, false) }
-        let ordinal = ends.count
+        if let found = table.find(hash: hash, where: { equals($0, key) }) { return (byteOrdinals[found.position], false) }
+        let ordinal = count
+        let b = ends.count
         arena.append(contentsOf: key.bindMemory(to: UInt8.self))
         ends.append(arena.count)
         hashes.append(hash)
+        byteOrdinals.append(ordinal)
         let hashes = self.hashes
-        table.insert(ordinal, hash: hash, dense: true) { hashes[$0] }
+        table.insert(b, hash: hash, dense: true) { hashes[$0] }
         return (ordinal, true)
+    }
+
+    /// Inserts the key made of one integer value (the encoding of `.integer(i)`, and of an
+    /// integral real equal to it).
+    @discardableResult
+    public mutating func insert(integer i: Int64) -> (ordinal: Int, inserted: Bool) {
+        if (integerCount + 1) * 3 > integers.count { growIntegers() }
+        let ordinal = count
+        let found = integers.withUnsafeMutableBufferPointer { slots -> Int in
+            let mask = slots.count / 2 - 1
+            var s = Int(truncatingIfNeeded: Self.integerHash(i)) & mask
+            while true {
+                let stored = slots[2 * s + 1]
+                if stored == 0 {
+                    slots[2 * s] = i
+                    slots[2 * s + 1] = Int64(ordinal + 1)
+                    return -1
+                }
+                if slots[2 * s] == i { return Int(stored) - 1 }
+                s = (s + 1) & mask
+            }
+        }
+        if found >= 0 { return (found, false) }
+        integerCount += 1
+        return (ordinal, true)
+    }
+
+    /// Doubles the integer table (16 slots at first), re-placing every key.
+    private mutating func growIntegers() {
+        let old = integers
+        let capacity = max(16, old.count)   // old.count is twice the old slot count
+        integers = [Int64](repeating: 0, count: 2 * capacity)
+        integers.withUnsafeMutableBufferPointer { slots in
+            let mask = capacity - 1
+            var o = 0
+            while o < old.count {
+                if old[o + 1] != 0 {
+                    var s = Int(truncatingIfNeeded: Self.integerHash(old[o])) & mask
+                    while slots[2 * s + 1] != 0 { s = (s + 1) & mask }
+                    slots[2 * s] = old[o]
+                    slots[2 * s + 1] = old[o + 1]
+                }
+                o += 2
+            }
+        }
     }
 
     /// The number of the encoder's key, nil when absent.
@@ -172,27 +232,63 @@ public struct EncodedKeySet {
     }
 
     public func find(_ key: UnsafeRawBufferPointer) -> Int? {
+        if let i = Self.singleInteger(key) { return find(integer: i) }
         let hash = StorageHash.bytes(key)
-        return table.find(hash: hash, where: { equals($0, key) })?.position
+        return table.find(hash: hash, where: { equals($0, key) }).map { byteOrdinals[$0.position] }
     }
 
-    /// Key `ordinal`'s values.
-    public func values(_ ordinal: Int) -> [Value] {
-        arena.withUnsafeBytes { all in
-            KeyEncoder.decode(UnsafeRawBufferPointer(rebasing: all[start(ordinal)..<ends[ordinal]]))
+    /// The number of the key made of one integer value, nil when absent.
+    public func find(integer i: Int64) -> Int? {
+        guard integerCount > 0 else { return nil }
+        return integers.withUnsafeBufferPointer { slots -> Int? in
+            let mask = slots.count / 2 - 1
+            var s = Int(truncatingIfNeeded: Self.integerHash(i)) & mask
+            while true {
+                let stored = slots[2 * s + 1]
+                if stored == 0 { return nil }
+                if slots[2 * s] == i { return Int(stored) - 1 }
+                s = (s + 1) & mask
+            }
         }
     }
 
+    /// Every key's values, by number (the inverse of the encoding, up to equality: an
+    /// integral real comes back as the equal integer).
+    public var allValues: [[Value]] {
+        var out = [[Value]](repeating: [], count: count)
+        var o = 0
+        while o < integers.count {
+            if integers[o + 1] != 0 { out[Int(integers[o + 1]) - 1] = [.integer(integers[o])] }
+            o += 2
+        }
+        arena.withUnsafeBytes { all in
+            for b in ends.indices {
+                let start = b == 0 ? 0 : ends[b - 1]
+                out[byteOrdinals[b]] = KeyEncoder.decode(UnsafeRawBufferPointer(rebasing: all[start..<ends[b]]))
+            }
+        }
+        return out
+    }
+
+    /// The integer of a key that is one integer value (tag 1 and 8 bytes), else nil.
     @inline(__always)
-    private func start(_ ordinal: Int) -> Int { ordinal == 0 ? 0 : ends[ordinal - 1] }
+    private static func singleInteger(_ key: UnsafeRawBufferPointer) -> Int64? {
+        guard key.count == 9, key[0] == 1 else { return nil }
+        return Int64(littleEndian: key.loadUnaligned(fromByteOffset: 1, as: Int64.self))
+    }
 
     @inline(__always)
-    private func equals(_ ordinal: Int, _ key: UnsafeRawBufferPointer) -> Bool {
-        let s = start(ordinal)
-        guard ends[ordinal] - s == key.count else { return false }
+    private static func integerHash(_ i: Int64) -> UInt64 {
+        StorageHash.mix(UInt64(bitPattern: i) &+ 0x9E37_79B9_7F4A_7C15)
+    }
+
+    @inline(__always)
+    private func equals(_ b: Int, _ key: UnsafeRawBufferPointer) -> Bool {
+        let s = b == 0 ? 0 : ends[b - 1]
+        guard ends[b] - s == key.count else { return false }
         return arena.withUnsafeBytes { all in
-            guard let a = all.baseAddress, let b = key.baseAddress else { return true }
-            return memcmp(a + s, b, key.count) == 0
+            guard let a = all.baseAddress, let k = key.baseAddress else { return true }
+            return memcmp(a + s, k, key.count) == 0
         }
     }
 }

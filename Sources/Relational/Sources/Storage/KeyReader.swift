@@ -50,6 +50,14 @@ public struct KeyReader {
         }
     }
 
+    /// The value if it is stored as an integer, else nil (the join and set kernels' fast
+    /// path for one-integer keys; see `EncodedKeySet.insert(integer:)`).
+    @inline(__always)
+    public func integer(row: Int, column: Int) -> Int64? {
+        let c = columns[column]
+        return c.tags[row] == .integer ? c.payloads[row] : nil
+    }
+
     /// Appends the value's key encoding (`KeyEncoder`), reading text and blob bytes straight
     /// from the column's dictionary.
     public func encode(row: Int, column: Int, into encoder: KeyEncoder) {
