@@ -35,6 +35,19 @@ final class LateFilterNarrowingTests: XCTestCase {
         XCTAssertEqual(try rowsRead(query, things, preset: "seed", disable: ["select-pushdown"]), 0)
     }
 
+    /// The documents corpus's `select-below-lookup-join`:
+    /// `selected_documents join (documents select (name != "zzz"))`. The one selected id
+    /// becomes a join filter on the select after the select pushed its predicate; narrowed,
+    /// documents is fetched through its id index.
+    func testALookupJoinsKeysReachBelowASelect() throws {
+        let documents = try Fixtures.documents(1_000)
+        let query = try Fixtures.literal("selected_documents", ["id"], [[5]])
+            .join(Relation(source: documents).select("name" *!= "zzz"))
+        XCTAssertEqual(try rowsRead(query, documents, preset: "seed"), 1_000)
+        XCTAssertEqual(try rowsRead(query, documents, disable: ["late-filter-narrowing"]), 1_000)
+        XCTAssertEqual(try rowsRead(query, documents), 1)
+    }
+
     /// `let shared = t0 select (true); output (shared intersect shared) select (false)` (the
     /// hunt's worst case, 600 rows against 0): subtree copying gives one edge its own copy of
     /// the select, whose predicate is pushed as the copy is added, before the `false` the copy
