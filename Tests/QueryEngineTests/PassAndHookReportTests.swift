@@ -22,6 +22,7 @@ final class PassAndHookReportTests: XCTestCase {
             "join-filter-pushdown.operandCompleted": 6,
             "set-operand-filter.operandCompleted": 6,
             "filter-aware-ordering.deferInitiators": 3,
+            "late-filter-narrowing.filterActivated": 2,
         ])
         XCTAssertTrue(run.hookReports.allSatisfy { $0.microseconds >= 0 })
         let off = try QueryEngine(preset: "all-off").run([query])

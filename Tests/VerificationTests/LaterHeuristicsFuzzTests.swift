@@ -43,7 +43,7 @@ final class LaterHeuristicsFuzzTests: XCTestCase {
             // join-filter-threshold 1 leaves most joins of these small tables to the pushdown.
             let base = ["join-filter-threshold": "1"]
             let allOn = try QueryEngine(flags: catalog.flagSet(preset: "all-on", set: base)).run(loaded.memoryOutputs).counters
-            for name in ["filter-aware-ordering", "join-filter-pushdown", "set-operand-filter"] {
+            for name in ["filter-aware-ordering", "join-filter-pushdown", "set-operand-filter", "late-filter-narrowing"] {
                 let without = try QueryEngine(flags: catalog.flagSet(preset: "all-on", disable: [name], set: base))
                     .run(loaded.memoryOutputs).counters
                 if without.sourceRowsRead != allOn.sourceRowsRead || without.initiatorOrder != allOn.initiatorOrder {
@@ -53,7 +53,7 @@ final class LaterHeuristicsFuzzTests: XCTestCase {
             if try QueryEngine(flags: ranges).run(loaded.memoryOutputs).counters.joinFiltersBuilt > 0 { rangeFilters += 1 }
         }
         print("later heuristics changed the work of", changed, "cases of 300;", rangeFilters, "built range filters")
-        for name in ["filter-aware-ordering", "join-filter-pushdown", "set-operand-filter"] {
+        for name in ["filter-aware-ordering", "join-filter-pushdown", "set-operand-filter", "late-filter-narrowing"] {
             XCTAssertGreaterThan(changed[name] ?? 0, 1, name)
         }
         XCTAssertGreaterThan(rangeFilters, 20)

@@ -27,57 +27,89 @@ public final class FilterAwareOrdering: Heuristic {
         flags.isOn(awareness) ? FilterAwareOrdering() : nil
     }
 
-    /// What depends only on the graph's shape, kept for the run: asked before every drain,
-    /// it would otherwise walk every subtree again each time. The graph only grows (subtree
-    /// copies add nodes and rewire one edge), so a changed node count means a changed shape.
-    private var shapeNodeCount = -1
-    /// (node, producing operand, waiting operand) for every live node with such a pair.
-    private var pairs: [(node: NodeID, producing: Int, waiting: Int)] = []
-    /// Every source node below a node (drained or not), each once.
-    private var sourcesBelow: [NodeID: [NodeID]] = [:]
-
+    /// Called before every drain, so it stays cheap on small graphs (the seed's query runs in
+    /// tens of µs): the cheap checks come first, sizes (memoized estimates) only for pairs
+    /// still open, and the sources under each side only when the producing side is the
+    /// smaller one, as bit sets over node ids rather than hashed sets.
     public func deferInitiators(_ candidates: [NodeID], run: any RunnerContext) -> Set<NodeID> {
         guard candidates.count > 1 else { return [] }
-        let graph = run.graph
-        if graph.nodes.count != shapeNodeCount { learnShape(graph) }
-        let undrained = Set(candidates)
-        func sources(under node: NodeID) -> [NodeID] {
-            if let known = sourcesBelow[node] { return known.filter(undrained.contains) }
-            let all = graph.subtree(of: node).filter { graph[$0].operation.isSource }
-            sourcesBelow[node] = all
-            return all.filter(undrained.contains)
+        var walk = Walk(nodes: run.graph.nodes, candidates: candidates)
+        var deferred = NodeBits(count: walk.nodes.count)
+        for id in walk.nodes.indices {
+            guard case let .apply(op) = walk.nodes[id].operation else { continue }
+            for (producing, waiting) in Self.filterPairs(op) {
+                let waitingChild = walk.nodes[id].children[waiting]
+                let producingChild = walk.nodes[id].children[producing]
+                guard !run.hasStarted(waitingChild), !run.isComplete(waitingChild),
+                    !run.isComplete(producingChild), !run.hasProvided(along: Edge(parent: id, operand: waiting)),
+                    walk.size(producingChild, run) < walk.size(waitingChild, run)
+                else { continue }
+                let waitingSources = walk.sources(under: waitingChild)
+                let producingSources = walk.sources(under: producingChild)
+                guard !producingSources.isSubset(of: waitingSources) else { continue }
+                deferred.formUnion(waitingSources, minus: producingSources)
+            }
         }
-        var sizes: [NodeID: Int] = [:]
-        func size(_ node: NodeID) -> Int {
+        return deferred.isEmpty ? [] : Set(candidates.filter(deferred.contains))
+    }
+
+    /// One call's memo of sizes and of the undrained sources under nodes.
+    private struct Walk {
+        let nodes: [PlanNode]
+        var undrained: NodeBits
+        var sizes: [Int?]
+        var sourcesUnder: [NodeBits?]
+
+        init(nodes: [PlanNode], candidates: [NodeID]) {
+            self.nodes = nodes
+            undrained = NodeBits(count: nodes.count)
+            for id in candidates { undrained.insert(id) }
+            sizes = Array(repeating: nil, count: nodes.count)
+            sourcesUnder = Array(repeating: nil, count: nodes.count)
+        }
+
+        mutating func size(_ node: NodeID, _ run: any RunnerContext) -> Int {
             if let known = sizes[node] { return known }
-            let found = Self.size(of: node, run: run, operand: size)
+            let found = FilterAwareOrdering.size(of: node, nodes: nodes, run: run) { size($0, run) }
             sizes[node] = found
             return found
         }
-        var deferred = Set<NodeID>()
-        for (id, producing, waiting) in pairs {
-            let waitingEdge = Edge(parent: id, operand: waiting)
-            let waitingChild = graph.child(at: waitingEdge)
-            let producingChild = graph.child(at: Edge(parent: id, operand: producing))
-            guard !run.hasProvided(along: waitingEdge), !run.hasStarted(waitingChild),
-                !run.isComplete(waitingChild), !run.isComplete(producingChild)
-            else { continue }
-            let waitingSources = sources(under: waitingChild)
-            let producingSources = sources(under: producingChild)
-            let waitingOnly = waitingSources.filter { !producingSources.contains($0) }
-            guard !waitingOnly.isEmpty, producingSources.contains(where: { !waitingSources.contains($0) }) else { continue }
-            if size(producingChild) < size(waitingChild) { deferred.formUnion(waitingOnly) }
+
+        mutating func sources(under node: NodeID) -> NodeBits {
+            if let known = sourcesUnder[node] { return known }
+            var found = NodeBits(count: nodes.count)
+            var seen = NodeBits(count: nodes.count)
+            seen.insert(node)
+            var pending = [node]
+            while let id = pending.popLast() {
+                if undrained.contains(id) { found.insert(id) }
+                for child in nodes[id].children where !seen.contains(child) {
+                    seen.insert(child)
+                    pending.append(child)
+                }
+            }
+            sourcesUnder[node] = found
+            return found
         }
-        return deferred
     }
 
-    private func learnShape(_ graph: PlanGraph) {
-        shapeNodeCount = graph.nodes.count
-        sourcesBelow = [:]
-        pairs = []
-        for id in graph.liveNodeIDs {
-            guard case let .apply(op) = graph[id].operation else { continue }
-            for (producing, waiting) in Self.filterPairs(op) { pairs.append((id, producing, waiting)) }
+    /// A set of node ids as bits.
+    private struct NodeBits {
+        private var words: [UInt64]
+
+        init(count: Int) { words = Array(repeating: 0, count: (count + 63) / 64) }
+
+        func contains(_ id: NodeID) -> Bool { words[id >> 6] & (1 << UInt64(id & 63)) != 0 }
+        mutating func insert(_ id: NodeID) { words[id >> 6] |= 1 << UInt64(id & 63) }
+        var isEmpty: Bool { words.allSatisfy { $0 == 0 } }
+
+        func isSubset(of other: NodeBits) -> Bool {
+            zip(words, other.words).allSatisfy { $0 & ~$1 == 0 }
+        }
+
+        /// Adds the members of `a` that are not in `b`.
+        mutating func formUnion(_ a: NodeBits, minus b: NodeBits) {
+            for i in words.indices { words[i] |= a.words[i] & ~b.words[i] }
         }
     }
 
@@ -85,10 +117,9 @@ public final class FilterAwareOrdering: Heuristic {
     /// estimate counts as largest): a union adds its operands, a join or an intersection is
     /// as small as its smaller operand (which will filter the other), a difference as its
     /// left operand, and the other operators as their operand.
-    static func size(of node: NodeID, run: any RunnerContext, operand: (NodeID) -> Int) -> Int {
-        let graph = run.graph
-        let children = graph[node].children
-        switch graph[node].operation {
+    static func size(of node: NodeID, nodes: [PlanNode], run: any RunnerContext, operand: (NodeID) -> Int) -> Int {
+        let children = nodes[node].children
+        switch nodes[node].operation {
         case .source: return run.estimate(node) ?? Int.max
         case .dead: return 0
         case let .apply(op):

@@ -4,7 +4,7 @@ import Relational
 /// operations. When one operand of an intersection is complete, or the left operand of a
 /// difference, and it has at most `max-rows` rows, those rows become an IN-set over every
 /// attribute on the other operand (the right one for a difference), if that has not
-/// started. Sound: a row of the other operand outside the complete one can neither be in
+/// started; along an edge that already has a filter it narrows that filter. Sound: a row of the other operand outside the complete one can neither be in
 /// the intersection nor remove a row from the difference.
 ///
 /// The case: "which selected documents have no children",
@@ -45,7 +45,10 @@ public final class SetOperandFilter: Heuristic {
         else { return }
         let otherEdge = Edge(parent: edge.parent, operand: target)
         let other = run.graph.child(at: otherEdge)
-        guard !run.hasProvided(along: otherEdge), !run.hasStarted(other), !run.isComplete(other),
+        // An edge that already has a filter (`true` from a select above, say) is narrowed
+        // by the runner: the hunt found `(t2 intersect t1) select (true)` with `t1` empty
+        // reading all of `t2` while this guard refused provided edges.
+        guard !run.hasStarted(other), !run.isComplete(other),
             let rows = run.operandRows(of: edge.parent, operand: edge.operand), rows.count <= maxRows
         else { return }
         let attributes = run.graph[run.graph.child(at: edge)].scheme.attributes

@@ -14,6 +14,7 @@ extension HeuristicCatalog {
             SubtreeCopying.self,
             GraphGrowthBudget.self,
             ClosureSeeding.self,
+            LateFilterNarrowing.self,
         ])
     }
 }
