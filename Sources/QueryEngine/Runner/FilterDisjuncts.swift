@@ -26,12 +26,39 @@ struct FilterDisjuncts {
                     parts.append(piece)
                 }
             } else {
-                guard known.insert(piece).inserted else { continue }
+                guard !known.contains(piece), !isAbsorbed(piece) else { continue }
+                removeDisjuncts(absorbedBy: piece)
+                known.insert(piece)
                 parts.append(piece)
             }
             changed = true
         }
         return changed
+    }
+
+    /// Absorption, `(p AND q) OR q` is `q`: a disjunct one of whose conjuncts is already a
+    /// disjunct adds nothing. Without it, a filter narrowed along one edge of a node shared by
+    /// two paths (a select and a union over the same operand, at every level of a chain) comes
+    /// back as `(p AND F) OR F` and doubles in size per level.
+    private func isAbsorbed(_ piece: Predicate) -> Bool {
+        guard case let .and(conjuncts) = piece else { return false }
+        return conjuncts.contains(where: known.contains)
+    }
+
+    /// Drops the disjuncts that have `piece` as a conjunct (it absorbs them).
+    private mutating func removeDisjuncts(absorbedBy piece: Predicate) {
+        let absorbed = parts.indices.filter { i in
+            if case let .and(conjuncts) = parts[i] { return conjuncts.contains(piece) }
+            return false
+        }
+        guard !absorbed.isEmpty else { return }
+        for i in absorbed { known.remove(parts[i]) }
+        let dropped = Set(absorbed)
+        parts = parts.indices.filter { !dropped.contains($0) }.map { parts[$0] }
+        inSetAt = [:]
+        for (i, part) in parts.enumerated() {
+            if case let .inSet(attributes, _) = part { inSetAt[attributes] = i }
+        }
     }
 
     /// The OR of the disjuncts.
