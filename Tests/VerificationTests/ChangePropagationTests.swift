@@ -23,8 +23,10 @@ final class ChangePropagationTests: XCTestCase {
         var refused = 0
         var nonEmpty = 0
         for (n, (graph, transactions)) in cases(25, seed: 11, transactions: 4).enumerated() {
-            for flags in flagSets {
-                for mode in [TransactionalDatabase.Mode.incremental, .incrementalSingle] {
+            // `incremental` under every flag set; `incremental-single`, which builds the same
+            // rules as one graph, under every third (the test took six minutes with both).
+            for (f, flags) in flagSets.enumerated() {
+                for mode in f % 3 == n % 3 ? [.incremental, .incrementalSingle] : [TransactionalDatabase.Mode.incremental] {
                     let problems = try ChangeCheck.check(graph, transactions: transactions, flags: flags, mode: mode)
                     XCTAssertEqual(problems, [], "case \(n) under \(flags), \(mode)")
                     if !problems.isEmpty { return }
