@@ -11,7 +11,9 @@ final class PlistCommandTests: PlistTestCase {
         let bundle = Bundle(for: PlistCommandTests.self).bundleURL
         guard let binary = [bundle, bundle.deletingLastPathComponent()].map({ $0.appendingPathComponent("testbed") })
             .first(where: { FileManager.default.isExecutableFile(atPath: $0.path) }) else {
-            throw XCTSkip("no testbed executable beside \(bundle.path); build the package first")
+            // A missing executable is a broken build, not an absent optional tool: fail, never skip.
+            XCTFail("no testbed executable beside \(bundle.path); build the package first (swift build --build-tests)")
+            throw XCTSkip("no testbed executable")
         }
         let process = Process()
         process.executableURL = binary

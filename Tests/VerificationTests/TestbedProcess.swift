@@ -18,7 +18,9 @@ struct TestbedProcess {
             let candidate = directory.appendingPathComponent("testbed")
             if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
         }
-        throw XCTSkip("no testbed executable beside \(bundle.path); build the package first")
+        // A missing executable is a broken build, not an absent optional tool: fail, never skip.
+        XCTFail("no testbed executable beside \(bundle.path); build the package first (swift build --build-tests)")
+        throw XCTSkip("no testbed executable")
     }
 
     /// The repository's query catalog.
