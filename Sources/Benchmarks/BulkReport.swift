@@ -23,8 +23,9 @@ struct BulkReport {
         let e = environment
         out += "\(e.date), release build, data seed \(e.seed). Each figure is median / min of \(e.repetitions) timed "
             + "repetitions (seed query: \(e.seedRepetitions)) after one untimed run that also checks the engines agree.\n"
-        out += "Engines: the testbed on memory tables (indexes on ids and foreign keys), plan + optimize + run with every "
-            + "result row materialised; SQLite \(e.sqliteVersion) in memory running the translator's SQL (prepare, step, "
+        out += "Engines: the testbed on memory tables (indexes on ids and foreign keys), the query prepared once "
+            + "(plan + optimize) and each repetition a run with every result row materialised; SQLite \(e.sqliteVersion) in "
+            + "memory running the translator's SQL (a statement prepared once and reused from the statement cache: bind, step, "
             + "every row read into testbed rows), before and after ANALYZE; "
         if let version = e.duckdbVersion {
             out += "DuckDB \(version) (Python \(e.pythonVersion ?? "?"), 1 thread) running the same SQL (its null-safe `IS` "

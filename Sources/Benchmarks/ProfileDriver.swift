@@ -8,7 +8,7 @@ import Workloads
 
 let profileSuite = BenchmarkSuite(
     name: "bulk-profile",
-    summary: "driver for callgrind: the bulk queries once each on N documents (--rows, --preset, --query)",
+    summary: "driver for callgrind: the bulk queries once each on N documents (--rows, --preset, --query), or one catalog query many times (--catalog-query NAME --runs N [--prepared])",
     run: runProfileDriver,
     includedInAll: false
 )
@@ -17,6 +17,9 @@ private func runProfileDriver(_ arguments: [String]) throws {
     var rows = 100_000
     var preset = "all-off"
     var only: String?
+    var catalogQuery: String?
+    var runs = 1
+    var prepared = false
     var rest = arguments[...]
     while let argument = rest.popFirst() {
         switch argument {
@@ -31,11 +34,27 @@ private func runProfileDriver(_ arguments: [String]) throws {
         case "--query":
             guard let value = rest.popFirst() else { throw BenchmarkError.usage("bulk-profile: --query needs a name") }
             only = value
+        case "--catalog-query":
+            guard let value = rest.popFirst() else { throw BenchmarkError.usage("bulk-profile: --catalog-query needs a name") }
+            catalogQuery = value
+        case "--prepared":
+            prepared = true
+        case "--runs":
+            guard let value = rest.popFirst(), let n = Int(value), (1...1_000_000).contains(n) else {
+                throw BenchmarkError.usage("bulk-profile: --runs needs a count in 1...1000000")
+            }
+            runs = n
         default:
-            throw BenchmarkError.usage("bulk-profile: unknown argument '\(argument)' (known: --rows N, --preset P, --query NAME)")
+            throw BenchmarkError.usage("bulk-profile: unknown argument '\(argument)' "
+                + "(known: --rows N, --preset P, --query NAME, --catalog-query NAME, --runs N, --prepared)")
         }
     }
-    let engine = QueryEngine(flags: try HeuristicCatalog.standard.preset(preset))
+    var engine = QueryEngine(flags: try HeuristicCatalog.standard.preset(preset))
+    if let catalogQuery {
+        if prepared { engine.timesHooks = false }
+        try profileRepeatedQuery(catalogQuery, rows: rows, runs: runs, preset: preset, engine: engine, prepared: prepared)
+        return
+    }
     var queries = try QueryCatalog.load(directory: defaultRepositoryPath("Workloads/bulk"))
     if let only {
         queries = queries.filter { $0.name == only }
@@ -54,4 +73,40 @@ func bulkProfileQueries(_ queries: [[Relation]], engine: QueryEngine) throws -> 
     try queries.map { relations in
         try engine.run(relations).results.reduce(0) { $0 + $1.count }
     }
+}
+
+/// One catalog query (a small, selective one, say the seed query) `runs` times on one
+/// dataset of its shape: what callgrind then counts, divided by `runs`, is the engine's
+/// per-run cost. One untimed run first, so process-wide caches are warm. `prepared`: the
+/// query is prepared once (`QueryEngine.prepare`, outside the profile) and run `runs` times
+/// without hook timing, as `testbed-bench bulk` times it; else each run is `QueryEngine.run`.
+private func profileRepeatedQuery(
+    _ name: String, rows: Int, runs: Int, preset: String, engine: QueryEngine, prepared: Bool
+) throws {
+    let query = try QueryCatalog.find(name)
+    guard let shape = query.shape else { throw BenchmarkError.usage("bulk-profile: catalog query '\(name)' has no shape") }
+    let catalog = try shape.generate(rows: rows, seed: 42).memoryRelations()
+    let relations = try query.parse(catalog: catalog).relations
+    let first = try engine.run(relations).results.reduce(0) { $0 + $1.count }
+    let total: Int
+    if prepared {
+        total = try repeatedPreparedRuns(try engine.prepare(relations), runs: runs)
+    } else {
+        total = try repeatedProfileRuns(relations, engine: engine, runs: runs)
+    }
+    print("\(name): \(first) rows per run, \(total) over \(runs) \(prepared ? "prepared " : "")runs (\(preset), \(rows) rows)")
+}
+
+@inline(never)
+func repeatedPreparedRuns(_ query: PreparedQuery, runs: Int) throws -> Int {
+    var total = 0
+    for _ in 0..<runs { total += try query.run().results.reduce(0) { $0 + $1.count } }
+    return total
+}
+
+@inline(never)
+func repeatedProfileRuns(_ relations: [Relation], engine: QueryEngine, runs: Int) throws -> Int {
+    var total = 0
+    for _ in 0..<runs { total += try engine.run(relations).results.reduce(0) { $0 + $1.count } }
+    return total
 }

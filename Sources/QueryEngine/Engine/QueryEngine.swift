@@ -27,43 +27,21 @@ public struct QueryEngine {
         self.init(flags: try catalog.preset(preset), catalog: catalog)
     }
 
-    /// Runs a query with one output per relation. With `capture`, the result keeps the
-    /// graph at each stage for plan rendering.
+    /// Whether each heuristic hook's time is measured (`QueryRun.hookReports`' microseconds;
+    /// calls are counted either way). Off, the runner reads no clock around hooks.
+    public var timesHooks = true
+
+    /// Runs a query with one output per relation: prepares it (plan, optimizer passes,
+    /// compiled kernels) and runs it once. With `capture`, the result keeps the graph at
+    /// each stage for plan rendering.
     public func run(_ outputs: [Relation], capture: Bool = false) throws -> QueryRun {
-        if !disabledPasses.isEmpty { try catalog.checkPassNames(disabledPasses.sorted()) }
-        let clock = ContinuousClock()
-        var timings = PhaseTimings()
-        var counters = RunCounters()
-        let heuristics = catalog.instantiate(flags)
+        let prepared = try prepare(outputs)
+        return try prepared.run(capture: capture, timings: prepared.preparation)
+    }
 
-        var graph = PlanGraph()
-        timings.planMicroseconds = clock.measure { graph = Planner.plan(outputs) }.microseconds
-        counters.nodesPlanned = graph.liveNodeIDs.count
-        let planned = capture ? graph : nil
-
-        let pipeline = OptimizerPipeline(
-            passes: heuristics.flatMap(\.optimizerPasses), disabledPasses: disabledPasses, validate: checked)
-        let optimizeStart = clock.now
-        let reports = try pipeline.run(&graph)
-        timings.optimizeMicroseconds = (clock.now - optimizeStart).microseconds
-        counters.nodesAfterOptimization = graph.liveNodeIDs.count
-        let optimized = capture ? graph : nil
-
-        let runStart = clock.now
-        let runner = try Runner(
-            graph: graph, heuristics: heuristics, counters: counters, batchSize: batchSize, checked: checked)
-        let results = try runner.run()
-        timings.runMicroseconds = (clock.now - runStart).microseconds
-
-        var snapshots: PlanSnapshots?
-        if let planned, let optimized {
-            snapshots = PlanSnapshots(
-                relations: outputs, planned: planned, optimized: optimized,
-                final: runner.graph, finalAnnotations: runner.annotations())
-        }
-        return QueryRun(
-            results: results, counters: runner.counters, timings: timings, passReports: reports,
-            hookReports: runner.hookTimer.reports, snapshots: snapshots)
+    /// Plans, optimizes and compiles a query once, for many runs (`PreparedQuery`).
+    public func prepare(_ outputs: [Relation]) throws -> PreparedQuery {
+        try PreparedQuery(engine: self, outputs: outputs)
     }
 }
 

@@ -121,17 +121,27 @@ public struct PlanGraph {
     public func child(at edge: Edge) -> NodeID { nodes[edge.parent].children[edge.operand] }
 
     /// Live nodes ordered so every parent comes before its children.
+    /// Ties are broken by id: the walk starts from the wanted nodes in increasing id order.
+    /// Flags per node id rather than hashed sets: the runner asks at every start and copy.
     public func topologicalOrder(of ids: [NodeID]? = nil) -> [NodeID] {
-        let wanted = Set(ids ?? liveNodeIDs)
-        var visited = Set<NodeID>()
-        var postorder: [NodeID] = []
-        func visit(_ id: NodeID) {
-            guard visited.insert(id).inserted else { return }
-            for child in nodes[id].children { visit(child) }
-            postorder.append(id)
+        var wanted: [Bool]
+        if let ids {
+            wanted = [Bool](repeating: false, count: nodes.count)
+            for id in ids { wanted[id] = true }
+        } else {
+            wanted = nodes.map(\.isLive)
         }
-        for id in wanted.sorted() { visit(id) }
-        return postorder.reversed().filter { wanted.contains($0) }
+        var visited = [Bool](repeating: false, count: nodes.count)
+        var postorder: [NodeID] = []
+        postorder.reserveCapacity(ids?.count ?? nodes.count)
+        func visit(_ id: NodeID) {
+            guard !visited[id] else { return }
+            visited[id] = true
+            for child in nodes[id].children { visit(child) }
+            if wanted[id] { postorder.append(id) }
+        }
+        for id in nodes.indices where wanted[id] { visit(id) }
+        return postorder.reversed()
     }
 
     /// A node and everything below it, each once, the node first.

@@ -8,7 +8,8 @@ import Foundation
 /// A clock read costs about 0.1 µs, so only hooks a heuristic implements are timed: the
 /// protocol's empty defaults report themselves (`noteDefault`), and which hooks of a
 /// heuristic type are defaults is remembered for the process (`DefaultHooks`), so later
-/// runs call them untimed.
+/// runs call them untimed. With `timing` off (`QueryEngine.timesHooks`), hooks are counted
+/// but no clock is read.
 final class HookTimer {
     enum Hook: Int, CaseIterable {
         case nodesAdded, operandCompleted, deferInitiators, chooseInitiator, willProvideFilter, filterActivated
@@ -37,9 +38,11 @@ final class HookTimer {
     /// Set by a protocol default implementation during the current call.
     private var calledDefault = false
     private var learned = false
+    private let timing: Bool
 
-    init(heuristics: [any Heuristic]) {
+    init(heuristics: [any Heuristic], timing: Bool = true) {
         self.heuristics = heuristics
+        self.timing = timing
         let slots = heuristics.count * Self.hooks
         calls = Array(repeating: 0, count: slots)
         nanoseconds = Array(repeating: 0, count: slots)
@@ -67,6 +70,7 @@ final class HookTimer {
             calledDefault = false
             return result
         }
+        guard timing else { return countUntimed(slot, body) }
         let start = Self.now()
         nested.append(0)
         calledDefault = false
@@ -82,6 +86,20 @@ final class HookTimer {
         }
         calls[slot] += 1
         nanoseconds[slot] += total - inner
+        return result
+    }
+
+    /// A call counted without reading the clock.
+    private func countUntimed<T>(_ slot: Int, _ body: () -> T) -> T {
+        calledDefault = false
+        let result = body()
+        if calledDefault {
+            calledDefault = false
+            isDefault[slot] = true
+            learned = true
+        } else {
+            calls[slot] += 1
+        }
         return result
     }
 

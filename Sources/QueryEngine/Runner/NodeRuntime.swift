@@ -49,15 +49,18 @@ final class NodeRuntime {
         kernel = original.kernel?.freshCopy()
     }
 
-    init(node: PlanNode, graph: PlanGraph) throws {
+    /// Fresh state for a node whose operator is already compiled (`compile`): the runner
+    /// takes an empty copy of `compiled`, so one compiled kernel serves every run.
+    init(node: PlanNode, compiled: (any Kernel)?) {
         remainingParents = node.parents.count + (node.outputs.isEmpty ? 0 : 1)
         providedToOperand = Array(repeating: nil, count: node.children.count)
         operandComplete = Array(repeating: false, count: node.children.count)
-        switch node.operation {
-        case let .apply(op):
-            kernel = try KernelFactory.make(op, operands: node.children.map { graph[$0].scheme }, output: node.scheme)
-        case .source, .dead:
-            kernel = nil
-        }
+        kernel = compiled?.freshCopy()
+    }
+
+    /// The node's operator kernel, compiled (nil for sources and dead nodes).
+    static func compile(_ node: PlanNode, in graph: PlanGraph) throws -> (any Kernel)? {
+        guard case let .apply(op) = node.operation else { return nil }
+        return try KernelFactory.make(op, operands: node.children.map { graph[$0].scheme }, output: node.scheme)
     }
 }

@@ -24,10 +24,15 @@ final class Runner: RunnerContext {
     /// Sources fetched round by round for the node above them (`OnDemandOperand.swift`).
     var onDemandSources: [NodeID: OnDemandSource] = [:]
 
-    init(graph: PlanGraph, heuristics: [any Heuristic], counters: RunCounters, batchSize: Int, checked: Bool = false) throws {
+    /// `kernels`: each node's compiled kernel (`NodeRuntime.compile`), of which the run
+    /// takes empty copies; nil compiles them here.
+    init(
+        graph: PlanGraph, heuristics: [any Heuristic], counters: RunCounters, batchSize: Int, checked: Bool = false,
+        kernels: [(any Kernel)?]? = nil, timesHooks: Bool = true
+    ) throws {
         self.graph = graph
         self.checks = checked ? InvariantChecks() : nil
-        self.hookTimer = HookTimer(heuristics: heuristics)
+        self.hookTimer = HookTimer(heuristics: heuristics, timing: timesHooks)
         self.heuristics = heuristics
         self.counters = counters
         self.batchSize = max(1, batchSize)
@@ -36,7 +41,7 @@ final class Runner: RunnerContext {
         self.growthBudget = GrowthBudget(limit: limit ?? GrowthBudget.defaultLimit(forNodes: nodes))
         self.counters.growthBudget = growthBudget.limit
         self.outputs = Array(repeating: [], count: graph.outputNodes.count)
-        try addRuntimes()
+        try addRuntimes(kernels)
     }
 
     /// Runs the query to completion and returns each output's rows.
@@ -64,9 +69,11 @@ final class Runner: RunnerContext {
     }
 
     /// Creates runtime state for every node at start.
-    private func addRuntimes() throws {
+    private func addRuntimes(_ kernels: [(any Kernel)?]?) throws {
+        runtimes.reserveCapacity(graph.nodes.count)
         for id in graph.nodes.indices {
-            runtimes.append(try NodeRuntime(node: graph[id], graph: graph))
+            let compiled = try kernels.map { $0[id] } ?? NodeRuntime.compile(graph[id], in: graph)
+            runtimes.append(NodeRuntime(node: graph[id], compiled: compiled))
             if graph[id].operation.isSource { undrainedSources.append(id) }
         }
     }

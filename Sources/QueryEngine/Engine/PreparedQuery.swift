@@ -1,0 +1,82 @@
+import Relational
+
+/// A query planned, optimized and compiled once, to run many times: the plan graph after
+/// the optimizer passes, the enabled heuristics and each node's compiled kernel are built in
+/// `QueryEngine.prepare` and shared by every run. A run starts from fresh runtime state
+/// (an empty copy of each kernel, the optimized graph as a copy-on-write value), so the
+/// just-in-time decisions — initiators, filters, copies — are taken at run time exactly as
+/// in `QueryEngine.run`, and results and counters are the same.
+///
+/// What a plan depends on is fixed for the prepared query's life: the relation objects it
+/// was planned from (kept alive here), the engine's flags, disabled passes, batch size and
+/// checked mode. Source data may change between runs: sources are read, and estimated, at
+/// run time. (Only the planner's `approximateCount`, a label in rendered plans, is the
+/// count at preparation.) This is what SQLite's prepared statements are to its queries.
+public final class PreparedQuery {
+    public let outputs: [Relation]
+    let engine: QueryEngine
+    let heuristics: [any Heuristic]
+    let planned: PlanGraph
+    let optimized: PlanGraph
+    /// The optimizer passes that ran during preparation.
+    public let passReports: [PassReport]
+    /// Time planning and optimizing took, once.
+    public let preparation: PhaseTimings
+    /// Per node of `optimized`: its compiled kernel, of which each run takes an empty copy.
+    let kernels: [(any Kernel)?]
+
+    init(engine: QueryEngine, outputs: [Relation]) throws {
+        if !engine.disabledPasses.isEmpty { try engine.catalog.checkPassNames(engine.disabledPasses.sorted()) }
+        let clock = ContinuousClock()
+        var timings = PhaseTimings()
+        self.engine = engine
+        self.outputs = outputs
+        heuristics = engine.catalog.instantiate(engine.flags)
+
+        var graph = PlanGraph()
+        timings.planMicroseconds = clock.measure { graph = Planner.plan(outputs) }.microseconds
+        planned = graph
+
+        let pipeline = OptimizerPipeline(
+            passes: heuristics.flatMap(\.optimizerPasses), disabledPasses: engine.disabledPasses,
+            validate: engine.checked)
+        let optimizeStart = clock.now
+        passReports = try pipeline.run(&graph)
+        timings.optimizeMicroseconds = (clock.now - optimizeStart).microseconds
+        optimized = graph
+        preparation = timings
+        kernels = try graph.nodes.indices.map { try NodeRuntime.compile(graph[$0], in: graph) }
+    }
+
+    /// One run from fresh runtime state. Its timings count the run alone (planning and
+    /// optimizing took place once, see `preparation`); with `capture`, the result keeps the
+    /// graph at each stage for plan rendering.
+    public func run(capture: Bool = false) throws -> QueryRun {
+        try run(capture: capture, timings: PhaseTimings())
+    }
+
+    func run(capture: Bool, timings given: PhaseTimings) throws -> QueryRun {
+        var timings = given
+        var counters = RunCounters()
+        counters.nodesPlanned = planned.liveNodeIDs.count
+        counters.nodesAfterOptimization = optimized.liveNodeIDs.count
+
+        let clock = ContinuousClock()
+        let runStart = clock.now
+        let runner = try Runner(
+            graph: optimized, heuristics: heuristics, counters: counters, batchSize: engine.batchSize,
+            checked: engine.checked, kernels: kernels, timesHooks: engine.timesHooks)
+        let results = try runner.run()
+        timings.runMicroseconds = (clock.now - runStart).microseconds
+
+        var snapshots: PlanSnapshots?
+        if capture {
+            snapshots = PlanSnapshots(
+                relations: outputs, planned: planned, optimized: optimized,
+                final: runner.graph, finalAnnotations: runner.annotations())
+        }
+        return QueryRun(
+            results: results, counters: runner.counters, timings: timings, passReports: passReports,
+            hookReports: runner.hookTimer.reports, snapshots: snapshots)
+    }
+}

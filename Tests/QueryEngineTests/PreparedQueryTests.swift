@@ -1,0 +1,44 @@
+import XCTest
+import Relational
+@testable import QueryEngine
+
+/// A prepared query runs again and again from fresh runtime state: every run gives what
+/// `QueryEngine.run` gives, rows and counters alike, and the runtime edits of one run (a
+/// subtree copy) do not leak into the next.
+final class PreparedQueryTests: XCTestCase {
+    func testRepeatedRunsMatchOneShotRuns() throws {
+        let documents = try Fixtures.documents(1_000)
+        let query = try Fixtures.selectedDocumentParent(documents: documents, selected: 3)
+        for preset in HeuristicCatalog.presetNames {
+            let engine = try QueryEngine(preset: preset)
+            let expected = try engine.run([query])
+            let prepared = try engine.prepare([query])
+            for _ in 0..<3 {
+                let run = try prepared.run()
+                XCTAssertEqual(run.results[0].asSet, expected.results[0].asSet, preset)
+                XCTAssertEqual(run.counters, expected.counters, preset)
+                XCTAssertEqual(run.hookReports.map(\.name), expected.hookReports.map(\.name), preset)
+            }
+            XCTAssertEqual(prepared.optimized.liveNodeIDs.count, expected.counters.nodesAfterOptimization, preset)
+        }
+        // all-on copies a subtree at run time; the prepared graph keeps its original nodes.
+        let prepared = try QueryEngine(preset: "all-on").prepare([query])
+        let before = prepared.optimized.nodes.count
+        XCTAssertEqual(try prepared.run().counters.subtreesCopied, 1)
+        XCTAssertEqual(prepared.optimized.nodes.count, before)
+    }
+
+    func testUntimedHooksAreCountedButNotTimed() throws {
+        let documents = try Fixtures.documents(200)
+        let query = try Fixtures.selectedDocumentParent(documents: documents, selected: 3)
+        var engine = try QueryEngine(preset: "all-on")
+        let timed = try engine.run([query])
+        engine.timesHooks = false
+        let untimed = try engine.run([query])
+        XCTAssertFalse(untimed.hookReports.isEmpty)
+        XCTAssertEqual(untimed.hookReports.map(\.name), timed.hookReports.map(\.name))
+        XCTAssertEqual(untimed.hookReports.map(\.calls), timed.hookReports.map(\.calls))
+        XCTAssertTrue(untimed.hookReports.allSatisfy { $0.microseconds == 0 })
+        XCTAssertEqual(untimed.counters, timed.counters)
+    }
+}
