@@ -6,6 +6,8 @@ struct BulkEnvironment {
     let repetitions: Int
     let seedRepetitions: Int
     let seed: UInt64
+    /// Timed testbed runs decode every result row (else they count the column-batch result).
+    let decodeRows: Bool
     let sqliteVersion: String
     let duckdbVersion: String?
     let pythonVersion: String?
@@ -23,8 +25,9 @@ struct BulkReport {
         let e = environment
         out += "\(e.date), release build, data seed \(e.seed). Each figure is median / min of \(e.repetitions) timed "
             + "repetitions (seed query: \(e.seedRepetitions)) after one untimed run that also checks the engines agree.\n"
-        out += "Engines: the testbed on memory tables (indexes on ids and foreign keys), plan + optimize + run with every "
-            + "result row materialised; SQLite \(e.sqliteVersion) in memory running the translator's SQL (prepare, step, "
+        out += "Engines: the testbed on memory tables (indexes on ids and foreign keys), plan + optimize + run, "
+            + (e.decodeRows ? "every result row decoded into a testbed row" : "the result left as column batches whose rows decode on demand (counted, not decoded; the untimed run decodes every row for the hash)")
+            + "; SQLite \(e.sqliteVersion) in memory running the translator's SQL (prepare, step, "
             + "every row read into testbed rows), before and after ANALYZE; "
         if let version = e.duckdbVersion {
             out += "DuckDB \(version) (Python \(e.pythonVersion ?? "?"), 1 thread) running the same SQL (its null-safe `IS` "

@@ -62,15 +62,19 @@ public struct QueryEngine {
                 final: runner.graph, finalAnnotations: runner.annotations())
         }
         return QueryRun(
-            results: results, counters: runner.counters, timings: timings, passReports: reports,
+            resultRows: results, counters: runner.counters, timings: timings, passReports: reports,
             hookReports: runner.hookTimer.reports, snapshots: snapshots)
     }
 }
 
 /// What one run produced.
 public struct QueryRun {
-    /// Rows of each output, in the order the outputs were given (each a set; no order).
-    public let results: [[Row]]
+    /// Rows of each output, in the order the outputs were given (each a set; no order),
+    /// decoded from `resultRows` on first use.
+    public var results: [[Row]] { resultRows.map(\.rows) }
+    /// Each output's rows as the run left them (column views into the tables' snapshots
+    /// and decoded rows); `count` decodes nothing.
+    public let resultRows: [ResultRows]
     public let counters: RunCounters
     public let timings: PhaseTimings
     /// Each optimizer pass that ran: changes made and time taken.
