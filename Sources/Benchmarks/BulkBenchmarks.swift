@@ -37,11 +37,12 @@ struct BulkOptions {
     var duckdb = true
     var catalog = true
     var memoryRows = 1_000_000
+    var decodeRows = false
 
     static let usage = """
         testbed-bench bulk [--sizes 100000,1000000] [--reps N] [--seed-reps N] [--seed S] [--out FILE.md]
                            [--memory-rows N] [--no-catalog] [--no-duckdb] [--python PATH] [--duckdb-helper PATH]
-                           [--bulk-queries DIR]
+                           [--bulk-queries DIR] [--decode-rows]
 
           --sizes          documents (and rows of every catalog shape) per size, comma-separated
           --reps           timed repetitions per query and engine (default 5), after one untimed checking run
@@ -54,6 +55,8 @@ struct BulkOptions {
           --python         the Python that runs the DuckDB helper (default python3)
           --duckdb-helper  the helper script (default scripts/engines/duckdb_helper.py)
           --bulk-queries   the unselective queries' directory (default Workloads/bulk)
+          --decode-rows    time the testbed with every result row decoded into a `Row` (default: the result
+                           as the run leaves it, column batches whose rows decode on demand, counted)
         """
 
     init(_ arguments: [String]) throws {
@@ -89,6 +92,7 @@ struct BulkOptions {
                 out = path
             case "--memory-rows": memoryRows = try count(argument, try value(argument), 0...Shape.rowRange.upperBound)
             case "--no-catalog": catalog = false
+            case "--decode-rows": decodeRows = true
             case "--no-duckdb": duckdb = false
             case "--python": python = try value(argument)
             case "--duckdb-helper": helper = try value(argument)
@@ -232,7 +236,7 @@ private func runBulkBenchmarks(_ arguments: [String]) throws {
                 progress("  \(query.name) (\(group)): \(engines.filter { duckdb != nil || ![.duckdbRows, .duckdbCount].contains($0) }.map(\.rawValue).joined(separator: ", "))")
                 var result = BulkResult(group: group, query: query.name, shape: shape, size: size)
                 try time(query, on: loaded, engines: engines, repetitions: reps, allOff: allOff, allOn: allOn,
-                         duckdb: duckdb, into: &result, sql: &sql)
+                         decodeRows: options.decodeRows, duckdb: duckdb, into: &result, sql: &sql)
                 pending.append(result)
             }
             // ANALYZE once, after every query ran without it.
@@ -240,7 +244,7 @@ private func runBulkBenchmarks(_ arguments: [String]) throws {
             for i in pending.indices {
                 let reps = pending[i].group == .seed ? options.seedRepetitions : options.repetitions
                 try time(entries[i].1, on: loaded, engines: [.sqliteAnalyzed], repetitions: reps, allOff: allOff, allOn: allOn,
-                         duckdb: duckdb, into: &pending[i], sql: &sql)
+                         decodeRows: options.decodeRows, duckdb: duckdb, into: &pending[i], sql: &sql)
             }
             results += pending
         }
@@ -248,7 +252,7 @@ private func runBulkBenchmarks(_ arguments: [String]) throws {
 
     let environment = BulkEnvironment(
         date: started, repetitions: options.repetitions, seedRepetitions: options.seedRepetitions, seed: options.seed,
-        sqliteVersion: SQLiteDatabase.libraryVersion, duckdbVersion: duckdb?.version, pythonVersion: duckdb?.python)
+        decodeRows: options.decodeRows, sqliteVersion: SQLiteDatabase.libraryVersion, duckdbVersion: duckdb?.version, pythonVersion: duckdb?.python)
     let report = BulkReport(environment: environment, results: results, memory: memory, sql: sql).markdown
     print(report)
     try writeReport(report, to: outPath)
@@ -260,10 +264,12 @@ private func runBulkBenchmarks(_ arguments: [String]) throws {
 }
 
 /// Times `query` under `engines`. The first run of each engine is untimed: it gives the
-/// row count and result hash the engines are compared on, and warms caches.
+/// row count and result hash the engines are compared on (every testbed row decoded), and
+/// warms caches. A timed testbed run leaves its result as column batches (rows decode on
+/// demand) and counts it, unless `decodeRows`.
 private func time(
     _ query: CatalogQuery, on loaded: LoadedShape, engines: [BulkEngine], repetitions: Int,
-    allOff: QueryEngine, allOn: QueryEngine, duckdb: DuckDBClient?,
+    allOff: QueryEngine, allOn: QueryEngine, decodeRows: Bool, duckdb: DuckDBClient?,
     into result: inout BulkResult, sql: inout [String: String]
 ) throws {
     let label = "\(query.name) \(result.size)"
@@ -279,7 +285,7 @@ private func time(
             result.hashes[engine] = first.results.map(ResultHash.of).joined(separator: ",")
             result.timings[engine] = try measure("\(label) \(engine.rawValue)", repetitions: repetitions, warmup: 0) {
                 let run = try prepared.run()
-                consume(run.results.reduce(0) { $0 + $1.count })
+                consume(decodeRows ? run.results.reduce(0) { $0 + $1.count } : run.resultRows.reduce(0) { $0 + $1.count })
             }
         case .sqlite, .sqliteAnalyzed:
             let translations = try sqliteTranslations(query, loaded)

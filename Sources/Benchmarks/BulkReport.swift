@@ -6,6 +6,8 @@ struct BulkEnvironment {
     let repetitions: Int
     let seedRepetitions: Int
     let seed: UInt64
+    /// Timed testbed runs decode every result row (else they count the column-batch result).
+    let decodeRows: Bool
     let sqliteVersion: String
     let duckdbVersion: String?
     let pythonVersion: String?
@@ -24,8 +26,9 @@ struct BulkReport {
         out += "\(e.date), release build, data seed \(e.seed). Each figure is median / min of \(e.repetitions) timed "
             + "repetitions (seed query: \(e.seedRepetitions)) after one untimed run that also checks the engines agree.\n"
         out += "Engines: the testbed on memory tables (indexes on ids and foreign keys), the query prepared once "
-            + "(plan + optimize) and each repetition a run with every result row materialised; SQLite \(e.sqliteVersion) in "
-            + "memory running the translator's SQL (a statement prepared once and reused from the statement cache: bind, step, "
+            + "(plan + optimize) and each repetition a run with "
+            + (e.decodeRows ? "every result row decoded into a testbed row" : "the result left as column batches whose rows decode on demand (counted, not decoded; the untimed run decodes every row for the hash)")
+            + "; SQLite \(e.sqliteVersion) in memory running the translator's SQL (a statement prepared once and reused from the statement cache: bind, step, "
             + "every row read into testbed rows), before and after ANALYZE; "
         if let version = e.duckdbVersion {
             out += "DuckDB \(version) (Python \(e.pythonVersion ?? "?"), 1 thread) running the same SQL (its null-safe `IS` "

@@ -1,5 +1,5 @@
 // A small driver for profiling the testbed on the bulk queries: loads N documents once, then
-// runs each bulk query once inside `bulkProfileQueries`, a symbol callgrind can be told to
+// runs each bulk query once inside `bulkProfileQueries` (`--decode-rows`: decoding every result row), a symbol callgrind can be told to
 // collect in alone (`--toggle-collect='*bulkProfileQueries*'`), so generation and loading
 // stay out of the profile. `scripts/bench-bulk.sh --profile` runs it under callgrind.
 import QueryEngine
@@ -8,7 +8,7 @@ import Workloads
 
 let profileSuite = BenchmarkSuite(
     name: "bulk-profile",
-    summary: "driver for callgrind: the bulk queries once each on N documents (--rows, --preset, --query), or one catalog query many times (--catalog-query NAME --runs N [--prepared])",
+    summary: "driver for callgrind: the bulk queries once each on N documents (--rows, --preset, --query, --decode-rows), or one catalog query many times (--catalog-query NAME --runs N [--prepared])",
     run: runProfileDriver,
     includedInAll: false
 )
@@ -20,6 +20,7 @@ private func runProfileDriver(_ arguments: [String]) throws {
     var catalogQuery: String?
     var runs = 1
     var prepared = false
+    var decodeRows = false
     var rest = arguments[...]
     while let argument = rest.popFirst() {
         switch argument {
@@ -31,6 +32,8 @@ private func runProfileDriver(_ arguments: [String]) throws {
         case "--preset":
             guard let value = rest.popFirst() else { throw BenchmarkError.usage("bulk-profile: --preset needs a name") }
             preset = value
+        case "--decode-rows":
+            decodeRows = true
         case "--query":
             guard let value = rest.popFirst() else { throw BenchmarkError.usage("bulk-profile: --query needs a name") }
             only = value
@@ -46,7 +49,7 @@ private func runProfileDriver(_ arguments: [String]) throws {
             runs = n
         default:
             throw BenchmarkError.usage("bulk-profile: unknown argument '\(argument)' "
-                + "(known: --rows N, --preset P, --query NAME, --catalog-query NAME, --runs N, --prepared)")
+                + "(known: --rows N, --preset P, --query NAME, --decode-rows, --catalog-query NAME, --runs N, --prepared)")
         }
     }
     var engine = QueryEngine(flags: try HeuristicCatalog.standard.preset(preset))
@@ -62,16 +65,18 @@ private func runProfileDriver(_ arguments: [String]) throws {
     }
     let catalog = try Shape.documents.generate(rows: rows, seed: 42).memoryRelations()
     let parsed = try queries.map { try $0.parse(catalog: catalog) }
-    let counts = try bulkProfileQueries(parsed.map(\.relations), engine: engine)
+    let counts = try bulkProfileQueries(parsed.map(\.relations), engine: engine, decodeRows: decodeRows)
     for (query, count) in zip(queries, counts) {
         print("\(query.name): \(count) rows (\(preset), \(rows) documents)")
     }
 }
 
 @inline(never)
-func bulkProfileQueries(_ queries: [[Relation]], engine: QueryEngine) throws -> [Int] {
+func bulkProfileQueries(_ queries: [[Relation]], engine: QueryEngine, decodeRows: Bool) throws -> [Int] {
     try queries.map { relations in
-        try engine.run(relations).results.reduce(0) { $0 + $1.count }
+        let run = try engine.run(relations)
+        // As the bulk bench times it: the result as column batches, or every row decoded.
+        return decodeRows ? run.results.reduce(0) { $0 + $1.count } : run.resultRows.reduce(0) { $0 + $1.count }
     }
 }
 

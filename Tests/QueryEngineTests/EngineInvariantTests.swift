@@ -176,7 +176,7 @@ final class EngineInvariantTests: XCTestCase {
             let graph = Planner.plan([query])
             let heuristics = HeuristicCatalog.standard.instantiate(try HeuristicCatalog.standard.preset(preset))
             let runner = try Runner(graph: graph, heuristics: heuristics, counters: RunCounters(), batchSize: 7, checked: true)
-            let rows = try runner.run()[0]
+            let rows = try runner.run()[0].rows
             XCTAssertEqual(rows.sorted(), try query.rows().sorted(), preset)
         }
     }

@@ -76,7 +76,7 @@ public final class PreparedQuery {
                 final: runner.graph, finalAnnotations: runner.annotations())
         }
         return QueryRun(
-            results: results, counters: runner.counters, timings: timings, passReports: passReports,
+            resultRows: results, counters: runner.counters, timings: timings, passReports: passReports,
             hookReports: runner.hookTimer.reports, snapshots: snapshots)
     }
 }

@@ -47,8 +47,12 @@ public struct QueryEngine {
 
 /// What one run produced.
 public struct QueryRun {
-    /// Rows of each output, in the order the outputs were given (each a set; no order).
-    public let results: [[Row]]
+    /// Rows of each output, in the order the outputs were given (each a set; no order),
+    /// decoded from `resultRows` on first use.
+    public var results: [[Row]] { resultRows.map(\.rows) }
+    /// Each output's rows as the run left them (column views into the tables' snapshots
+    /// and decoded rows); `count` decodes nothing.
+    public let resultRows: [ResultRows]
     public let counters: RunCounters
     public let timings: PhaseTimings
     /// Each optimizer pass that ran: changes made and time taken.

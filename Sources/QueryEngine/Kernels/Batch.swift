@@ -48,6 +48,9 @@ struct ColumnView {
     struct Part {
         let store: ColumnStore
         var positions: [Int]
+        /// A column of `store` whose values are all distinct (a table's key, when the view
+        /// came from its scan), so a position names the row's value there alone.
+        var distinctColumn: Int? = nil
     }
 
     var parts: [Part]
@@ -59,7 +62,7 @@ struct ColumnView {
 
     /// A memory table's batch: the table's columns in scheme order, at the selected rows.
     init(_ batch: ColumnBatch) {
-        parts = [Part(store: batch.store, positions: batch.selection)]
+        parts = [Part(store: batch.store, positions: batch.selection, distinctColumn: batch.distinctColumn)]
         partOf = Array(repeating: 0, count: batch.store.width)
         columnOf = Array(0..<batch.store.width)
         satisfies = batch.satisfies
@@ -236,7 +239,9 @@ enum BatchPiece {
 /// encoder (`isInteger`), or the encoder's bytes. Both spell a key the same way to an
 /// `EncodedKeySet`, so equal keys meet whichever way they came.
 struct RowKey {
-    let encoder: KeyEncoder
+    /// Unretained: a key lives only inside `forEachKey`'s body, which holds the encoder
+    /// (a retain and release per row otherwise).
+    unowned(unsafe) let encoder: KeyEncoder
     let integer: Int64
     let isInteger: Bool
 }

@@ -112,7 +112,7 @@ final class HashJoinKernel: Kernel {
         for s in 0..<otherStores where !probeIndexes[s].isEmpty {
             let stored = theirs.stores[s]
             var parts = view.parts.map { part in
-                ColumnView.Part(store: part.store, positions: probeIndexes[s].map { part.positions[$0] })
+                ColumnView.Part(store: part.store, positions: probeIndexes[s].map { part.positions[$0] }, distinctColumn: part.distinctColumn)
             }
             parts.append(ColumnView.Part(store: stored.store, positions: storedPositions[s]))
             let storedPart = view.parts.count

@@ -3,23 +3,108 @@ import Relational
 /// Keeps some attributes; rows that coincide after projecting are emitted once. Seen rows
 /// are kept as key encodings (`EncodedKeySet`), and a column view stays a view: the new
 /// rows' positions, remapped to the kept columns.
+///
+/// Two cheaper ways while every row arrives in views read alike (decided on the first
+/// piece, kept while later pieces read the same columns of the same store snapshots):
+/// - when every kept column reads one part, and one of them holds distinct values in its
+///   store (`ColumnView.Part.distinctColumn`: a table's key), a row's position is its
+///   key: equal positions give equal rows, different ones differ in that column. Seen
+///   positions are bits (`PositionSet`).
+/// - keys of several columns, or of one column that is not all integers, are kept as
+///   stored codes (`CodedKeySet`: no text bytes copied or hashed).
+/// The first piece read otherwise moves the kept keys into the encoded set, spelled in
+/// full, and the kernel goes on there.
 final class ProjectKernel: Kernel {
     private let map: ColumnMap
     /// Unchecked exclusivity: touched once per row, never by overlapping accesses.
     @exclusivity(unchecked) private var seen = EncodedKeySet()
+    private var coded: CodedKeySet?
+    private var positions: (set: PositionSet, store: ColumnStore, columns: [Int])?
+    /// Set once keys went to `seen`: they stay there.
+    private var encodedOnly = false
 
     init(map: ColumnMap) { self.map = map }
 
     func receive(_ batch: Batch, operand: Int) -> Batch {
         var out = Batch()
         for piece in batch.pieces {
-            var keep: [Int] = []
-            piece.forEachKey(map.positions) { k, key in
-                if seen.insert(key).inserted { keep.append(k) }
-            }
+            let keep = newRowsByPosition(piece) ?? codedNewRows(piece) ?? encodedNewRows(piece)
             out.append(piece.selecting(keep).mapping(map.positions))
         }
         return out
+    }
+
+    private func encodedNewRows(_ piece: BatchPiece) -> [Int] {
+        var keep: [Int] = []
+        piece.forEachKey(map.positions) { k, key in
+            if seen.insert(key).inserted { keep.append(k) }
+        }
+        return keep
+    }
+
+    /// The one part every kept column reads, when one of them is distinct in its store.
+    private func keyedPart(_ view: ColumnView) -> Int? {
+        guard let j = map.positions.first else { return nil }
+        let part = view.partOf[j]
+        guard map.positions.allSatisfy({ view.partOf[$0] == part }),
+              let distinct = view.parts[part].distinctColumn,
+              map.positions.contains(where: { view.columnOf[$0] == distinct })
+        else { return nil }
+        return part
+    }
+
+    /// The piece's new rows by position, or nil when keys are not positions (anymore).
+    private func newRowsByPosition(_ piece: BatchPiece) -> [Int]? {
+        guard !encodedOnly, coded == nil else { return nil }
+        guard case let .columns(view) = piece, let part = keyedPart(view) else { return positions == nil ? nil : moveToEncoded() }
+        let store = view.parts[part].store
+        let columns = map.positions.map { view.columnOf[$0] }
+        if let p = positions, p.columns != columns || !p.store.sharesStorage(with: store) { return moveToEncoded() }
+        var current = positions ?? (PositionSet(limit: store.count), store, columns)
+        positions = nil  // so the set is not shared while it is filled
+        var keep: [Int] = []
+        view.parts[part].positions.withUnsafeBufferPointer { rows in
+            for k in 0..<rows.count where current.set.insert(rows[k]) { keep.append(k) }
+        }
+        positions = current
+        return keep
+    }
+
+    /// The piece's new rows by stored codes, or nil when the piece must go through `seen`
+    /// (after moving any coded keys there).
+    private func codedNewRows(_ piece: BatchPiece) -> [Int]? {
+        guard !encodedOnly else { return nil }
+        guard case let .columns(view) = piece else { return moveToEncoded() }
+        let sources = map.positions.map { j in (store: view.parts[view.partOf[j]].store, column: view.columnOf[j]) }
+        if coded == nil {
+            let worthIt = sources.count > 1 || sources.first.map { !$0.store.columns[$0.column].isIntegerOnly } ?? false
+            guard worthIt, let set = CodedKeySet(sources: sources) else { return moveToEncoded() }
+            coded = set
+        }
+        guard coded?.accepts(sources) == true else { return moveToEncoded() }
+        let positions = map.positions.map { view.parts[view.partOf[$0]].positions }
+        return coded?.insertNew(rowCount: view.count, positions: positions)
+    }
+
+    /// Spells every key kept as codes or positions into `seen`, which holds them from now on.
+    private func moveToEncoded() -> [Int]? {
+        encodedOnly = true
+        if let coded {
+            coded.encodeEach { seen.insert($0) }
+            self.coded = nil
+        }
+        if let kept = positions {
+            let encoder = KeyEncoder()
+            kept.store.withKeyReader { reader in
+                for p in kept.set.positions {
+                    encoder.reset()
+                    for c in kept.columns { reader.encode(row: p, column: c, into: encoder) }
+                    seen.insert(encoder)
+                }
+            }
+            positions = nil
+        }
+        return nil
     }
 
     func operandCompleted(_ operand: Int) -> Batch { .empty }

@@ -9,7 +9,7 @@ final class Runner: RunnerContext {
     let heuristics: [any Heuristic]
     let batchSize: Int
     var runtimes: [NodeRuntime] = []
-    var outputs: [[Row]]
+    var outputs: [ResultRows]
     var growthBudget: GrowthBudget
     /// Source estimates, per (source, filter), for the whole run.
     var estimates = EstimateCache()
@@ -40,12 +40,12 @@ final class Runner: RunnerContext {
         let limit = heuristics.compactMap { $0.growthBudget(forNodes: nodes) }.min()
         self.growthBudget = GrowthBudget(limit: limit ?? GrowthBudget.defaultLimit(forNodes: nodes))
         self.counters.growthBudget = growthBudget.limit
-        self.outputs = Array(repeating: [], count: graph.outputNodes.count)
+        self.outputs = graph.outputNodes.map { _ in ResultRows() }
         try addRuntimes(kernels)
     }
 
-    /// Runs the query to completion and returns each output's rows.
-    func run() throws -> [[Row]] {
+    /// Runs the query to completion and returns each output's rows (decoded on demand).
+    func run() throws -> [ResultRows] {
         let order = graph.topologicalOrder()
         forEachHeuristic(.nodesAdded) { $0.nodesAdded(order, run: self) }
         try throwIfViolated()
@@ -135,11 +135,8 @@ final class Runner: RunnerContext {
         checkEmission(id, batch)
         runtimes[id].rowsOut += batch.count
         let node = graph[id]
-        if !node.outputs.isEmpty {
-            // Results are rows: this is where a view is decoded.
-            let rows = batch.rows
-            for output in node.outputs { outputs[output].append(contentsOf: rows) }
-        }
+        // Results keep the batches; rows are decoded when a caller reads them.
+        for output in node.outputs { outputs[output].append(batch) }
         for edge in node.parents { receive(batch, along: edge) }
     }
 

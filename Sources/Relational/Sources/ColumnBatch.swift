@@ -11,6 +11,10 @@ public struct ColumnBatch: Sendable {
     /// The cursor's filter, which every row of the batch satisfies (nil: no filter), so a
     /// consumer testing the same predicate again can skip it.
     public let satisfies: Predicate?
+    /// A column whose values are distinct in `store` (the table's key index answering
+    /// membership when the cursor was made), else nil: a consumer may take a row's
+    /// position as its key there.
+    public let distinctColumn: Int?
 
     public var count: Int { selection.count }
     public var isEmpty: Bool { selection.isEmpty }
@@ -37,6 +41,6 @@ public final class ColumnBatchCursor {
 
     public func next(maxRows: Int) -> ColumnBatch {
         let selection = scan.nextSelection(maxRows: maxRows)
-        return ColumnBatch(store: scan.store, selection: selection, satisfies: scan.filter)
+        return ColumnBatch(store: scan.store, selection: selection, satisfies: scan.filter, distinctColumn: scan.distinctColumn)
     }
 }

@@ -384,14 +384,18 @@ public final class MemoryTable: SourceRelation {
 
     private func makeScan(filter: Predicate?) throws -> TableScan {
         guard let filter else {
-            return TableScan(table: self, store: store, positions: nil, probe: nil)
+            return TableScan(table: self, store: store, positions: nil, probe: nil, distinctColumn: distinctColumn)
         }
         let probe = RowProbe(try CompiledPredicate(filter, scheme: scheme), scheme: scheme)
         if filter.isUnsatisfiable {
-            return TableScan(table: self, store: ColumnStore(width: scheme.count), positions: [], probe: probe)
+            return TableScan(table: self, store: ColumnStore(width: scheme.count), positions: [], probe: probe, distinctColumn: nil)
         }
-        return TableScan(table: self, store: store, positions: indexedCandidates(filter, collect: true)?.positions, probe: probe)
+        return TableScan(table: self, store: store, positions: indexedCandidates(filter, collect: true)?.positions, probe: probe,
+                         distinctColumn: distinctColumn)
     }
+
+    /// The column of the index answering membership: its values are distinct.
+    private var distinctColumn: Int? { keyIndex.map { indexes[$0].column } }
 
     fileprivate func record(examined: Int, delivered: Int) {
         rowsExamined += examined
@@ -407,12 +411,15 @@ struct TableScan {
     private let positions: [Int]?
     private var probe: RowProbe?
     private var next = 0
+    /// A column of `store` holding distinct values, if known.
+    let distinctColumn: Int?
 
     /// The predicate every delivered row satisfies (nil: no filter).
     var filter: Predicate? { probe?.test.predicate }
 
-    fileprivate init(table: MemoryTable, store: ColumnStore, positions: [Int]?, probe: RowProbe?) {
+    fileprivate init(table: MemoryTable, store: ColumnStore, positions: [Int]?, probe: RowProbe?, distinctColumn: Int?) {
         self.table = table
+        self.distinctColumn = distinctColumn
         self.store = store
         self.positions = positions
         self.probe = probe
