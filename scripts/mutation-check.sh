@@ -12,7 +12,7 @@
 # with --out FILE, to FILE.
 #
 # The patches are written against the code of the commit that last regenerated them (the
-# row-at-a-time kernels in Sources/QueryEngine/Kernels, after the one-Operator refactor).
+# column-batch kernels in Sources/QueryEngine/Kernels, as of e725071).
 # When the engine is rewritten they go stale: a patch that no longer applies is reported as
 # "stale", and one that no longer compiles as "does not build"; both are expected. Re-plant
 # the bug in the new code and regenerate the patch with `git diff -- Sources > PATCH`.
@@ -75,7 +75,7 @@ logs=$(mktemp -d /tmp/mutation-check.XXXXXX)
 testbed=".build/$config/testbed"
 
 # One verify run: prints a table cell ("caught 12: reference 10, sqlite 2", "missed",
-# "crashed (signal 5)", "timed out").
+# "crashed (signal 4), after 29 mismatches in 450 cases", "timed out").
 verify_cell() {
     local name=$1; shift
     local log="$logs/$name.log"
@@ -89,7 +89,16 @@ verify_cell() {
             kinds=$(echo "$line" | sed -nE 's/.* ([0-9]+) differed \((.*)\).*/caught \1: \2/p')
             echo "${kinds:-caught (see $log)}" ;;
         124) echo "timed out" ;;
-        *) if [ $rc -gt 128 ]; then echo "crashed (signal $((rc - 128)))"; else echo "error (exit $rc)"; fi ;;
+        *)
+            if [ $rc -gt 128 ]; then
+                # Mismatches the oracles had counted before the trap (from the progress line).
+                local before
+                before=$(grep -E '^verify: [0-9]+/[0-9]+ random cases, [0-9]+ mismatches' "$log" | tail -1 |
+                    sed -nE 's/^verify: ([0-9]+)\/[0-9]+ random cases, ([1-9][0-9]*) mismatches.*/, after \2 mismatches in \1 cases/p')
+                echo "crashed (signal $((rc - 128)))$before"
+            else
+                echo "error (exit $rc)"
+            fi ;;
     esac
 }
 
