@@ -42,9 +42,11 @@ public struct ByteDictionary: Sendable {
         }
     }
 
-    /// The arena and the end offsets, borrowed.
-    func withStorage<R>(_ body: (UnsafeRawBufferPointer, UnsafeBufferPointer<Int>) throws -> R) rethrows -> R {
-        try arena.withUnsafeBytes { a in try ends.withUnsafeBufferPointer { e in try body(a, e) } }
+    /// The arena and the end offsets as pointers, valid only while this dictionary is alive
+    /// and unchanged (see `ValueColumn.borrowedStorage`).
+    @inline(__always)
+    func borrowedStorage() -> (arena: UnsafeRawBufferPointer, ends: UnsafeBufferPointer<Int>) {
+        (arena.withUnsafeBytes { $0 }, ends.withUnsafeBufferPointer { $0 })
     }
 
     public func string(_ code: Int) -> String {

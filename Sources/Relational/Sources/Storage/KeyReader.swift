@@ -1,12 +1,23 @@
 extension ColumnStore {
     /// Every column borrowed for reading values and their key encodings (no `Row` and no
     /// column copy per value); the store must not change inside `body`.
+    ///
+    /// Set-up is one stack buffer of pointers filled column by column (no closure nesting
+    /// per column, no heap allocation): a small query borrows a store per batch, so this is
+    /// fixed cost on every run.
     public func withKeyReader<R>(_ body: (KeyReader) throws -> R) rethrows -> R {
-        func nest(_ i: Int, _ borrowed: [ColumnStorage]) throws -> R {
-            if i == columns.count { return try borrowed.withUnsafeBufferPointer { try body(KeyReader(columns: $0)) } }
-            return try columns[i].withStorage { try nest(i + 1, borrowed + [$0]) }
+        try withUnsafeTemporaryAllocation(of: ColumnStorage.self, capacity: columns.count) { buffer in
+            borrowStorage(into: buffer)
+            // `columns` owns every array the pointers point into; keep it alive until `body` is done.
+            return try withExtendedLifetime(columns) { try body(KeyReader(columns: UnsafeBufferPointer(buffer))) }
         }
-        return try nest(0, [])
+    }
+
+    /// Fills `buffer` (one slot per column) with each column's storage pointers.
+    private func borrowStorage(into buffer: UnsafeMutableBufferPointer<ColumnStorage>) {
+        columns.withUnsafeBufferPointer { columns in
+            for i in columns.indices { buffer.initializeElement(at: i, to: columns[i].borrowedStorage()) }
+        }
     }
 
     /// True when both are the same snapshot (one storage, so equal positions mean equal

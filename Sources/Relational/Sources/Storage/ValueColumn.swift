@@ -104,17 +104,17 @@ public struct ValueColumn: Sendable, KeyedColumn {
         texts.reserveCapacity(strings: strings, bytes: bytes)
     }
 
-    /// Tags, payloads and both dictionaries' storage, borrowed (see `KeyReader`).
-    func withStorage<R>(_ body: (ColumnStorage) throws -> R) rethrows -> R {
-        try tags.withUnsafeBufferPointer { t in
-            try payloads.withUnsafeBufferPointer { p in
-                try texts.withStorage { textArena, textEnds in
-                    try blobs.withStorage { blobArena, blobEnds in
-                        try body(ColumnStorage(tags: t, payloads: p, texts: (textArena, textEnds), blobs: (blobArena, blobEnds)))
-                    }
-                }
-            }
-        }
+    /// Tags, payloads and both dictionaries' storage as pointers, without a closure per array:
+    /// valid only while this column's storage is alive and unchanged, which the caller
+    /// guarantees (`ColumnStore.withKeyReader` keeps its columns alive around its body).
+    /// The arrays are native Swift arrays of trivial elements, so their buffers are stable.
+    @inline(__always)
+    func borrowedStorage() -> ColumnStorage {
+        ColumnStorage(
+            tags: tags.withUnsafeBufferPointer { $0 },
+            payloads: payloads.withUnsafeBufferPointer { $0 },
+            texts: texts.borrowedStorage(),
+            blobs: blobs.borrowedStorage())
     }
 
     // MARK: Internal: stored forms and keys
