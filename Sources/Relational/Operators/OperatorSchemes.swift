@@ -55,7 +55,8 @@ extension Operator {
     /// Every attribute of both sides; a pair with the same name on both sides is one
     /// attribute, and any other attribute the sides share is ambiguous.
     private static func joinedScheme(_ left: Scheme, _ right: Scheme, _ pairs: [JoinPair]) throws -> Scheme {
-        for p in pairs {
+        // The messages are built only on failure: derivative graphs build many joins.
+        for p in pairs where !left.contains(p.left) || !right.contains(p.right) {
             _ = try left.requireIndex(of: p.left, context: "join [\(p)] (left operand)")
             _ = try right.requireIndex(of: p.right, context: "join [\(p)] (right operand)")
         }
