@@ -103,28 +103,25 @@ final class DeltaLookup {
 
     /// The common cases without compiling a predicate: a small table read whole, or one
     /// indexed attribute looked up value by value (the other filters then test the rows
-    /// found). Nil when the filters constrain several indexed attributes (the table's own
-    /// estimate then picks the narrowest) or none.
+    /// found). Nil when the filters constrain no indexed attribute.
     private func lookUp(_ table: MemoryTable, _ filters: [KeyFilter]) throws -> [Row]? {
         if filters.isEmpty {
             guard table.count <= limit else { throw NotALookup() }
             return table.allRows
         }
-        let indexed = Set(table.indexedAttributes)
-        var attribute: Attribute?
-        var position = 0
-        var owner: KeyFilter?
+        // The indexed attribute with the fewest values to look up; on a tie, the table's
+        // first index (where a table's key is declared by convention).
+        var best: (attribute: Attribute, values: Set<Value>, rank: Int)?
         for f in filters {
-            for (i, a) in f.attributes.enumerated() where indexed.contains(a) {
-                guard attribute == nil || attribute == a else { return nil }
-                attribute = a
-                position = i
-                owner = f
+            for (i, a) in f.attributes.enumerated() {
+                guard let rank = table.indexedAttributes.firstIndex(of: a) else { continue }
+                var values = Set<Value>()
+                for key in f.keys { values.insert(key.values[i]) }
+                if let b = best, (b.values.count, b.rank) <= (values.count, rank) { continue }
+                best = (a, values, rank)
             }
         }
-        guard let attribute, let owner else { return nil }
-        var values = Set<Value>()
-        for key in owner.keys { values.insert(key.values[position]) }
+        guard let (attribute, values, _) = best else { return nil }
         var found: [Row] = []
         for v in values { found += try table.lookup(attribute, v) }
         return Self.matching(found, filters, table.scheme)
@@ -214,7 +211,7 @@ final class DeltaLookup {
     private static func split(_ filters: [KeyFilter], _ pairs: [JoinPair], _ left: Scheme, _ right: Scheme)
         -> (left: [KeyFilter], right: [KeyFilter], rest: [KeyFilter])
     {
-        let shared = Set(pairs.filter { $0.left == $0.right }.map(\.left))
+        let shared = pairs.filter { $0.left == $0.right }.map(\.left)
         var l: [KeyFilter] = [], r: [KeyFilter] = [], rest: [KeyFilter] = []
         for f in filters {
             let toLeft = f.attributes.allSatisfy(left.contains)
