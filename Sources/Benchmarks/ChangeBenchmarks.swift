@@ -256,8 +256,7 @@ private struct ChangeBench {
             measurement: m, maxRowsRead: rowsRead.max() ?? 0,
             note: "rows \(range(rowsRead))"
                 + (deltaRows.contains { $0 > 0 } ? " (\(range(deltaRows)) of them delta-table rows)" : "")
-                + "; transaction \(Measurement(label: "", samples: wall).median.formatted)"
-            + (last.map { "; \($0.engineRuns) engine runs, \($0.lookupEvaluations) lookup graphs" } ?? ""))
+                + "; transaction \(Measurement(label: "", samples: wall).median.formatted)")
     }
 }
 

@@ -225,20 +225,6 @@ public final class TransactionalDatabase {
         return mutable
     }
 
-    /// The rows of each graph: by lookups where `lookup` can (see `DeltaLookup`), the rest
-    /// in one engine run.
-    private func evaluate(_ graphs: [Relation], lookup: DeltaLookup?, runs: RunLog) throws -> [(rows: [Row], byLookup: Bool)] {
-        let found = try graphs.map { try lookup?.rows(of: $0) }
-        var results = found.map { (rows: $0 ?? [], byLookup: $0 != nil) }
-        let rest = results.indices.filter { found[$0] == nil }
-        if !rest.isEmpty {
-            let run = try engine.run(rest.map { graphs[$0] })
-            runs.add(run)
-            for (i, rows) in zip(rest, run.results) { results[i].rows = rows }
-        }
-        return results
-    }
-
     private func propagate(_ deltas: [SourceDelta]) throws -> PropagationReport {
         let clock = ContinuousClock()
         let start = clock.now
@@ -250,20 +236,13 @@ public final class TransactionalDatabase {
             // Each operator's delta graphs run as soon as they are built (bottom-up) and
             // become small tables its parents' rules join with the big states.
             let runs = RunLog()
-            let lookup = DeltaLookup(flags: engine.flags)
             var deltaTables: [any SourceRelation] = []
-            let derivation = try ChangeDerivation(deltas: deltas, materialize: { graphs in
-                try self.evaluate(graphs, lookup: lookup, runs: runs).enumerated().map { i, result in
-                    let name = graphs[i].name ?? "delta"
-                    guard !result.rows.isEmpty else { return nil }
-                    // Rows found by lookups are most likely read by lookups again: no index.
-                    let table = result.byLookup
-                        ? Relation(source: DeltaRows(name: name, scheme: graphs[i].scheme, rows: result.rows))
-                        : try ChangeDerivation.deltaTable(name: name, scheme: graphs[i].scheme, rows: result.rows)
-                    if let table, let source = table.source {
-                        deltaTables.append(source)
-                        lookup?.know(table, rows: result.rows)
-                    }
+            let derivation = try ChangeDerivation(deltas: deltas, materialize: { [engine] graphs in
+                let run = try engine.run(graphs)
+                runs.add(run)
+                return try zip(graphs, run.results).map { graph, rows in
+                    let table = try ChangeDerivation.deltaTable(name: graph.name ?? "delta", scheme: graph.scheme, rows: rows)
+                    if let source = table?.source { deltaTables.append(source) }
                     return table
                 }
             })
@@ -290,20 +269,19 @@ public final class TransactionalDatabase {
                 changes[i] = RowChange(added: sides[0], removed: sides[1])
             }
             if !pending.isEmpty {
-                let results = try evaluate(pending, lookup: lookup, runs: runs).map(\.rows)
+                let run = try engine.run(pending)
+                runs.add(run)
                 for (i, s) in slots.enumerated() {
                     changes[i] = RowChange(
-                        added: s.added.map { Set(results[$0]) } ?? changes[i].added,
-                        removed: s.removed.map { Set(results[$0]) } ?? changes[i].removed)
+                        added: s.added.map { Set(run.results[$0]) } ?? changes[i].added,
+                        removed: s.removed.map { Set(run.results[$0]) } ?? changes[i].removed)
                 }
             }
-            if let lookup { runs.add(lookup) }
             report.changes = changes
             report.deltaRowsRead = deltaTables.reduce(0) { $0 + (runs.counters.rowsReadBySource[ObjectIdentifier($1)] ?? 0) }
             report.counters = runs.counters
             report.timings = runs.timings
             report.engineRuns = runs.count
-            report.lookupEvaluations = lookup?.evaluations ?? 0
         case .incrementalSingle:
             let derivation = try ChangeDerivation(deltas: deltas)
             var outputs: [Relation] = []
@@ -358,13 +336,8 @@ public struct PropagationReport: Sendable {
     /// Wall-clock time of the whole propagation: building the graphs and running them.
     public var totalMicroseconds: Double = 0
     /// Engine runs the propagation took (incremental: one per changed operator other than a
-    /// rename, which its parent's rules read through, unless its rules were all evaluated by
-    /// lookups; requery: 1).
+    /// rename, which its parent's rules read through; requery: 1).
     public var engineRuns = 0
-    /// Incremental mode: derivative graphs evaluated by index lookups on their small delta
-    /// tables instead of an engine run (`DeltaLookup`; only under flags whose engine would
-    /// read them the same way).
-    public var lookupEvaluations = 0
 
     init(mode: TransactionalDatabase.Mode, observations: Int) {
         self.mode = mode
@@ -383,12 +356,6 @@ final class RunLog {
     private(set) var counters = RunCounters()
     private(set) var timings = PhaseTimings()
     private(set) var count = 0
-
-    /// Rows read by lookups outside the engine count as source rows read, like a run's.
-    func add(_ lookup: DeltaLookup) {
-        counters.sourceRowsRead += lookup.rowsRead
-        counters.rowsReadBySource.merge(lookup.rowsReadBySource, uniquingKeysWith: +)
-    }
 
     func add(_ run: QueryRun) {
         count += 1
