@@ -55,16 +55,30 @@ extension Operator {
     /// Every attribute of both sides; a pair with the same name on both sides is one
     /// attribute, and any other attribute the sides share is ambiguous.
     private static func joinedScheme(_ left: Scheme, _ right: Scheme, _ pairs: [JoinPair]) throws -> Scheme {
-        for p in pairs {
+        // The messages are built only on failure: derivative graphs build many joins.
+        for p in pairs where !left.contains(p.left) || !right.contains(p.right) {
             _ = try left.requireIndex(of: p.left, context: "join [\(p)] (left operand)")
             _ = try right.requireIndex(of: p.right, context: "join [\(p)] (right operand)")
         }
-        let merged = Set(pairs.filter { $0.left == $0.right }.map(\.left))
-        let shared = Set(left.attributes).intersection(right.attributes)
-        let ambiguous = shared.subtracting(merged).sorted()
+        // Both schemes are sorted: one merge walk finds the shared names and the union.
+        let l = left.attributes, r = right.attributes
+        var all: [Attribute] = []
+        all.reserveCapacity(l.count + r.count)
+        var ambiguous: [Attribute] = []
+        var i = 0, j = 0
+        while i < l.count || j < r.count {
+            if j == r.count || (i < l.count && l[i] < r[j]) {
+                all.append(l[i]); i += 1
+            } else if i == l.count || r[j] < l[i] {
+                all.append(r[j]); j += 1
+            } else {
+                let a = l[i]
+                if !pairs.contains(where: { $0.left == a && $0.right == a }) { ambiguous.append(a) }
+                all.append(a); i += 1; j += 1
+            }
+        }
         if !ambiguous.isEmpty { throw RelationError.ambiguousJoinAttributes(ambiguous) }
-        let all = Set(left.attributes).union(right.attributes)
-        return Scheme(uniqueSorted: all.sorted())
+        return Scheme(uniqueSorted: all)
     }
 
     /// The edge relation's scheme, which must be exactly {from, to} with two names.
