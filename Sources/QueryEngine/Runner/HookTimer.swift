@@ -11,7 +11,7 @@ import Foundation
 /// runs call them untimed.
 final class HookTimer {
     enum Hook: Int, CaseIterable {
-        case nodesAdded, operandCompleted, deferInitiators, chooseInitiator, willProvideFilter, filterActivated
+        case nodesAdded, operandCompleted, deferInitiators, chooseInitiator, willProvideFilter, willNarrowFilter, filterActivated
 
         var name: String {
             switch self {
@@ -20,6 +20,7 @@ final class HookTimer {
             case .deferInitiators: return "deferInitiators"
             case .chooseInitiator: return "chooseInitiator"
             case .willProvideFilter: return "willProvideFilter"
+            case .willNarrowFilter: return "willNarrowFilter"
             case .filterActivated: return "filterActivated"
             }
         }
