@@ -58,6 +58,9 @@ struct HuntCommand: ParsableCommand {
     @Option(help: "Reduce (and write) at most this many cases.")
     var maxReductions: Int = 10
 
+    @Option(help: "Reduce only cases where the --reduce-flagset reads at least this many rows more than the best, and keep that excess while reducing.")
+    var minExcessRows: Int = 20
+
     @Option(help: "Random initiator orders per case for the robustness report (0: none).")
     var orders: Int = 3
 
@@ -87,6 +90,7 @@ struct HuntCommand: ParsableCommand {
             throw ValidationError("--min-regret: '\(minRegret)' is not valid; expected a number >= 1")
         }
         if maxReductions < 0 { throw ValidationError("--max-reductions: '\(maxReductions)' is not a non-negative integer") }
+        if minExcessRows < 1 { throw ValidationError("--min-excess-rows: '\(minExcessRows)' is not valid; expected an integer >= 1") }
         if orders < 0 { throw ValidationError("--orders: '\(orders)' is not a non-negative integer") }
         if let out {
             do { _ = try FileSystem.checkedOutputPath(out, option: "--out", directory: true) } catch {
@@ -121,6 +125,7 @@ struct HuntCommand: ParsableCommand {
         }
         hunter.reduce = !noReduce
         hunter.maxReductions = maxReductions
+        hunter.minExcessRows = minExcessRows
         hunter.robustnessOrders = orders
         let directory = out ?? "Results/hunt/s\(seed)-n\(random)"
         let clock = ContinuousClock()

@@ -21,7 +21,9 @@ final class PassAndHookReportTests: XCTestCase {
             "closure-seeding.filterActivated": 2,  // each activated filter is offered; no closure here
             "join-filter-pushdown.operandCompleted": 6,
             "set-operand-filter.operandCompleted": 6,
+            "filter-aware-ordering.nodesAdded": 2,  // its pairs and sources, kept per run
             "filter-aware-ordering.deferInitiators": 3,
+            "late-subtree-copying.willProvideFilter": 2,
             "late-filter-narrowing.filterActivated": 2,
         ])
         XCTAssertTrue(run.hookReports.allSatisfy { $0.microseconds >= 0 })

@@ -36,6 +36,11 @@ public protocol Heuristic: AnyObject {
     /// whatever child sits at `edge` afterwards.
     func willProvideFilter(_ filter: Predicate, along edge: Edge, run: any RunnerContext)
 
+    /// `filter` is about to narrow the filter `edge` already has (the runner ANDs the two).
+    /// The heuristic may rearrange the graph as in `willProvideFilter`; the narrowing then
+    /// applies to whatever child sits at `edge` afterwards.
+    func willNarrowFilter(_ filter: Predicate, along edge: Edge, run: any RunnerContext)
+
     /// Every parent of `node` has provided a filter, and their OR is now active on it
     /// (before it flows on to the node's children).
     func filterActivated(_ node: NodeID, run: any RunnerContext)
@@ -61,6 +66,9 @@ extension Heuristic {
         return nil
     }
     public func willProvideFilter(_ filter: Predicate, along edge: Edge, run: any RunnerContext) {
+        (run as? Runner)?.hookTimer.noteDefault()
+    }
+    public func willNarrowFilter(_ filter: Predicate, along edge: Edge, run: any RunnerContext) {
         (run as? Runner)?.hookTimer.noteDefault()
     }
     public func filterActivated(_ node: NodeID, run: any RunnerContext) { (run as? Runner)?.hookTimer.noteDefault() }

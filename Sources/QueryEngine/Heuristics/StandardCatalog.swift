@@ -12,6 +12,7 @@ extension HeuristicCatalog {
             FilterAwareOrdering.self,
             InitiatorOrdering.self,
             SubtreeCopying.self,
+            LateSubtreeCopying.self,
             GraphGrowthBudget.self,
             ClosureSeeding.self,
             LateFilterNarrowing.self,

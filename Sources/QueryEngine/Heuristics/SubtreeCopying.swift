@@ -41,14 +41,14 @@ public final class SubtreeCopying: Heuristic {
         guard let subtree = run.graph.subtree(of: child, upTo: limit),
             !subtree.contains(where: { run.hasStarted($0) || run.isComplete($0) })
         else { return }
-        guard reachesSelectiveSource(child, filter, run) else { return }
+        guard Self.reachesSelectiveSource(child, filter, run) else { return }
         run.copySubtree(along: edge)
     }
 
     /// Follows the filter down as the runner would and asks each source it reaches. The
     /// subtree is a DAG: each (node, filter) pair is visited once, so a node shared at every
     /// level costs one visit per level, not one per path (2^levels).
-    private func reachesSelectiveSource(_ start: NodeID, _ startFilter: Predicate, _ run: any RunnerContext) -> Bool {
+    static func reachesSelectiveSource(_ start: NodeID, _ startFilter: Predicate, _ run: any RunnerContext) -> Bool {
         struct Visit: Hashable {
             let node: NodeID
             let filter: Predicate

@@ -55,36 +55,41 @@ extension Runner {
 
     /// A second filter along an edge that already has `given`. The narrowing then flows
     /// down in one wave, parents before children, so a node shared by many paths (a
-    /// self-sharing DAG) is rebuilt once per wave rather than once per path.
+    /// self-sharing DAG) is rebuilt once per wave rather than once per path. A heuristic may
+    /// copy a subtree as an edge narrows (`willNarrowFilter`); a copy's nodes are new to the
+    /// wave's order and have no parent outside it, so they follow in a second pass.
     private func narrowFilter(_ given: Predicate, with filter: Predicate, along edge: Edge) {
         guard let first = narrowEdge(given, filter, edge) else { return }
         var pending: Set<NodeID> = [first]
-        for id in graph.topologicalOrder() where pending.contains(id) {
-            let runtime = runtimes[id]
-            let current = graph[id].parents.compactMap { runtimes[$0.parent].providedToOperand[$0.operand] }
-            guard runtime.rebuildFilter(from: current) else { continue }
-            estimates.forget(node: id)
-            guard runtime.filterActive, let narrowed = runtime.filter else { continue }
-            for operand in graph[id].children.indices {
-                let down = Edge(parent: id, operand: operand)
-                guard let derived = derivedFilter(narrowed, along: down) else { continue }
-                if let old = runtime.providedToOperand[operand] {
-                    if let child = narrowEdge(old, derived, down) { pending.insert(child) }
-                } else {
-                    provideFilter(derived, along: down)
+        while !pending.isEmpty {
+            for id in graph.topologicalOrder() where pending.remove(id) != nil {
+                let runtime = runtimes[id]
+                let current = graph[id].parents.compactMap { runtimes[$0.parent].providedToOperand[$0.operand] }
+                guard runtime.rebuildFilter(from: current) else { continue }
+                estimates.forget(node: id)
+                guard runtime.filterActive, let narrowed = runtime.filter else { continue }
+                for operand in graph[id].children.indices {
+                    let down = Edge(parent: id, operand: operand)
+                    guard let derived = derivedFilter(narrowed, along: down) else { continue }
+                    if let old = runtime.providedToOperand[operand] {
+                        if let child = narrowEdge(old, derived, down) { pending.insert(child) }
+                    } else {
+                        provideFilter(derived, along: down)
+                    }
                 }
             }
         }
     }
 
-    /// Makes the edge's filter `given` AND `filter`; the child, or nil when that changes
-    /// nothing or the child is complete.
+    /// Makes the edge's filter `given` AND `filter`; the child (a copy, if a heuristic's
+    /// `willNarrowFilter` copied the subtree), or nil when that changes nothing or the child
+    /// is complete.
     private func narrowEdge(_ given: Predicate, _ filter: Predicate, _ edge: Edge) -> NodeID? {
-        let child = graph.child(at: edge)
-        guard !runtimes[child].complete, !Self.implies(given, filter) else { return nil }
+        guard !runtimes[graph.child(at: edge)].complete, !Self.implies(given, filter) else { return nil }
+        forEachHeuristic(.willNarrowFilter) { $0.willNarrowFilter(filter, along: edge, run: self) }
         runtimes[edge.parent].providedToOperand[edge.operand] = Self.implies(filter, given) ? filter : .all([given, filter])
         counters.filtersNarrowed += 1
-        return child
+        return graph.child(at: edge)
     }
 
     /// Whether every row passing `a` passes `b`, as far as a syntactic check can tell: `b` is

@@ -12,7 +12,7 @@ import Foundation
 /// but no clock is read.
 final class HookTimer {
     enum Hook: Int, CaseIterable {
-        case nodesAdded, operandCompleted, deferInitiators, chooseInitiator, willProvideFilter, filterActivated
+        case nodesAdded, operandCompleted, deferInitiators, chooseInitiator, willProvideFilter, willNarrowFilter, filterActivated
 
         var name: String {
             switch self {
@@ -21,6 +21,7 @@ final class HookTimer {
             case .deferInitiators: return "deferInitiators"
             case .chooseInitiator: return "chooseInitiator"
             case .willProvideFilter: return "willProvideFilter"
+            case .willNarrowFilter: return "willNarrowFilter"
             case .filterActivated: return "filterActivated"
             }
         }

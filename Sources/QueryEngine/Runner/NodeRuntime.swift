@@ -18,12 +18,12 @@ final class NodeRuntime {
         if added || self.filter == nil { self.filter = disjuncts.predicate }
     }
 
-    /// Replaces the parental filter by the OR of `filters` (each parent's current one);
-    /// true when that changed it.
+    /// Replaces the parental filter by the OR of `filters` (each parent's current one; none
+    /// leaves no filter); true when that changed it.
     func rebuildFilter(from filters: [Predicate]) -> Bool {
         var fresh = FilterDisjuncts()
         for f in filters { _ = fresh.add(f) }
-        let predicate = fresh.predicate
+        let predicate = filters.isEmpty ? nil : fresh.predicate
         guard predicate != filter else { return false }
         disjuncts = fresh
         filter = predicate

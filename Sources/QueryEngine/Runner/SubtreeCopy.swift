@@ -48,20 +48,37 @@ extension Runner {
         counters.nodesCopied += members.count
 
         // The original loses a parent. If that parent had not provided yet, the original now
-        // waits on one fewer; if it had, its contribution stays in the OR (a superset, sound).
-        if !hasProvided(along: edge) {
-            let original = runtimes[root]
+        // waits on one fewer. If it had, the copy takes its filter over (below), and the
+        // original, still waiting, keeps only what its remaining parents gave; an active
+        // original keeps its OR (a superset, sound: its children already have it).
+        let given = runtimes[edge.parent].providedToOperand[edge.operand]
+        let original = runtimes[root]
+        if given == nil {
             if original.remainingParents > 0 {
                 original.remainingParents -= 1
                 if original.remainingParents == 0 { activateFilter(root) }
             } else {
                 violated("node \(root) lost parent \(edge.parent) with no parent left waiting")
             }
+        } else if !original.filterActive {
+            let remaining = graph[root].parents.compactMap { runtimes[$0.parent].providedToOperand[$0.operand] }
+            if original.rebuildFilter(from: remaining) { estimates.forget(node: root) }
         }
         validateAfterEdit("copy of the subtree at \(edge)")
 
         let added = graph.topologicalOrder(of: Array(copyOf.values))
         forEachHeuristic(.nodesAdded) { $0.nodesAdded(added, run: self) }
+        if let given { carryFilter(given, to: newRoot) }
         return newRoot
+    }
+
+    /// A copy made along an edge that had already provided receives that filter, as its
+    /// original did; its parent will not provide again (a later filter narrows the edge).
+    private func carryFilter(_ given: Predicate, to copy: NodeID) {
+        let runtime = runtimes[copy]
+        guard runtime.remainingParents > 0 else { return }
+        runtime.orIntoFilter(given)
+        runtime.remainingParents -= 1
+        if runtime.remainingParents == 0 { activateFilter(copy) }
     }
 }
