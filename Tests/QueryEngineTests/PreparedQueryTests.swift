@@ -41,4 +41,37 @@ final class PreparedQueryTests: XCTestCase {
         XCTAssertTrue(untimed.hookReports.allSatisfy { $0.microseconds == 0 })
         XCTAssertEqual(untimed.counters, timed.counters)
     }
+
+    /// Heuristics may keep per-run state (filter-aware ordering keeps the graph's join pairs
+    /// from `nodesAdded`), so a prepared query must give every run its own instances.
+    func testEachRunGetsFreshHeuristicInstances() throws {
+        let documents = try Fixtures.documents(200)
+        let query = try Fixtures.selectedDocumentParent(documents: documents, selected: 3)
+        let catalog = HeuristicCatalog(HeuristicCatalog.standard.heuristics + [RunStateProbe.self])
+        let prepared = try QueryEngine(preset: "all-on", catalog: catalog).prepare([query])
+        RunStateProbe.instancesStarted = 0
+        let first = try prepared.run()
+        for _ in 0..<3 {
+            XCTAssertEqual(try prepared.run().counters, first.counters)
+        }
+        XCTAssertEqual(RunStateProbe.instancesStarted, 4, "one fresh instance per run")
+    }
+}
+
+/// Test only: counts the instances that saw a run start (their first `nodesAdded`).
+private final class RunStateProbe: Heuristic {
+    nonisolated(unsafe) static var instancesStarted = 0
+    static let probe = FlagKey<Bool>("run-state-probe")
+    static let flags = [
+        FlagSpec(name: probe.name, kind: .toggle, allOn: .toggle(true), allOff: .toggle(false),
+                 meaning: "test only: counts instances that saw a run start")
+    ]
+    static func make(_ flags: FlagSet) -> RunStateProbe? { flags.isOn(probe) ? RunStateProbe() : nil }
+
+    private var started = false
+
+    func nodesAdded(_ nodes: [NodeID], run: any RunnerContext) {
+        if !started { Self.instancesStarted += 1 }
+        started = true
+    }
 }

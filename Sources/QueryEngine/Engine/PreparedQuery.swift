@@ -15,6 +15,8 @@ import Relational
 public final class PreparedQuery {
     public let outputs: [Relation]
     let engine: QueryEngine
+    /// The heuristics whose optimizer passes ran during preparation (each run instantiates
+    /// its own, see `run`).
     let heuristics: [any Heuristic]
     let planned: PlanGraph
     let optimized: PlanGraph
@@ -63,8 +65,11 @@ public final class PreparedQuery {
 
         let clock = ContinuousClock()
         let runStart = clock.now
+        // Heuristics may keep state for the length of a run (filter-aware ordering's pairs,
+        // for one), so each run gets fresh instances; the prepared ones only gave the passes.
         let runner = try Runner(
-            graph: optimized, heuristics: heuristics, counters: counters, batchSize: engine.batchSize,
+            graph: optimized, heuristics: engine.catalog.instantiate(engine.flags), counters: counters,
+            batchSize: engine.batchSize,
             checked: engine.checked, kernels: kernels, timesHooks: engine.timesHooks)
         let results = try runner.run()
         timings.runMicroseconds = (clock.now - runStart).microseconds

@@ -9,7 +9,8 @@ public protocol Heuristic: AnyObject {
     /// The flags this heuristic reads (names unique across the catalog).
     static var flags: [FlagSpec] { get }
 
-    /// An instance configured from the flag set, or nil when the flags switch it off.
+    /// An instance configured from the flag set, or nil when the flags switch it off. Every
+    /// run of a query gets its own instances, so an instance may keep state for one run.
     static func make(_ flags: FlagSet) -> Self?
 
     /// Ahead-of-time passes this heuristic contributes, in order.
