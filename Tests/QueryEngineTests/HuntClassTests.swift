@@ -6,22 +6,11 @@ import Relational
 /// cases: rows the `things` table delivered, under `seed`, `all-on` and `all-on` without the
 /// heuristic that fixes the class.
 final class HuntClassTests: XCTestCase {
-    private func things(indexed: Bool = true) throws -> MemoryTable {
-        try MemoryTable(name: "things", columns: ["id", "label"], rows: (1...10).map { [.integer($0), .text("t\($0)")] },
-                        indexedAttributes: indexed ? ["id"] : [])
-    }
-
-    private func empty() throws -> Relation {
-        Relation(source: try MemoryTable(name: "none", columns: ["id"], rows: [])).named("none")
-    }
-
-    private func rowsRead(_ query: Relation, _ table: MemoryTable, preset: String = "all-on", disable: [String] = []) throws -> Int {
-        table.resetStatistics()
-        let flags = try HeuristicCatalog.standard.flagSet(preset: preset, disable: disable)
-        let run = try QueryEngine(flags: flags).run([query])
-        let read = table.rowsDelivered
-        XCTAssertEqual(Set(run.results[0]), Set(try ReferenceEvaluator.evaluate(query)), "\(preset) -\(disable)")
-        return read
+    private func things(indexed: Bool = true) throws -> MemoryTable { try HuntCaseFixtures.things(indexed: indexed) }
+    private func empty() throws -> Relation { try HuntCaseFixtures.empty() }
+    private func rowsRead(_ query: Relation, _ table: MemoryTable, preset: String = "all-on", disable: [String] = [],
+                          file: StaticString = #filePath, line: UInt = #line) throws -> Int {
+        try HuntCaseFixtures.rowsRead(query, table, preset: preset, disable: disable, file: file, line: line)
     }
 
     /// `t2 join (t3 select (true)) join t3` with `t2` empty (class "shared source with a select

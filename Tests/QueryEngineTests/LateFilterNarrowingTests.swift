@@ -6,22 +6,11 @@ import Relational
 /// reduced cases: a filter that reaches a node after the node filtered a child itself.
 /// Counters only: rows the `things` table delivered.
 final class LateFilterNarrowingTests: XCTestCase {
-    private func things() throws -> MemoryTable {
-        try MemoryTable(name: "things", columns: ["id", "label"], rows: (1...10).map { [.integer($0), .text("t\($0)")] })
-    }
-
-    private func empty() throws -> Relation {
-        Relation(source: try MemoryTable(name: "none", columns: ["id"], rows: [])).named("none")
-    }
-
-    private func rowsRead(_ query: Relation, _ table: MemoryTable, preset: String = "all-on", disable: [String] = []) throws -> Int {
-        table.resetStatistics()
-        let flags = try HeuristicCatalog.standard.flagSet(preset: preset, disable: disable)
-        let run = try QueryEngine(flags: flags).run([query])
-        let read = table.rowsDelivered
-        // The reference evaluator reads the table too, so it runs after counting.
-        XCTAssertEqual(Set(run.results[0]), Set(try ReferenceEvaluator.evaluate(query)), "\(preset) -\(disable)")
-        return read
+    private func things(indexed: Bool = false) throws -> MemoryTable { try HuntCaseFixtures.things(indexed: indexed) }
+    private func empty() throws -> Relation { try HuntCaseFixtures.empty() }
+    private func rowsRead(_ query: Relation, _ table: MemoryTable, preset: String = "all-on", disable: [String] = [],
+                          file: StaticString = #filePath, line: UInt = #line) throws -> Int {
+        try HuntCaseFixtures.rowsRead(query, table, preset: preset, disable: disable, file: file, line: line)
     }
 
     /// `t1 select (label != "zzz") join t0` with `t0` empty (the hunt's largest class, 19 of

@@ -1,0 +1,31 @@
+import XCTest
+import Relational
+@testable import QueryEngine
+
+/// The pieces of the hand-built hunt cases (issue 15): a ten-row `things` table, an empty
+/// relation, and the rows a table delivered to one run, checked against the reference
+/// evaluator.
+enum HuntCaseFixtures {
+    static func things(indexed: Bool = false) throws -> MemoryTable {
+        try MemoryTable(name: "things", columns: ["id", "label"], rows: (1...10).map { [.integer($0), .text("t\($0)")] },
+                        indexedAttributes: indexed ? ["id"] : [])
+    }
+
+    static func empty() throws -> Relation {
+        Relation(source: try MemoryTable(name: "none", columns: ["id"], rows: [])).named("none")
+    }
+
+    static func rowsRead(
+        _ query: Relation, _ table: MemoryTable, preset: String = "all-on", disable: [String] = [],
+        file: StaticString = #filePath, line: UInt = #line
+    ) throws -> Int {
+        table.resetStatistics()
+        let flags = try HeuristicCatalog.standard.flagSet(preset: preset, disable: disable)
+        let run = try QueryEngine(flags: flags).run([query])
+        let read = table.rowsDelivered
+        // The reference evaluator reads the table too, so it runs after counting.
+        XCTAssertEqual(Set(run.results[0]), Set(try ReferenceEvaluator.evaluate(query)), "\(preset) -\(disable)",
+                       file: file, line: line)
+        return read
+    }
+}
