@@ -22,31 +22,32 @@ private func runProfileDriver(_ arguments: [String]) throws {
     var prepared = false
     var decodeRows = false
     var rest = arguments[...]
+    func count(_ option: String, in range: ClosedRange<Int>) throws -> Int {
+        guard let value = rest.popFirst(), let n = Int(value), range.contains(n) else {
+            throw BenchmarkError.usage("bulk-profile: \(option) needs a count in \(range)")
+        }
+        return n
+    }
+    func name(_ option: String) throws -> String {
+        guard let value = rest.popFirst() else { throw BenchmarkError.usage("bulk-profile: \(option) needs a name") }
+        return value
+    }
     while let argument = rest.popFirst() {
         switch argument {
         case "--rows":
-            guard let value = rest.popFirst(), let n = Int(value), Shape.rowRange.contains(n) else {
-                throw BenchmarkError.usage("bulk-profile: --rows needs a count in \(Shape.rowRange)")
-            }
-            rows = n
+            rows = try count(argument, in: Shape.rowRange)
         case "--preset":
-            guard let value = rest.popFirst() else { throw BenchmarkError.usage("bulk-profile: --preset needs a name") }
-            preset = value
+            preset = try name(argument)
         case "--decode-rows":
             decodeRows = true
         case "--query":
-            guard let value = rest.popFirst() else { throw BenchmarkError.usage("bulk-profile: --query needs a name") }
-            only = value
+            only = try name(argument)
         case "--catalog-query":
-            guard let value = rest.popFirst() else { throw BenchmarkError.usage("bulk-profile: --catalog-query needs a name") }
-            catalogQuery = value
+            catalogQuery = try name(argument)
         case "--prepared":
             prepared = true
         case "--runs":
-            guard let value = rest.popFirst(), let n = Int(value), (1...1_000_000).contains(n) else {
-                throw BenchmarkError.usage("bulk-profile: --runs needs a count in 1...1000000")
-            }
-            runs = n
+            runs = try count(argument, in: 1...1_000_000)
         default:
             throw BenchmarkError.usage("bulk-profile: unknown argument '\(argument)' "
                 + "(known: --rows N, --preset P, --query NAME, --decode-rows, --catalog-query NAME, --runs N, --prepared)")
