@@ -5,20 +5,13 @@ import Relational
 /// Issue 15's hunt classes fixed after `late-filter-narrowing`, hand-built from the reduced
 /// cases: rows the `things` table delivered, under `seed`, `all-on` and `all-on` without the
 /// heuristic that fixes the class.
-final class HuntClassTests: XCTestCase {
-    private func things(indexed: Bool = true) throws -> MemoryTable { try HuntCaseFixtures.things(indexed: indexed) }
-    private func empty() throws -> Relation { try HuntCaseFixtures.empty() }
-    private func rowsRead(_ query: Relation, _ table: MemoryTable, preset: String = "all-on", disable: [String] = [],
-                          file: StaticString = #filePath, line: UInt = #line) throws -> Int {
-        try HuntCaseFixtures.rowsRead(query, table, preset: preset, disable: disable, file: file, line: line)
-    }
-
+final class HuntClassTests: HuntCaseTestCase {
     /// `t2 join (t3 select (true)) join t3` with `t2` empty (class "shared source with a select
     /// parent"): the select gave `t3` its `true` at the start, so the inner join's `false`
     /// only narrows that edge while `t3` waits on the outer join, which waits on `t3`.
     /// `late-subtree-copying` copies `t3` for the narrowed edge.
     func testANarrowedEdgeToASharedSourceGetsItsOwnCopy() throws {
-        let things = try things()
+        let things = try things(indexed: true)
         let shared = Relation(source: things)
         let query = try empty().join(shared.select(.true)).join(shared)
         XCTAssertEqual(try rowsRead(query, things, preset: "seed"), 10)
@@ -31,7 +24,7 @@ final class HuntClassTests: XCTestCase {
     /// row; copied, the inner join reads none, and the outer join's `false` then narrows the
     /// original through the select.
     func testTheLastFilterIsNotLostInAnUnselectiveOr() throws {
-        let things = try things()
+        let things = try things(indexed: true)
         let shared = Relation(source: things)
         let query = try shared.select(.true).join(empty().join(shared))
         XCTAssertEqual(try rowsRead(query, things, preset: "seed"), 10)

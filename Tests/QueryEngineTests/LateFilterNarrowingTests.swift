@@ -5,14 +5,7 @@ import Relational
 /// The hunt's classes for issue 15 ("where the seed's heuristics lose"), hand-built from its
 /// reduced cases: a filter that reaches a node after the node filtered a child itself.
 /// Counters only: rows the `things` table delivered.
-final class LateFilterNarrowingTests: XCTestCase {
-    private func things(indexed: Bool = false) throws -> MemoryTable { try HuntCaseFixtures.things(indexed: indexed) }
-    private func empty() throws -> Relation { try HuntCaseFixtures.empty() }
-    private func rowsRead(_ query: Relation, _ table: MemoryTable, preset: String = "all-on", disable: [String] = [],
-                          file: StaticString = #filePath, line: UInt = #line) throws -> Int {
-        try HuntCaseFixtures.rowsRead(query, table, preset: preset, disable: disable, file: file, line: line)
-    }
-
+final class LateFilterNarrowingTests: HuntCaseTestCase {
     /// `t1 select (label != "zzz") join t0` with `t0` empty (the hunt's largest class, 19 of
     /// its 27 cases over 4x): the select pushed its predicate at the start, so the join's
     /// `false` filter stopped at the select and every row of `things` was read.

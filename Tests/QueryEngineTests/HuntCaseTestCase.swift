@@ -5,17 +5,17 @@ import Relational
 /// The pieces of the hand-built hunt cases (issue 15): a ten-row `things` table, an empty
 /// relation, and the rows a table delivered to one run, checked against the reference
 /// evaluator.
-enum HuntCaseFixtures {
-    static func things(indexed: Bool = false) throws -> MemoryTable {
+class HuntCaseTestCase: XCTestCase {
+    func things(indexed: Bool = false) throws -> MemoryTable {
         try MemoryTable(name: "things", columns: ["id", "label"], rows: (1...10).map { [.integer($0), .text("t\($0)")] },
                         indexedAttributes: indexed ? ["id"] : [])
     }
 
-    static func empty() throws -> Relation {
+    func empty() throws -> Relation {
         Relation(source: try MemoryTable(name: "none", columns: ["id"], rows: [])).named("none")
     }
 
-    static func rowsRead(
+    func rowsRead(
         _ query: Relation, _ table: MemoryTable, preset: String = "all-on", disable: [String] = [],
         file: StaticString = #filePath, line: UInt = #line
     ) throws -> Int {
