@@ -44,36 +44,20 @@ public enum ChangeReproDirectory {
         let query = try QueryPrinter.print(Array(built.prefix(graph.outputs.count)), catalog: catalog)
         let script = changeScript(failure.transactions, graph: graph, nodes: nodes)
 
-        try FileSystem.makeDirectories(parent)
-        let path = FileSystem.join(parent, id)
-        let temporary = FileSystem.temporarySibling(of: path)
-        FileSystem.removeDirectory(temporary)
-        try FileSystem.makeDirectories(temporary)
-        do {
+        return try ReproFiles.publish(id: id, under: parent) { temporary, path in
             let header = "# Reduced change repro, case \(failure.caseIndex) (replay: testbed verify --repro DIR)\n"
             try FileSystem.writeText(header + query, to: FileSystem.join(temporary, "query.rq"))
-            for t in graph.tables {
-                try FileSystem.writeText(CSVWriter.text(scheme: t.scheme, rows: t.rows), to: FileSystem.join(temporary, "\(t.name).csv"))
-            }
+            try ReproFiles.writeTables(graph.tables, in: temporary)
             try FileSystem.writeText(script, to: FileSystem.join(temporary, scriptFile))
-            var manifest = [
+            let manifest = [
                 "flags: \(failure.flags.canonical)",
                 "mode: \(failure.mode.rawValue)",
                 "declare-keys: \(failure.declareKeys ? "yes" : "no")",
-            ]
-            for t in graph.tables {
-                manifest.append("table: \(t.name) indexed [\(t.indexedAttributes.map(\.name).joined(separator: ", "))] rows \(t.rows.count)")
-            }
+            ] + ReproFiles.manifestLines(graph.tables)
             try FileSystem.writeText(manifest.joined(separator: "\n") + "\n", to: FileSystem.join(temporary, "manifest.txt"))
             try FileSystem.writeText(failure.problems.joined(separator: "\n") + "\n", to: FileSystem.join(temporary, "problems.txt"))
             try FileSystem.writeText("swift run -c release testbed verify --repro \(path)\n", to: FileSystem.join(temporary, "command.txt"))
-            FileSystem.removeDirectory(path)
-            try FileSystem.rename(temporary, to: path)
-        } catch {
-            FileSystem.removeDirectory(temporary)
-            throw error
         }
-        return path
     }
 
     /// The transactions in change-script syntax.

@@ -14,33 +14,18 @@ public enum RegretRepro {
         _ reduced: ReducedRegret, grid: HuntGrid, chosen: String, minRegret: Double, id: String, under parent: String
     ) throws -> String {
         let loaded = try LoadedCase(reduced.graph)
-        try FileSystem.makeDirectories(parent)
-        let path = FileSystem.join(parent, id)
-        let temporary = FileSystem.temporarySibling(of: path)
-        FileSystem.removeDirectory(temporary)
-        try FileSystem.makeDirectories(temporary)
-        do {
+        return try ReproFiles.publish(id: id, under: parent) { temporary, path in
             let header = "# Reduced regret case: \(chosen) reads at least \(format(minRegret))x the best flag set's rows "
                 + "(replay: testbed hunt --repro DIR)\n# flags: \(reduced.flags.canonical)\n"
             try FileSystem.writeText(header + loaded.queryText, to: FileSystem.join(temporary, "query.rq"))
-            for t in reduced.graph.tables {
-                try FileSystem.writeText(CSVWriter.text(scheme: t.scheme, rows: t.rows), to: FileSystem.join(temporary, "\(t.name).csv"))
-            }
-            var manifest = ["flags: \(reduced.flags.canonical)", "backend: memory", "batch-size: \(CaseChecker.defaultBatchSize)"]
-            for t in reduced.graph.tables {
-                manifest.append("table: \(t.name) indexed [\(t.indexedAttributes.map(\.name).joined(separator: ", "))] rows \(t.rows.count)")
-            }
+            try ReproFiles.writeTables(reduced.graph.tables, in: temporary)
+            let manifest = ["flags: \(reduced.flags.canonical)", "backend: memory", "batch-size: \(CaseChecker.defaultBatchSize)"]
+                + ReproFiles.manifestLines(reduced.graph.tables)
             try FileSystem.writeText(manifest.joined(separator: "\n") + "\n", to: FileSystem.join(temporary, "manifest.txt"))
             try FileSystem.writeText(regretText(reduced.regret, grid: grid, chosen: chosen, minRegret: minRegret),
                                      to: FileSystem.join(temporary, "regret.txt"))
             try FileSystem.writeText("swift run -c release testbed hunt --repro \(path)\n", to: FileSystem.join(temporary, "command.txt"))
-            FileSystem.removeDirectory(path)
-            try FileSystem.rename(temporary, to: path)
-        } catch {
-            FileSystem.removeDirectory(temporary)
-            throw error
         }
-        return path
     }
 
     /// `flagset: NAME` and `min-regret: F`, then one informational line per flag set.

@@ -21,27 +21,14 @@ public enum ReproDirectory {
     @discardableResult
     public static func write(_ failing: FailingCase, id: String, under parent: String = defaultParent) throws -> String {
         let loaded = try LoadedCase(failing.graph)
-        try FileSystem.makeDirectories(parent)
-        let path = FileSystem.join(parent, id)
-        let temporary = FileSystem.temporarySibling(of: path)
-        FileSystem.removeDirectory(temporary)
-        try FileSystem.makeDirectories(temporary)
-        do {
+        return try ReproFiles.publish(id: id, under: parent) { temporary, path in
             try FileSystem.writeText(queryText(failing, loaded), to: FileSystem.join(temporary, "query.rq"))
-            for t in failing.graph.tables {
-                try FileSystem.writeText(CSVWriter.text(scheme: t.scheme, rows: t.rows), to: FileSystem.join(temporary, "\(t.name).csv"))
-            }
+            try ReproFiles.writeTables(failing.graph.tables, in: temporary)
             try FileSystem.writeText(manifest(failing), to: FileSystem.join(temporary, "manifest.txt"))
             try FileSystem.writeText(failing.mismatch.description + "\n", to: FileSystem.join(temporary, "mismatch.txt"))
             let engines = failing.mismatch.engine.map { " --engines \($0)" } ?? ""
             try FileSystem.writeText("swift run -c release testbed verify --repro \(path)\(engines)\n", to: FileSystem.join(temporary, "command.txt"))
-            FileSystem.removeDirectory(path)
-            try FileSystem.rename(temporary, to: path)
-        } catch {
-            FileSystem.removeDirectory(temporary)
-            throw error
         }
-        return path
     }
 
     static func queryText(_ failing: FailingCase, _ loaded: LoadedCase) -> String {
@@ -64,9 +51,7 @@ public enum ReproDirectory {
         if let p = failing.graph.validPartition {
             lines.append("partition: \(p.whole) \(p.matching) \(p.rest)")
         }
-        for t in failing.graph.tables {
-            lines.append("table: \(t.name) indexed [\(t.indexedAttributes.map(\.name).joined(separator: ", "))] rows \(t.rows.count)")
-        }
+        lines += ReproFiles.manifestLines(failing.graph.tables)
         return lines.joined(separator: "\n") + "\n"
     }
 
