@@ -15,15 +15,35 @@ cd "$(dirname "$0")/.."
 bash scripts/setup.sh --plotting --browser --sweep-tests --engines
 export TESTBED_REQUIRE_REPORT_TOOLS=1
 export TESTBED_REQUIRE_ENGINES=1
+# The parser fuzz builds in its own directory, .build-fuzz: -sanitize=fuzzer changes the flags
+# of every Swift module it compiles, so in .build the test build would compile them all again.
+# That build costs about as much CPU as the main one, so it runs in the background from here
+# at the lowest CPU priority, taking what the builds and tests leave idle (linking, tests
+# waiting on servers, the suite's last tests). The fuzz itself (fixed iterations, libFuzzer's
+# per-input timeout) runs after the tests at normal priority; its output follows theirs.
+fuzz_log="$(mktemp)"
+set -m  # the background build gets its own process group, ended with it if this script stops early
+nice -n 19 bash scripts/fuzz.sh --build-only >"$fuzz_log" 2>&1 &
+fuzz_build=$!
+set +m
+trap '[ -n "$fuzz_build" ] && kill -- -"$fuzz_build" 2>/dev/null; rm -f "$fuzz_log"' EXIT
 swift build
 # Every test is XCTest; without --disable-swift-testing the run would close on Swift
 # Testing's "Test run with 0 tests" line, which reads as no tests. --parallel runs the test
 # methods in as many worker processes as there are cores (the suite takes about half the
 # time on 2 cores); it prints "[n/N] Testing …" per test, the output of every failed test,
 # and exits non-zero when any test fails. The scheduler tests, which start host-wide
-# daemons, serialize themselves with a lock file.
-# The fixed-iteration fuzz of the query and config parsers runs first (its own build dir,
-# .build-fuzz, reused between runs), so that `swift test`'s summary stays the last output.
+# daemons, serialize themselves with a lock file. Tests that take long are split into
+# several test methods (catalog verification by shard, plist verification by backend), so
+# that the workers finish together.
+tests=0
+swift test --disable-swift-testing --parallel || tests=$?
+built=0
+wait "$fuzz_build" || built=$?
+fuzz_build=
+echo "test.sh: the fuzz build (beside the tests):"
+cat "$fuzz_log"
+[ "$built" = 0 ] || { echo "test.sh: the fuzz build failed (exit $built)" >&2; exit 1; }
 bash scripts/fuzz.sh --runs "${FUZZ_RUNS:-20000}"
-swift test --disable-swift-testing --parallel
+[ "$tests" = 0 ] || { echo "test.sh: swift test failed (exit $tests); its summary is above the fuzz" >&2; exit "$tests"; }
 echo "test.sh: the parser fuzz and every test passed"

@@ -5,9 +5,29 @@ import XCTest
 @testable import Verification
 
 final class CatalogVerificationTests: XCTestCase {
-    /// `testbed verify` on the catalog at small sizes (the tests' grid, both backends).
-    func testCatalogAtSmallSizesPasses() throws {
+    /// `testbed verify` on the catalog at small sizes (the tests' grid, both backends), in
+    /// four shards of the catalog (query i in shard i % 4), one test each: a single test took
+    /// about two minutes on one worker of `swift test --parallel` while the other sat idle.
+    static let shardCount = 4
+
+    static func shard(_ index: Int, of queries: [CatalogQuery]) -> [CatalogQuery] {
+        queries.enumerated().filter { $0.offset % shardCount == index }.map(\.element)
+    }
+
+    func testCatalogShardsCoverEveryQueryOnce() throws {
         let queries = try QueryCatalog.load()
+        let shards = (0..<Self.shardCount).map { Self.shard($0, of: queries) }
+        XCTAssertEqual(shards.flatMap { $0.map(\.name) }.sorted(), queries.map(\.name).sorted())
+        XCTAssertTrue(shards.allSatisfy { !$0.isEmpty })
+    }
+
+    func testCatalogAtSmallSizesPassesShard1() throws { try verifyShard(0) }
+    func testCatalogAtSmallSizesPassesShard2() throws { try verifyShard(1) }
+    func testCatalogAtSmallSizesPassesShard3() throws { try verifyShard(2) }
+    func testCatalogAtSmallSizesPassesShard4() throws { try verifyShard(3) }
+
+    private func verifyShard(_ index: Int) throws {
+        let queries = Self.shard(index, of: try QueryCatalog.load())
         XCTAssertFalse(queries.isEmpty)
         var verification = CatalogVerification(queries: queries, sizes: [12, 40], seeds: [5], grid: .tests())
         verification.reduce = false

@@ -71,8 +71,11 @@ public enum PassesFile {
             guard let kind = PassRecord.Kind(rawValue: row.text("kind")) else {
                 throw row.failure("kind", "expected pass or hook")
             }
+            // Today's string for a file written before a later heuristic existed (`StoredFlags`).
+            let stored = row.text("flags")
+            let flags = (try? StoredFlags.reconciled(stored, expected: experiment.flags(of: cell))) ?? stored
             out.append(PassRecord(
-                experiment: row.text("experiment"), cell: cell, flags: row.text("flags"),
+                experiment: row.text("experiment"), cell: cell, flags: flags,
                 repetition: try row.integer("repetition", in: 1...Int.max), kind: kind, name: row.text("name"),
                 calls: try row.integer("calls", in: 0...Int.max), microseconds: try row.microseconds("us")))
         }

@@ -15,7 +15,10 @@ struct ResultMatrix {
         self.cells = Set(experiment.cells)
     }
 
-    func check(_ cell: Cell, experiment name: String, shape: String, seed: UInt64, flags: String, at record: CSVRecord) throws {
+    /// Checks a row read back; returns its flags as the config's flag set has them now
+    /// (`StoredFlags`: a file written before a later heuristic existed lacks its name).
+    @discardableResult
+    func check(_ cell: Cell, experiment name: String, shape: String, seed: UInt64, flags: String, at record: CSVRecord) throws -> String {
         if name != experiment.name {
             throw record.failure("experiment", "the config's experiment is '\(experiment.name)'")
         }
@@ -23,11 +26,14 @@ struct ResultMatrix {
         if seed != experiment.seed { throw record.failure("seed", "the config's seed is \(experiment.seed)") }
         guard !cells.contains(cell) else {
             let expected = experiment.flags(of: cell)
-            if flags != expected {
-                throw record.failure("flags", expected.isEmpty ? "a SQLite engine's row has no flags"
-                    : "flag set '\(cell.flagset)' runs with \(expected)")
+            if flags == expected { return flags }
+            guard !expected.isEmpty else { throw record.failure("flags", "a SQLite engine's row has no flags") }
+            let reconciled: String?
+            do { reconciled = try StoredFlags.reconciled(flags, expected: expected) } catch {
+                throw record.failure("flags", "\(error)")
             }
-            return
+            guard let reconciled else { throw record.failure("flags", "flag set '\(cell.flagset)' runs with \(expected)") }
+            return reconciled
         }
         throw outside(cell, record)
     }

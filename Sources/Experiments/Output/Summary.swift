@@ -10,7 +10,8 @@ public struct SummaryRow: Equatable, Sendable {
     public let experiment: String
     public let shape: String
     public let seed: UInt64
-    public let flags: String
+    /// As the config's flag set writes it now, when read back with the config (`StoredFlags`).
+    public internal(set) var flags: String
     public let repetitions: Int
     public let plan: Spread
     public let optimize: Spread
@@ -195,9 +196,10 @@ public enum Summary {
         let matrix = experiment.map(ResultMatrix.init)
         var seen: [Cell: Int] = [:]
         return try table.located(file: path).map { located in
-            let row = try SummaryRow(located)
+            var row = try SummaryRow(located)
             if let matrix {
-                try matrix.check(row.cell, experiment: row.experiment, shape: row.shape, seed: row.seed, flags: row.flags, at: located)
+                row.flags = try matrix.check(row.cell, experiment: row.experiment, shape: row.shape, seed: row.seed,
+                                             flags: row.flags, at: located)
                 if row.repetitions > matrix.experiment.recordsPerCell {
                     throw located.failure("repetitions", "the config runs \(matrix.experiment.recordsPerCell) per cell")
                 }

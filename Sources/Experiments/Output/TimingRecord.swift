@@ -150,12 +150,12 @@ public enum TimingsFile {
         let matrix = ResultMatrix(experiment)
         var seen: [String: Int] = [:]
         return try table.located(file: path).map { located in
-            let record = try TimingRecord(located, changes: changes != nil)
+            var record = try TimingRecord(located, changes: changes != nil)
             if let changes, let t = record.change?.transaction, t > changes.transactions {
                 throw located.failure("transaction", "the config runs \(changes.transactions) transactions per stream")
             }
-            try matrix.check(record.cell, experiment: record.experiment, shape: record.shape, seed: record.seed,
-                             flags: record.flags, at: located)
+            record.flags = try matrix.check(record.cell, experiment: record.experiment, shape: record.shape, seed: record.seed,
+                                            flags: record.flags, at: located)
             guard record.repetition <= experiment.repetitions else {
                 throw located.failure("repetition", "the config runs \(experiment.repetitions) repetitions per cell")
             }
