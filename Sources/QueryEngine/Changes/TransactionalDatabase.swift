@@ -54,6 +54,8 @@ public final class TransactionalDatabase {
     private let writer = SourceWriter()
     private var observations: [Observation] = []
     private var nextObservation = 0
+    /// Derivative graphs prepared for the shapes of change seen so far (incremental modes).
+    private let prepared = PreparedDeltaGraphs()
     public private(set) var inTransaction = false
 
     public init(engine: QueryEngine, mode: Mode = .incremental) {
@@ -81,12 +83,19 @@ public final class TransactionalDatabase {
         nextObservation += 1
         if mode == .requery { observation.contents = try evaluate(relation) }
         observations.append(observation)
+        prepared.removeAll()
         return observation.id
     }
 
     public func removeObserver(_ id: ObservationID) {
         observations.removeAll { $0.id == id }
+        prepared.removeAll()
     }
+
+    /// Engine queries this database has prepared for propagation: one per new shape of
+    /// change (observed relation, changed sources and signs, empty rules), none when a
+    /// transaction's shape was seen before; forgotten (not reset) when observations change.
+    public var queriesPrepared: Int { prepared.preparedCount }
 
     /// The observed relations, in the order they were observed.
     public var observedRelations: [Relation] { observations.map(\.relation) }
@@ -180,11 +189,14 @@ public final class TransactionalDatabase {
                 throw ChangeError("update of \(relation.name ?? "relation"): unknown attribute '\(a)'; "
                     + "the relation has \(relation.scheme)")
             }
-            let rows = try evaluate(try relation.select(predicate))
-            if relation.source != nil {
-                try writer.update(rows, of: try mutableSource(relation, "update"), set: values)
+            if let source = relation.source {
+                // As delete does: the source's own filtered fetch, not an engine run.
+                let target = try mutableSource(relation, "update")
+                _ = try relation.select(predicate)
+                try writer.update(Set(try source.fetchAll(filter: predicate)), of: target, set: values)
                 return
             }
+            let rows = try evaluate(try relation.select(predicate))
             for w in try reverse.writes(relation, rows: rows, set: values) {
                 try writer.update(w.rows, of: w.source, set: w.set ?? [:])
             }
@@ -231,17 +243,18 @@ public final class TransactionalDatabase {
         var report = PropagationReport(mode: mode, observations: observations.count)
         report.sourceRowsChanged = deltas.reduce(0) { $0 + $1.added.count + $1.removed.count }
         guard !deltas.isEmpty, !observations.isEmpty else { return report }
+        let preparedBefore = prepared.preparedCount
         switch mode {
         case .incremental:
             // Each operator's delta graphs run as soon as they are built (bottom-up) and
             // become small tables its parents' rules join with the big states.
             let runs = RunLog()
             var deltaTables: [any SourceRelation] = []
-            let derivation = try ChangeDerivation(deltas: deltas, materialize: { [engine] graphs in
-                let run = try engine.run(graphs)
+            let derivation = try ChangeDerivation(deltas: deltas, cache: prepared.derivation, materialize: { [engine, prepared] graphs in
+                let run = try prepared.run(graphs, engine: engine)
                 runs.add(run)
                 return try zip(graphs, run.results).map { graph, rows in
-                    let table = try ChangeDerivation.deltaTable(name: graph.name ?? "delta", scheme: graph.scheme, rows: rows)
+                    let table = try prepared.derivation.resultTable(for: graph, rows: rows)
                     if let source = table?.source { deltaTables.append(source) }
                     return table
                 }
@@ -269,7 +282,7 @@ public final class TransactionalDatabase {
                 changes[i] = RowChange(added: sides[0], removed: sides[1])
             }
             if !pending.isEmpty {
-                let run = try engine.run(pending)
+                let run = try prepared.run(pending, engine: engine)
                 runs.add(run)
                 for (i, s) in slots.enumerated() {
                     changes[i] = RowChange(
@@ -283,7 +296,7 @@ public final class TransactionalDatabase {
             report.timings = runs.timings
             report.engineRuns = runs.count
         case .incrementalSingle:
-            let derivation = try ChangeDerivation(deltas: deltas)
+            let derivation = try ChangeDerivation(deltas: deltas, cache: prepared.derivation)
             var outputs: [Relation] = []
             var slots: [(added: Int?, removed: Int?)] = []
             for o in observations {
@@ -297,7 +310,7 @@ public final class TransactionalDatabase {
                 slots.append((added, removed))
             }
             if !outputs.isEmpty {
-                let run = try engine.run(outputs)
+                let run = try prepared.run(outputs, engine: engine)
                 report.record(run)
                 for (i, s) in slots.enumerated() {
                     report.changes[i] = RowChange(
@@ -314,6 +327,7 @@ public final class TransactionalDatabase {
                 o.contents = now
             }
         }
+        report.queriesPrepared = prepared.preparedCount - preparedBefore
         report.totalMicroseconds = (clock.now - start).microseconds
         for (o, change) in zip(observations, report.changes) where !change.isEmpty { o.observer(change) }
         return report
@@ -338,6 +352,10 @@ public struct PropagationReport: Sendable {
     /// Engine runs the propagation took (incremental: one per changed operator other than a
     /// rename, which its parent's rules read through; requery: 1).
     public var engineRuns = 0
+    /// Engine queries prepared (planned, optimized, compiled) for this propagation: one per
+    /// derivative graph list of a shape of change not seen before, 0 when every graph was
+    /// prepared by an earlier transaction and only ran.
+    public var queriesPrepared = 0
 
     init(mode: TransactionalDatabase.Mode, observations: Int) {
         self.mode = mode

@@ -19,7 +19,7 @@ public final class PreparedQuery {
     /// its own, see `run`).
     let heuristics: [any Heuristic]
     let planned: PlanGraph
-    let optimized: PlanGraph
+    private(set) var optimized: PlanGraph
     /// The optimizer passes that ran during preparation.
     public let passReports: [PassReport]
     /// Time planning and optimizing took, once.
@@ -48,6 +48,20 @@ public final class PreparedQuery {
         optimized = graph
         preparation = timings
         kernels = try graph.nodes.indices.map { try NodeRuntime.compile(graph[$0], in: graph) }
+    }
+
+    /// Re-reads each source's approximate count, as preparation did. The runner consults it
+    /// (filter-aware ordering guesses a third of a source whose active filter its estimate
+    /// cannot see, judged against that count), so after the sources' contents changed —
+    /// change propagation's delta tables are rebound to every transaction's rows — a run
+    /// following this decides exactly as a freshly prepared query would. (The planned graph,
+    /// kept for rendering, keeps the counts at preparation.)
+    public func refreshSourceCounts() {
+        for id in optimized.nodes.indices {
+            guard case let .source(source) = optimized.nodes[id].operation else { continue }
+            let count = source.estimatedCount(filter: nil)
+            if optimized.nodes[id].approximateCount != count { optimized.nodes[id].approximateCount = count }
+        }
     }
 
     /// One run from fresh runtime state. Its timings count the run alone (planning and

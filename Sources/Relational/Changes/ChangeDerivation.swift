@@ -15,26 +15,33 @@
 /// rules join small concrete deltas with the operands' states, and no delta waits on a
 /// state that in turn waits on it. A rename's rule is the exception: it reads no state and
 /// cannot empty a delta, so it is not run alone but read through by its parent's rules.
+///
+/// With a `DerivationCache` kept from one transaction to the next, the delta tables are
+/// slots rebound to each transaction's rows and the rules are looked up rather than rebuilt,
+/// so a transaction of the same shape gets the same graph objects (see `DerivationCache`).
 public final class ChangeDerivation {
-    private struct Parts {
-        let added: Relation?
-        let removed: Relation?
-        let before: Relation
-    }
+    private typealias Parts = DerivedParts
 
     /// Per changed source (by identity): relations of its added and removed rows.
     private let deltas: [ObjectIdentifier: (added: Relation?, removed: Relation?)]
     private var memo: [ObjectIdentifier: (relation: Relation, parts: Parts)] = [:]
     private let materialize: (([Relation]) throws -> [Relation?])?
+    private let cache: DerivationCache
 
-    public init(deltas: [SourceDelta], materialize: (([Relation]) throws -> [Relation?])? = nil) throws {
+    /// `cache`: what earlier transactions derived (a fresh one when nil: nothing is reused).
+    public init(
+        deltas: [SourceDelta], cache: DerivationCache? = nil, materialize: (([Relation]) throws -> [Relation?])? = nil
+    ) throws {
         self.materialize = materialize
+        let cache = cache ?? DerivationCache()
+        self.cache = cache
         var tables: [ObjectIdentifier: (added: Relation?, removed: Relation?)] = [:]
         for d in deltas where !d.isEmpty {
             let name = d.source.sourceName
-            tables[ObjectIdentifier(d.source)] = (
-                try Self.deltaTable(name: name + "+", scheme: d.source.scheme, rows: d.added.sorted()),
-                try Self.deltaTable(name: name + "-", scheme: d.source.scheme, rows: d.removed.sorted()))
+            let id = ObjectIdentifier(d.source)
+            tables[id] = (
+                try cache.bind(.sourceAdded(id), name: name + "+", scheme: d.source.scheme, rows: d.added.sorted(), owner: d.source),
+                try cache.bind(.sourceRemoved(id), name: name + "-", scheme: d.source.scheme, rows: d.removed.sorted(), owner: d.source))
         }
         self.deltas = tables
     }
@@ -74,7 +81,14 @@ public final class ChangeDerivation {
             if children.allSatisfy({ $0.added == nil && $0.removed == nil }) {
                 result = Parts(added: nil, removed: nil, before: relation)
             } else {
-                let derived = try Self.derive(op, operands, children, relation)
+                let shape = DerivationCache.Key(relation: key, operands: children.flatMap(\.identities))
+                let derived: Parts
+                if let known = cache.entry(shape) {
+                    derived = known
+                } else {
+                    derived = try Self.derive(op, operands, children, relation)
+                    cache.store(derived, for: relation, key: shape)
+                }
                 // A rename only relabels its operand's delta rows, which are already small
                 // concrete tables (or compositions of them): running it alone would cost a
                 // whole engine run to copy a handful of rows, so its rule is left for the
@@ -108,10 +122,15 @@ public final class ChangeDerivation {
         guard let d = deltas[ObjectIdentifier(source)] else {
             return Parts(added: nil, removed: nil, before: relation)
         }
+        let shape = DerivationCache.Key(
+            relation: ObjectIdentifier(relation), operands: [d.added, d.removed].map { $0.map(ObjectIdentifier.init) })
+        if let known = cache.entry(shape) { return known }
         var before = relation
         if let a = d.added { before = try before.difference(a) }
         if let r = d.removed { before = try before.union(r) }
-        return Parts(added: d.added, removed: d.removed, before: before)
+        let result = Parts(added: d.added, removed: d.removed, before: before)
+        cache.store(result, for: relation, key: shape)
+        return result
     }
 
     /// The derivative rules, one per operator. Each is exact for sets: `A⁺`/`A⁻` are an

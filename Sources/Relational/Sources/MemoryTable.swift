@@ -189,6 +189,15 @@ public final class MemoryTable: SourceRelation {
         return doomed.count
     }
 
+    /// Removes every row and forgets the interned texts: the table is as `init` left it
+    /// (its statistics aside). Tables rebound to new contents again and again (change
+    /// propagation's delta tables) stay as small as their current rows.
+    public func removeAll() {
+        store = ColumnStore(width: scheme.count)
+        indexes = indexes.map { ColumnIndex(column: $0.column) }
+        if indexes.isEmpty { members = PositionTable() } else { members = nil; keyIndex = 0 }
+    }
+
     /// Removes exactly the given rows, each found through membership (the key index or the
     /// row hash table) rather than a scan; rows not present are skipped. Returns how many went.
     @discardableResult
