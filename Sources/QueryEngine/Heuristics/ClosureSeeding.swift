@@ -22,6 +22,19 @@ public final class ClosureSeeding: Heuristic {
     }
 
     public func filterActivated(_ node: NodeID, run: any RunnerContext) {
+        seed(node, run)
+    }
+
+    /// A filter that activated unpinned (a select's `true` above the closure, pushed at the
+    /// start) may be narrowed later by one that pins the start values (a join's key filter,
+    /// passed down by `late-filter-narrowing`). Issue 15's hunt: `t1 join ((t0 project [a, e])
+    /// closure [a -> e] select (true))` read all of `t0` (155 rows against 8 in the full
+    /// case) because seeding was tried only on activation.
+    public func filterNarrowed(_ node: NodeID, run: any RunnerContext) {
+        seed(node, run)
+    }
+
+    private func seed(_ node: NodeID, _ run: any RunnerContext) {
         guard case .apply(.closure) = run.graph[node].operation else { return }
         if case let .shared(edge) = run.driveOperandOnDemand(node), run.copySubtree(along: edge) != nil {
             _ = run.driveOperandOnDemand(node)

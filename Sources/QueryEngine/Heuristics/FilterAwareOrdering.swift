@@ -10,7 +10,7 @@ import Relational
 /// filter the small side would have produced can no longer reach the big table, which is
 /// then read in full. This heuristic defers every undrained source under the waiting side
 /// of such a node (those not also under the producing side) when the producing side looks
-/// smaller (`size(of:)`: a join is as small as its smaller operand, a union the sum of its
+/// smaller (`size`: a join is as small as its smaller operand, a union the sum of its
 /// operands, from the sources' current estimates); the initiator ordering then picks among
 /// the rest. If everything is deferred, nothing is.
 public final class FilterAwareOrdering: Heuristic {
@@ -29,12 +29,15 @@ public final class FilterAwareOrdering: Heuristic {
 
     /// The graph's (node, producing operand, waiting operand) pairs, from `nodesAdded`.
     private var pairs: [Pair] = []
-    /// Per node, every source under it (undrained or not), bits over node ids; computed when
-    /// first asked after nodes were added (a copy changes its parent's children).
-    private var sourcesUnder: [NodeBits?] = []
+    /// Per node, every source under it (undrained or not) as bits over node ids, `words`
+    /// words a node in one flat buffer; a node's are filled when first asked after nodes
+    /// were added (a copy changes its parent's children), `known` marks those filled.
+    private var words = 1
+    private var sourceBits: [UInt64] = []
+    private var known: [Bool] = []
     /// Scratch reused by every call, so the common path allocates nothing: this call's
     /// candidates as bits, and sizes memoized for this call (`sizeCall[node] == call`).
-    private var isCandidate = NodeBits(count: 0)
+    private var candidateBits: [UInt64] = []
     private var sizes: [Int] = []
     private var sizeCall: [Int] = []
     private var call = 0
@@ -53,7 +56,12 @@ public final class FilterAwareOrdering: Heuristic {
                 pairs.append(Pair(node: id, producing: producing, waiting: waiting))
             }
         }
-        sourcesUnder = Array(repeating: nil, count: graph.nodes.count)
+        let count = graph.nodes.count
+        words = (count + 63) / 64
+        sourceBits.removeAll(keepingCapacity: true)
+        sourceBits.append(contentsOf: repeatElement(0, count: count * words))
+        known.removeAll(keepingCapacity: true)
+        known.append(contentsOf: repeatElement(false, count: count))
     }
 
     /// Called before every drain, so it stays cheap (the seed's query runs in tens of µs):
@@ -62,6 +70,7 @@ public final class FilterAwareOrdering: Heuristic {
     public func deferInitiators(_ candidates: [NodeID], run: any RunnerContext) -> Set<NodeID> {
         guard candidates.count > 1, !pairs.isEmpty else { return [] }
         let nodes = run.graph.nodes
+        guard nodes.count == known.count else { return [] }
         beginCall(nodes.count, candidates)
         var deferred: Set<NodeID> = []
         for pair in pairs {
@@ -70,15 +79,15 @@ public final class FilterAwareOrdering: Heuristic {
             guard !run.hasStarted(waitingChild), !run.isComplete(waitingChild), !run.isComplete(producingChild),
                 !run.hasProvided(along: Edge(parent: pair.node, operand: pair.waiting))
             else { continue }
-            let waitingSources = sources(under: waitingChild, nodes)
-            let producingSources = sources(under: producingChild, nodes)
+            fillSources(waitingChild, nodes)
+            fillSources(producingChild, nodes)
             // The producing side must have an undrained source of its own, and the waiting
             // side one that is not deferred yet.
-            guard producingSources.intersects(isCandidate, minus: waitingSources),
-                let newlyDeferred = waitingSources.members(in: isCandidate, minus: producingSources, notIn: deferred),
+            guard hasCandidate(under: producingChild, notUnder: waitingChild),
+                hasCandidate(under: waitingChild, notUnder: producingChild, notIn: deferred),
                 size(producingChild, nodes, run) < size(waitingChild, nodes, run)
             else { continue }
-            deferred.formUnion(newlyDeferred)
+            insertCandidates(under: waitingChild, notUnder: producingChild, into: &deferred)
         }
         return deferred
     }
@@ -89,106 +98,121 @@ public final class FilterAwareOrdering: Heuristic {
             sizes = Array(repeating: 0, count: count)
             sizeCall = Array(repeating: 0, count: count)
         }
-        if sourcesUnder.count < count { sourcesUnder += repeatElement(nil, count: count - sourcesUnder.count) }
-        isCandidate.reset(count: count)
-        for id in candidates { isCandidate.insert(id) }
+        if candidateBits.count < words { candidateBits = Array(repeating: 0, count: words) }
+        for w in 0..<words { candidateBits[w] = 0 }
+        for id in candidates where id < count { candidateBits[id >> 6] |= 1 << UInt64(id & 63) }
     }
 
+    /// Fills the source bits of `node` and of everything under it not filled yet.
+    private func fillSources(_ node: NodeID, _ nodes: [PlanNode]) {
+        if known[node] { return }
+        known[node] = true
+        let base = node * words
+        if case .source = nodes[node].operation { sourceBits[base + (node >> 6)] |= 1 << UInt64(node & 63) }
+        for child in nodes[node].children {
+            fillSources(child, nodes)
+            let from = child * words
+            for w in 0..<words { sourceBits[base + w] |= sourceBits[from + w] }
+        }
+    }
+
+    /// The candidates under `node` and not under `other`, word `w`.
+    private func candidateWord(_ w: Int, under node: NodeID, notUnder other: NodeID) -> UInt64 {
+        sourceBits[node * words + w] & candidateBits[w] & ~sourceBits[other * words + w]
+    }
+
+    private func hasCandidate(under node: NodeID, notUnder other: NodeID) -> Bool {
+        for w in 0..<words where candidateWord(w, under: node, notUnder: other) != 0 { return true }
+        return false
+    }
+
+    private func hasCandidate(under node: NodeID, notUnder other: NodeID, notIn deferred: Set<NodeID>) -> Bool {
+        for w in 0..<words {
+            var bits = candidateWord(w, under: node, notUnder: other)
+            while bits != 0 {
+                if !deferred.contains((w << 6) + bits.trailingZeroBitCount) { return true }
+                bits &= bits - 1
+            }
+        }
+        return false
+    }
+
+    private func insertCandidates(under node: NodeID, notUnder other: NodeID, into deferred: inout Set<NodeID>) {
+        for w in 0..<words {
+            var bits = candidateWord(w, under: node, notUnder: other)
+            while bits != 0 {
+                deferred.insert((w << 6) + bits.trailingZeroBitCount)
+                bits &= bits - 1
+            }
+        }
+    }
+
+    /// A rough size for what a node will deliver, in hundredths of a row (so a guessed
+    /// fraction of a small table does not round into a tie), from its sources' current
+    /// estimates (no estimate counts as largest), memoized for the call: a union adds its
+    /// operands, a join or an intersection is as small as its smaller operand (which will
+    /// filter the other), a difference as its left operand, and the other operators as
+    /// their operand.
     private func size(_ node: NodeID, _ nodes: [PlanNode], _ run: any RunnerContext) -> Int {
         if sizeCall[node] == call { return sizes[node] }
-        let found = Self.size(of: node, nodes: nodes, run: run) { size($0, nodes, run) }
+        let children = nodes[node].children
+        var found = 0
+        switch nodes[node].operation {
+        case .source: found = run.estimate(node).map { Self.guessed($0, source: node, nodes: nodes, run: run) } ?? Int.max
+        case .dead: found = 0
+        case let .apply(op):
+            switch op {
+            case .union:
+                for child in children {
+                    let (added, overflow) = found.addingReportingOverflow(size(child, nodes, run))
+                    found = overflow ? Int.max : added
+                }
+            case .join, .intersection:
+                found = children.isEmpty ? 0 : Int.max
+                for child in children { found = min(found, size(child, nodes, run)) }
+            case .difference, .select, .project, .rename, .closure:
+                found = children.first.map { size($0, nodes, run) } ?? 0
+            }
+        }
         sizes[node] = found
         sizeCall[node] = call
         return found
     }
 
-    private func sources(under node: NodeID, _ nodes: [PlanNode]) -> NodeBits {
-        if let known = sourcesUnder[node] { return known }
-        var found = NodeBits(count: nodes.count)
-        var seen = NodeBits(count: nodes.count)
-        seen.insert(node)
-        var pending = [node]
-        while let id = pending.popLast() {
-            if case .source = nodes[id].operation { found.insert(id) }
-            for child in nodes[id].children where !seen.contains(child) {
-                seen.insert(child)
-                pending.append(child)
-            }
-        }
-        sourcesUnder[node] = found
-        return found
-    }
-
-    /// A set of node ids as bits.
-    private struct NodeBits {
-        private var words: [UInt64]
-
-        init(count: Int) { words = Array(repeating: 0, count: (count + 63) / 64) }
-
-        func contains(_ id: NodeID) -> Bool { id >> 6 < words.count && words[id >> 6] & (1 << UInt64(id & 63)) != 0 }
-        mutating func insert(_ id: NodeID) { words[id >> 6] |= 1 << UInt64(id & 63) }
-
-        /// Empties the set and makes room for ids below `count`, reusing its storage.
-        mutating func reset(count: Int) {
-            let needed = (count + 63) / 64
-            if words.count < needed { words = Array(repeating: 0, count: needed) }
-            for i in words.indices { words[i] = 0 }
-        }
-
-        /// Whether some member is in `a` and not in `b`.
-        func intersects(_ a: NodeBits, minus b: NodeBits) -> Bool {
-            for i in words.indices where words[i] & a.word(i) & ~b.word(i) != 0 { return true }
-            return false
-        }
-
-        /// The members in `a`, not in `b` and not in `deferred`; nil when there are none.
-        func members(in a: NodeBits, minus b: NodeBits, notIn deferred: Set<NodeID>) -> [NodeID]? {
-            var found: [NodeID] = []
-            for i in words.indices {
-                var bits = words[i] & a.word(i) & ~b.word(i)
-                while bits != 0 {
-                    found.append((i << 6) + bits.trailingZeroBitCount)
-                    bits &= bits - 1
-                }
-            }
-            return found.contains(where: { !deferred.contains($0) }) ? found : nil
-        }
-
-        private func word(_ i: Int) -> UInt64 { i < words.count ? words[i] : 0 }
-    }
-
-    /// A rough size for what a node will deliver, from its sources' current estimates (no
-    /// estimate counts as largest): a union adds its operands, a join or an intersection is
-    /// as small as its smaller operand (which will filter the other), a difference as its
-    /// left operand, and the other operators as their operand.
-    static func size(of node: NodeID, nodes: [PlanNode], run: any RunnerContext, operand: (NodeID) -> Int) -> Int {
-        let children = nodes[node].children
-        switch nodes[node].operation {
-        case .source: return run.estimate(node).map { guessed($0, source: node, nodes: nodes, run: run) } ?? Int.max
-        case .dead: return 0
-        case let .apply(op):
-            switch op {
-            case .union:
-                return children.reduce(0) { sum, child in
-                    let (added, overflow) = sum.addingReportingOverflow(operand(child))
-                    return overflow ? Int.max : added
-                }
-            case .join, .intersection: return children.map(operand).min() ?? 0
-            case .difference, .select, .project, .rename, .closure: return children.first.map(operand) ?? 0
-            }
-        }
-    }
-
-    /// A source whose active filter its estimate cannot see (no index answers it, so the
-    /// estimate is the whole table) is guessed at a third of it, System R's selectivity for a
-    /// predicate it cannot estimate. The hunt (issue 15): `t1 select (e >= "x,y") join t0`
-    /// over unindexed tables of 4 and 3 rows; taken at 4 rows the select's side looked larger,
-    /// `t0` was drained first and the empty select's filter came too late (3 rows against 0).
+    /// A source's estimate in hundredths of a row. One whose active filter its estimate
+    /// cannot see (no index answers it, so the estimate is the whole table) is guessed with
+    /// System R's selectivities for predicates it cannot estimate (`guessedSelectivity`).
+    /// The hunt (issue 15): `t1 select (e >= "x,y") join t0` over unindexed tables of 10 and
+    /// 4 rows; taken at 10 rows the select's side looked larger, `t0` was drained first and
+    /// the empty select's filter came too late (4 rows against 0). The third round guessed
+    /// a third, rounded up to whole rows: 4 against 4, a tie, and still `t0` first.
     static func guessed(_ estimate: Int, source node: NodeID, nodes: [PlanNode], run: any RunnerContext) -> Int {
-        guard estimate > 0, let whole = nodes[node].approximateCount, estimate >= whole else { return estimate }
+        let (scaled, overflow) = estimate.multipliedReportingOverflow(by: 100)
+        if overflow { return Int.max }
+        guard estimate > 0, let whole = nodes[node].approximateCount, estimate >= whole else { return scaled }
         let state = run.filterState(of: node)
-        guard state.isActive, let filter = state.filter, filter != .true else { return estimate }
-        return estimate / 3 + (estimate % 3 == 0 ? 0 : 1)
+        guard state.isActive, let filter = state.filter, filter != .true else { return scaled }
+        return Int((Double(scaled) * guessedSelectivity(filter)).rounded(.up))
+    }
+
+    /// System R's default selectivities: an equality 1/10, any other comparison 1/3; an AND
+    /// multiplies its parts', an OR adds them (at most 1), a NOT takes the rest, an IN-set
+    /// counts an equality per key. The hunt's `(t3 join t0) select (c <= d and c < 0)` needs
+    /// the AND: at a third the 10-row `t3` tied with the 4-row `t0`.
+    static func guessedSelectivity(_ filter: Predicate) -> Double {
+        switch filter {
+        case let .constant(holds): return holds ? 1 : 0
+        case let .comparison(_, op, _):
+            switch op {
+            case .equal: return 0.1
+            case .notEqual: return 0.9
+            case .less, .lessOrEqual, .greater, .greaterOrEqual: return 1.0 / 3
+            }
+        case let .and(parts): return parts.reduce(1) { $0 * guessedSelectivity($1) }
+        case let .or(parts): return min(1, parts.reduce(0) { $0 + guessedSelectivity($1) })
+        case let .not(inner): return 1 - guessedSelectivity(inner)
+        case let .inSet(_, keys): return min(1, Double(keys.count) * 0.1)
+        }
     }
 
     /// (producing operand, waiting operand) pairs: where a complete operand can become a

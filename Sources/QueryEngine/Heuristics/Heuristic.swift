@@ -46,6 +46,11 @@ public protocol Heuristic: AnyObject {
     /// (before it flows on to the node's children).
     func filterActivated(_ node: NodeID, run: any RunnerContext)
 
+    /// A parent narrowed the filter it gave `node` while that filter was already active
+    /// (`provideFilter` along an edge that had one), and the node's filter is now the
+    /// narrower one (before it flows on to the node's children).
+    func filterNarrowed(_ node: NodeID, run: any RunnerContext)
+
     /// The most nodes copying may add to the runner's graph over one run, given how many
     /// live nodes the runner starts with; nil for no opinion. The runner uses the smallest
     /// answer, or `GrowthBudget.defaultLimit(forNodes:)` when no heuristic answers.
@@ -73,5 +78,6 @@ extension Heuristic {
         (run as? Runner)?.hookTimer.noteDefault()
     }
     public func filterActivated(_ node: NodeID, run: any RunnerContext) { (run as? Runner)?.hookTimer.noteDefault() }
+    public func filterNarrowed(_ node: NodeID, run: any RunnerContext) { (run as? Runner)?.hookTimer.noteDefault() }
     public func growthBudget(forNodes nodes: Int) -> Int? { nil }
 }

@@ -68,6 +68,7 @@ extension Runner {
                 guard runtime.rebuildFilter(from: current) else { continue }
                 estimates.forget(node: id)
                 guard runtime.filterActive, let narrowed = runtime.filter else { continue }
+                forEachHeuristic(.filterNarrowed) { $0.filterNarrowed(id, run: self) }
                 for operand in graph[id].children.indices {
                     let down = Edge(parent: id, operand: operand)
                     guard let derived = derivedFilter(narrowed, along: down) else { continue }

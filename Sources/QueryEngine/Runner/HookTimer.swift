@@ -12,7 +12,8 @@ import Foundation
 /// but no clock is read.
 final class HookTimer {
     enum Hook: Int, CaseIterable {
-        case nodesAdded, operandCompleted, deferInitiators, chooseInitiator, willProvideFilter, willNarrowFilter, filterActivated
+        case nodesAdded, operandCompleted, deferInitiators, chooseInitiator, willProvideFilter, willNarrowFilter, filterActivated,
+            filterNarrowed
 
         var name: String {
             switch self {
@@ -23,6 +24,7 @@ final class HookTimer {
             case .willProvideFilter: return "willProvideFilter"
             case .willNarrowFilter: return "willNarrowFilter"
             case .filterActivated: return "filterActivated"
+            case .filterNarrowed: return "filterNarrowed"
             }
         }
     }
