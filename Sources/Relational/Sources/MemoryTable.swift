@@ -327,26 +327,47 @@ public final class MemoryTable: SourceRelation {
     /// one of them touches: that count, and with `collect` those rows' positions in index
     /// order; nil when no index answers the filter.
     private func indexedCandidates(_ filter: Predicate, collect: Bool) -> (count: Int, positions: [Int])? {
+        // The shapes a run asks most (an equality, a one-attribute IN-set such as a join's key
+        // filter) go straight to their index: `impliedValueSets` builds a dictionary of sets,
+        // and this is asked for estimates, selective-fetch checks and every filtered scan.
+        switch filter {
+        case let .comparison(.attribute(a), .equal, .value(v)), let .comparison(.value(v), .equal, .attribute(a)):
+            guard let k = indexNumber(for: a) else { return nil }
+            return candidates(index: k, values: CollectionOfOne(v), collect: collect)
+        case let .inSet(attributes, keys) where attributes.count == 1 && keys.allSatisfy({ $0.count == 1 }):
+            // One-value rows of a set are distinct values, as the value set would hold them.
+            guard let k = indexNumber(for: attributes[0]) else { return nil }
+            return candidates(index: k, values: keys.lazy.map { $0.values[0] }, collect: collect)
+        default:
+            break
+        }
         var best: (count: Int, positions: [Int])?
         for (attribute, values) in filter.impliedValueSets {
             guard let k = indexNumber(for: attribute) else { continue }
-            let column = indexes[k].column
-            var n = 0
-            var positions: [Int] = []
-            store.withReaders { rows in
-                let values = values.compactMap { rows.columns[column].key(of: $0) }
-                for key in values {
-                    if collect {
-                        indexes[k].positions(of: key, in: rows.columns[column], into: &positions)
-                    } else {
-                        indexes[k].forEachPosition(of: key, in: rows.columns[column]) { _ in n += 1 }
-                    }
-                }
-            }
-            if collect { n = positions.count }
-            if n < best?.count ?? Int.max { best = (n, positions) }
+            let found = candidates(index: k, values: values, collect: collect)
+            if found.count < best?.count ?? Int.max { best = found }
         }
         return best
+    }
+
+    /// The rows index `k` holds for `values` (distinct): how many, and with `collect` their
+    /// positions in index order.
+    private func candidates<S: Sequence<Value>>(index k: Int, values: S, collect: Bool) -> (count: Int, positions: [Int]) {
+        let column = indexes[k].column
+        var n = 0
+        var positions: [Int] = []
+        store.withReaders { rows in
+            for value in values {
+                guard let key = rows.columns[column].key(of: value) else { continue }
+                if collect {
+                    indexes[k].positions(of: key, in: rows.columns[column], into: &positions)
+                } else {
+                    indexes[k].forEachPosition(of: key, in: rows.columns[column]) { _ in n += 1 }
+                }
+            }
+        }
+        if collect { n = positions.count }
+        return (n, positions)
     }
 
     public func canFetchSelectively(_ filter: Predicate) -> Bool {
