@@ -407,13 +407,36 @@ public final class MemoryTable: SourceRelation {
         guard let filter else {
             return TableScan(table: self, store: store, positions: nil, probe: nil, distinctColumn: distinctColumn)
         }
-        let probe = RowProbe(try CompiledPredicate(filter, scheme: scheme), scheme: scheme)
+        let probe = try compiledProbe(filter)
         if filter.isUnsatisfiable {
             return TableScan(table: self, store: ColumnStore(width: scheme.count), positions: [], probe: probe, distinctColumn: nil)
         }
         return TableScan(table: self, store: store, positions: indexedCandidates(filter, collect: true)?.positions, probe: probe,
                          distinctColumn: distinctColumn)
     }
+
+    /// The filter compiled for this table's scheme, from the few last compiled: a query run
+    /// many times (a prepared query) scans with the same filters each run, and compiling
+    /// cost more than comparing a filter with a handful of earlier ones. The scheme never
+    /// changes, so an entry never goes stale.
+    private func compiledProbe(_ filter: Predicate) throws -> RowProbe {
+        if let known = recentProbes.first(where: { $0.filter == filter }) { return known.probe }
+        let probe = RowProbe(try CompiledPredicate(filter, scheme: scheme), scheme: scheme)
+        // Only small filters are kept: a large IN-set is worth compiling again, not keeping.
+        guard filter.comparisonCount <= Self.recentProbeMaxComparisons else { return probe }
+        if recentProbes.count < Self.recentProbeLimit {
+            recentProbes.append((filter, probe))
+        } else {
+            recentProbes[nextProbeSlot] = (filter, probe)
+            nextProbeSlot = (nextProbeSlot + 1) % Self.recentProbeLimit
+        }
+        return probe
+    }
+
+    private static let recentProbeLimit = 4
+    private static let recentProbeMaxComparisons = 64
+    private var recentProbes: [(filter: Predicate, probe: RowProbe)] = []
+    private var nextProbeSlot = 0
 
     /// The column of the index answering membership: its values are distinct.
     private var distinctColumn: Int? { keyIndex.map { indexes[$0].column } }
@@ -461,15 +484,28 @@ struct TableScan {
         }
         // Candidates are tested a run at a time, each run as long as the rows still wanted,
         // so exactly the rows a row-by-row scan would look at are examined.
+        // A filter that passes most rows takes many short runs per batch, so what a run needs
+        // is set up once per batch: the reader and column maps, and a candidate buffer that
+        // index positions need not fill (they are read in place).
+        out.reserveCapacity(min(maxRows, total - next))
         store.withKeyReader { reader in
             let width = store.width
+            let readers = [reader]
+            let partOf = Array(repeating: 0, count: width)
+            let columnOf = Array(0..<width)
+            var candidates: [Int] = []
+            func select(_ buffer: UnsafeBufferPointer<Int>) {
+                let rows = StoredRows(readers: readers, positions: [buffer], partOf: partOf, columnOf: columnOf)
+                for k in test.selectRows(buffer.count, of: rows) { out.append(buffer[k]) }
+            }
             while next < total && out.count < maxRows {
                 let run = min(maxRows - out.count, total - next)
-                let candidates = positions.map { Array($0[next..<(next + run)]) } ?? Array(next..<(next + run))
-                candidates.withUnsafeBufferPointer { buffer in
-                    let rows = StoredRows(readers: [reader], positions: [buffer],
-                                          partOf: Array(repeating: 0, count: width), columnOf: Array(0..<width))
-                    for k in test.selectRows(run, of: rows) { out.append(buffer[k]) }
+                if let positions {
+                    positions.withUnsafeBufferPointer { select(UnsafeBufferPointer(rebasing: $0[next..<(next + run)])) }
+                } else {
+                    candidates.removeAll(keepingCapacity: true)
+                    candidates.append(contentsOf: next..<(next + run))
+                    candidates.withUnsafeBufferPointer(select)
                 }
                 next += run
                 examined += run
