@@ -493,18 +493,25 @@ struct TableScan {
             let readers = [reader]
             let partOf = Array(repeating: 0, count: width)
             let columnOf = Array(0..<width)
-            var candidates: [Int] = []
             func select(_ buffer: UnsafeBufferPointer<Int>) {
                 let rows = StoredRows(readers: readers, positions: [buffer], partOf: partOf, columnOf: columnOf)
-                for k in test.selectRows(buffer.count, of: rows) { out.append(buffer[k]) }
+                // The selected indexes appended in one copy, then turned into positions in place.
+                let start = out.count
+                out.append(contentsOf: test.selectRows(buffer.count, of: rows))
+                out.withUnsafeMutableBufferPointer { o in
+                    for i in start..<o.count { o[i] = buffer[o[i]] }
+                }
             }
             while next < total && out.count < maxRows {
                 let run = min(maxRows - out.count, total - next)
                 if let positions {
                     positions.withUnsafeBufferPointer { select(UnsafeBufferPointer(rebasing: $0[next..<(next + run)])) }
                 } else {
-                    candidates.removeAll(keepingCapacity: true)
-                    candidates.append(contentsOf: next..<(next + run))
+                    let first = next
+                    let candidates = [Int](unsafeUninitializedCapacity: run) { buffer, initialized in
+                        for i in 0..<run { buffer[i] = first + i }
+                        initialized = run
+                    }
                     candidates.withUnsafeBufferPointer(select)
                 }
                 next += run
