@@ -8,7 +8,7 @@ import Workloads
 
 let profileSuite = BenchmarkSuite(
     name: "bulk-profile",
-    summary: "driver for callgrind: the bulk queries once each on N documents (--rows, --preset, --query, --decode-rows), or one catalog query many times (--catalog-query NAME --runs N [--prepared])",
+    summary: "driver for callgrind: the bulk queries once each on N documents (--rows, --preset, --query, --decode-rows), or one catalog query many times (--catalog-query NAME --runs N); --prepared: prepared outside the profile",
     run: runProfileDriver,
     includedInAll: false
 )
@@ -66,7 +66,15 @@ private func runProfileDriver(_ arguments: [String]) throws {
     }
     let catalog = try Shape.documents.generate(rows: rows, seed: 42).memoryRelations()
     let parsed = try queries.map { try $0.parse(catalog: catalog) }
-    let counts = try bulkProfileQueries(parsed.map(\.relations), engine: engine, decodeRows: decodeRows)
+    let counts: [Int]
+    if prepared {
+        // As `testbed-bench bulk` times it: prepared outside the profile, hook clock off.
+        engine.timesHooks = false
+        let queries = try parsed.map { try engine.prepare($0.relations) }
+        counts = try bulkProfileQueriesPrepared(queries, decodeRows: decodeRows)
+    } else {
+        counts = try bulkProfileQueries(parsed.map(\.relations), engine: engine, decodeRows: decodeRows)
+    }
     for (query, count) in zip(queries, counts) {
         print("\(query.name): \(count) rows (\(preset), \(rows) documents)")
     }
@@ -77,6 +85,16 @@ func bulkProfileQueries(_ queries: [[Relation]], engine: QueryEngine, decodeRows
     try queries.map { relations in
         let run = try engine.run(relations)
         // As the bulk bench times it: the result as column batches, or every row decoded.
+        return decodeRows ? run.results.reduce(0) { $0 + $1.count } : run.resultRows.reduce(0) { $0 + $1.count }
+    }
+}
+
+/// The bulk queries prepared beforehand (`--prepared`), each run once; the same toggle
+/// (`*bulkProfileQueries*`) collects it.
+@inline(never)
+func bulkProfileQueriesPrepared(_ queries: [PreparedQuery], decodeRows: Bool) throws -> [Int] {
+    try queries.map { query in
+        let run = try query.run()
         return decodeRows ? run.results.reduce(0) { $0 + $1.count } : run.resultRows.reduce(0) { $0 + $1.count }
     }
 }

@@ -26,6 +26,10 @@ public final class PreparedQuery {
     public let preparation: PhaseTimings
     /// Per node of `optimized`: its compiled kernel, of which each run takes an empty copy.
     let kernels: [(any Kernel)?]
+    /// What each run starts from (`RunTemplate`): the optimized graph's order, sources,
+    /// labels and growth budget, worked out once.
+    let template: RunTemplate
+    private let plannedNodeCount: Int
 
     init(engine: QueryEngine, outputs: [Relation]) throws {
         if !engine.disabledPasses.isEmpty { try engine.catalog.checkPassNames(engine.disabledPasses.sorted()) }
@@ -48,6 +52,10 @@ public final class PreparedQuery {
         optimized = graph
         preparation = timings
         kernels = try graph.nodes.indices.map { try NodeRuntime.compile(graph[$0], in: graph) }
+        // The prepared heuristics have the flags each run's fresh ones get, so the same
+        // growth budget and report names.
+        template = RunTemplate(graph: graph, heuristics: heuristics)
+        plannedNodeCount = planned.liveNodeIDs.count
     }
 
     /// Re-reads each source's approximate count, as preparation did. The runner consults it
@@ -74,8 +82,8 @@ public final class PreparedQuery {
     func run(capture: Bool, timings given: PhaseTimings) throws -> QueryRun {
         var timings = given
         var counters = RunCounters()
-        counters.nodesPlanned = planned.liveNodeIDs.count
-        counters.nodesAfterOptimization = optimized.liveNodeIDs.count
+        counters.nodesPlanned = plannedNodeCount
+        counters.nodesAfterOptimization = template.liveNodes.count
 
         let clock = ContinuousClock()
         let runStart = clock.now
@@ -84,7 +92,7 @@ public final class PreparedQuery {
         let runner = try Runner(
             graph: optimized, heuristics: engine.catalog.instantiate(engine.flags), counters: counters,
             batchSize: engine.batchSize,
-            checked: engine.checked, kernels: kernels, timesHooks: engine.timesHooks)
+            checked: engine.checked, kernels: kernels, timesHooks: engine.timesHooks, template: template)
         let results = try runner.run()
         timings.runMicroseconds = (clock.now - runStart).microseconds
 

@@ -63,8 +63,8 @@ struct ColumnView {
     /// A memory table's batch: the table's columns in scheme order, at the selected rows.
     init(_ batch: ColumnBatch) {
         parts = [Part(store: batch.store, positions: batch.selection, distinctColumn: batch.distinctColumn)]
-        partOf = Array(repeating: 0, count: batch.store.width)
-        columnOf = Array(0..<batch.store.width)
+        partOf = TableColumnMaps.zeros(batch.store.width)
+        columnOf = TableColumnMaps.identity(batch.store.width)
         satisfies = batch.satisfies
     }
 
@@ -79,6 +79,13 @@ struct ColumnView {
 
     /// Calls `body` with a reader per part (one borrow per batch, not per value).
     func withReaders<R>(_ body: ([KeyReader]) throws -> R) rethrows -> R {
+        // One or two parts (a table's batch, a join's match) build their array once, not by
+        // concatenating per part: each array made here is an allocation per batch.
+        switch parts.count {
+        case 1: return try parts[0].store.withKeyReader { try body([$0]) }
+        case 2: return try parts[0].store.withKeyReader { a in try parts[1].store.withKeyReader { try body([a, $0]) } }
+        default: break
+        }
         func nest(_ i: Int, _ readers: [KeyReader]) throws -> R {
             if i == parts.count { return try body(readers) }
             return try parts[i].store.withKeyReader { try nest(i + 1, readers + [$0]) }
@@ -257,4 +264,16 @@ extension EncodedKeySet {
     func find(_ key: RowKey) -> Int? {
         key.isInteger ? find(integer: key.integer) : find(key.encoder)
     }
+}
+
+/// A table batch's column maps (every column from part 0, column i at i), shared for the
+/// usual widths: a small query turns a table batch into a view several times a run, and
+/// two fresh arrays each time were two allocations.
+enum TableColumnMaps {
+    private static let shared = 16
+    private static let allZeros: [[Int]] = (0...shared).map { Array(repeating: 0, count: $0) }
+    private static let identities: [[Int]] = (0...shared).map { Array(0..<$0) }
+
+    static func zeros(_ width: Int) -> [Int] { width <= shared ? allZeros[width] : Array(repeating: 0, count: width) }
+    static func identity(_ width: Int) -> [Int] { width <= shared ? identities[width] : Array(0..<width) }
 }

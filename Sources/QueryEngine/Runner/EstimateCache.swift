@@ -11,7 +11,12 @@ struct EstimateCache {
         let filter: Predicate?
     }
 
-    private var entries: [Key: Int?] = [:]
+    /// Every (source, filter) asked, in order. A run asks a handful, so a search comparing
+    /// filters costs less than hashing them (an IN-set hashes every key); past
+    /// `linearLimit` entries a dictionary indexes them.
+    private var entries: [(key: Key, estimate: Int?)] = []
+    private var index: [Key: Int] = [:]
+    private static let linearLimit = 16
     /// Per node, the last answer and whether its filter was active: a node's active filter
     /// changes only when it narrows (`forget`), so this saves
     /// hashing the filter, which for an IN-set means hashing every key, on every choice.
@@ -38,10 +43,22 @@ struct EstimateCache {
 
     mutating func estimate(_ source: any SourceRelation, filter: Predicate?) -> Int? {
         let key = Key(source: ObjectIdentifier(source), filter: filter)
-        if let known = entries[key] { return known }
+        if let known = position(of: key) { return entries[known].estimate }
         let estimate = source.estimatedCount(filter: filter)
-        entries[key] = .some(estimate)
+        entries.append((key, estimate))
+        if entries.count > Self.linearLimit {
+            if index.isEmpty {
+                for (i, entry) in entries.enumerated() { index[entry.key] = i }
+            } else {
+                index[key] = entries.count - 1
+            }
+        }
         sources[key.source] = source
         return estimate
+    }
+
+    private func position(of key: Key) -> Int? {
+        if !index.isEmpty { return index[key] }
+        return entries.firstIndex { $0.key.source == key.source && $0.key.filter == key.filter }
     }
 }

@@ -30,7 +30,8 @@ final class HookTimer {
     }
 
     private static let hooks = Hook.allCases.count
-    private let heuristics: [any Heuristic]
+    /// Each heuristic's report name (`name(of:)`), given so a run does not build them again.
+    private let names: [String]
     private let types: [ObjectIdentifier]
     /// Per heuristic × hook, flattened.
     private var calls: [Int]
@@ -43,8 +44,8 @@ final class HookTimer {
     private var learned = false
     private let timing: Bool
 
-    init(heuristics: [any Heuristic], timing: Bool = true) {
-        self.heuristics = heuristics
+    init(heuristics: [any Heuristic], names: [String]? = nil, timing: Bool = true) {
+        self.names = names ?? heuristics.map(Self.name(of:))
         self.timing = timing
         let slots = heuristics.count * Self.hooks
         calls = Array(repeating: 0, count: slots)
@@ -109,11 +110,11 @@ final class HookTimer {
     /// Every (heuristic, hook) that was called, in catalog then hook order.
     var reports: [HookReport] {
         var out: [HookReport] = []
-        for (h, heuristic) in heuristics.enumerated() {
+        for (h, name) in names.enumerated() {
             for hook in Hook.allCases where calls[h * Self.hooks + hook.rawValue] > 0 {
                 let slot = h * Self.hooks + hook.rawValue
                 out.append(HookReport(
-                    heuristic: Self.name(of: heuristic), hook: hook.name, calls: calls[slot],
+                    heuristic: name, hook: hook.name, calls: calls[slot],
                     microseconds: Double(nanoseconds[slot]) / 1_000))
             }
         }

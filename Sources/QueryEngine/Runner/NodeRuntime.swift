@@ -8,7 +8,7 @@ final class NodeRuntime {
     var filterActive = false
     /// Per operand: the filter this node has provided to that child (nil: none yet). A
     /// later, narrower filter along the same edge replaces it (`FilterFlow.swift`).
-    var providedToOperand: [Predicate?]
+    var providedToOperand: OperandFilters
     /// The disjuncts of `filter`, each once (IN-sets over the same attributes merged).
     private var disjuncts = FilterDisjuncts()
 
@@ -33,7 +33,7 @@ final class NodeRuntime {
     // Progress.
     var started = false
     var complete = false
-    var operandComplete: [Bool]
+    var operandComplete: OperandFlags
     var rowsIn = 0
     var rowsOut = 0
 
@@ -44,8 +44,8 @@ final class NodeRuntime {
     /// Fresh state for a copy of a node, sharing the original's compiled operator.
     init(node: PlanNode, compiledLike original: NodeRuntime) {
         remainingParents = node.parents.count + (node.outputs.isEmpty ? 0 : 1)
-        providedToOperand = Array(repeating: nil, count: node.children.count)
-        operandComplete = Array(repeating: false, count: node.children.count)
+        providedToOperand = OperandFilters(count: node.children.count)
+        operandComplete = OperandFlags(count: node.children.count)
         kernel = original.kernel?.freshCopy()
     }
 
@@ -53,8 +53,8 @@ final class NodeRuntime {
     /// takes an empty copy of `compiled`, so one compiled kernel serves every run.
     init(node: PlanNode, compiled: (any Kernel)?) {
         remainingParents = node.parents.count + (node.outputs.isEmpty ? 0 : 1)
-        providedToOperand = Array(repeating: nil, count: node.children.count)
-        operandComplete = Array(repeating: false, count: node.children.count)
+        providedToOperand = OperandFilters(count: node.children.count)
+        operandComplete = OperandFlags(count: node.children.count)
         kernel = compiled?.freshCopy()
     }
 

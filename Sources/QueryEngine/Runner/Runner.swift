@@ -24,21 +24,24 @@ final class Runner: RunnerContext {
     /// Sources fetched round by round for the node above them (`OnDemandOperand.swift`).
     var onDemandSources: [NodeID: OnDemandSource] = [:]
 
+    /// What the run starts from (`RunTemplate`), computed once per prepared query.
+    let template: RunTemplate
+
     /// `kernels`: each node's compiled kernel (`NodeRuntime.compile`), of which the run
-    /// takes empty copies; nil compiles them here.
+    /// takes empty copies; nil compiles them here. `template`: nil computes it here.
     init(
         graph: PlanGraph, heuristics: [any Heuristic], counters: RunCounters, batchSize: Int, checked: Bool = false,
-        kernels: [(any Kernel)?]? = nil, timesHooks: Bool = true
+        kernels: [(any Kernel)?]? = nil, timesHooks: Bool = true, template: RunTemplate? = nil
     ) throws {
+        let template = template ?? RunTemplate(graph: graph, heuristics: heuristics)
+        self.template = template
         self.graph = graph
         self.checks = checked ? InvariantChecks() : nil
-        self.hookTimer = HookTimer(heuristics: heuristics, timing: timesHooks)
+        self.hookTimer = HookTimer(heuristics: heuristics, names: template.heuristicNames, timing: timesHooks)
         self.heuristics = heuristics
         self.counters = counters
         self.batchSize = max(1, batchSize)
-        let nodes = graph.liveNodeIDs.count
-        let limit = heuristics.compactMap { $0.growthBudget(forNodes: nodes) }.min()
-        self.growthBudget = GrowthBudget(limit: limit ?? GrowthBudget.defaultLimit(forNodes: nodes))
+        self.growthBudget = GrowthBudget(limit: template.growthLimit)
         self.counters.growthBudget = growthBudget.limit
         self.outputs = graph.outputNodes.map { _ in ResultRows() }
         try addRuntimes(kernels)
@@ -46,7 +49,7 @@ final class Runner: RunnerContext {
 
     /// Runs the query to completion and returns each output's rows (decoded on demand).
     func run() throws -> [ResultRows] {
-        let order = graph.topologicalOrder()
+        let order = template.order
         forEachHeuristic(.nodesAdded) { $0.nodesAdded(order, run: self) }
         try throwIfViolated()
         while let initiator = nextInitiator() {
@@ -56,16 +59,23 @@ final class Runner: RunnerContext {
         for (output, node) in graph.outputNodes.enumerated() where !runtimes[node].complete {
             throw RelationError.unsupported("internal error: output \(output) never completed")
         }
-        for id in graph.liveNodeIDs {
+        let live = liveNodeIDs()
+        for id in live {
             if case let .source(source) = graph[id].operation, runtimes[id].rowsOut > 0 {
                 counters.rowsReadBySource[ObjectIdentifier(source), default: 0] += runtimes[id].rowsOut
             }
         }
-        counters.perNode = graph.liveNodeIDs.map {
-            NodeCounters(node: $0, label: graph[$0].name ?? graph[$0].operation.label,
+        counters.perNode = live.map {
+            NodeCounters(node: $0, label: $0 < template.nodeCount ? template.labels[$0] : RunTemplate.label(graph[$0]),
                          rowsIn: runtimes[$0].rowsIn, rowsOut: runtimes[$0].rowsOut)
         }
         return outputs
+    }
+
+    /// The graph's live nodes: the template's, then live copies.
+    private func liveNodeIDs() -> [NodeID] {
+        guard graph.nodes.count > template.nodeCount else { return template.liveNodes }
+        return template.liveNodes + (template.nodeCount..<graph.nodes.count).filter { graph[$0].isLive }
     }
 
     /// Creates runtime state for every node at start.
@@ -74,8 +84,8 @@ final class Runner: RunnerContext {
         for id in graph.nodes.indices {
             let compiled = try kernels.map { $0[id] } ?? NodeRuntime.compile(graph[id], in: graph)
             runtimes.append(NodeRuntime(node: graph[id], compiled: compiled))
-            if graph[id].operation.isSource { undrainedSources.append(id) }
         }
+        undrainedSources = template.sources
     }
 
     /// Creates runtime state for copies just added; each shares its original's compiled
@@ -153,7 +163,7 @@ final class Runner: RunnerContext {
         runtime.operandComplete[edge.operand] = true
         forEachHeuristic(.operandCompleted) { $0.operandCompleted(edge, run: self) }
         flushOnOperandComplete(edge)
-        if !runtime.complete && runtime.operandComplete.allSatisfy({ $0 }) {
+        if !runtime.complete && runtime.operandComplete.all {
             markComplete(edge.parent)
         }
     }

@@ -336,26 +336,47 @@ public final class MemoryTable: SourceRelation {
     /// one of them touches: that count, and with `collect` those rows' positions in index
     /// order; nil when no index answers the filter.
     private func indexedCandidates(_ filter: Predicate, collect: Bool) -> (count: Int, positions: [Int])? {
+        // The shapes a run asks most (an equality, a one-attribute IN-set such as a join's key
+        // filter) go straight to their index: `impliedValueSets` builds a dictionary of sets,
+        // and this is asked for estimates, selective-fetch checks and every filtered scan.
+        switch filter {
+        case let .comparison(.attribute(a), .equal, .value(v)), let .comparison(.value(v), .equal, .attribute(a)):
+            guard let k = indexNumber(for: a) else { return nil }
+            return candidates(index: k, values: CollectionOfOne(v), collect: collect)
+        case let .inSet(attributes, keys) where attributes.count == 1 && keys.allSatisfy({ $0.count == 1 }):
+            // One-value rows of a set are distinct values, as the value set would hold them.
+            guard let k = indexNumber(for: attributes[0]) else { return nil }
+            return candidates(index: k, values: keys.lazy.map { $0.values[0] }, collect: collect)
+        default:
+            break
+        }
         var best: (count: Int, positions: [Int])?
         for (attribute, values) in filter.impliedValueSets {
             guard let k = indexNumber(for: attribute) else { continue }
-            let column = indexes[k].column
-            var n = 0
-            var positions: [Int] = []
-            store.withReaders { rows in
-                let values = values.compactMap { rows.columns[column].key(of: $0) }
-                for key in values {
-                    if collect {
-                        indexes[k].positions(of: key, in: rows.columns[column], into: &positions)
-                    } else {
-                        indexes[k].forEachPosition(of: key, in: rows.columns[column]) { _ in n += 1 }
-                    }
-                }
-            }
-            if collect { n = positions.count }
-            if n < best?.count ?? Int.max { best = (n, positions) }
+            let found = candidates(index: k, values: values, collect: collect)
+            if found.count < best?.count ?? Int.max { best = found }
         }
         return best
+    }
+
+    /// The rows index `k` holds for `values` (distinct): how many, and with `collect` their
+    /// positions in index order.
+    private func candidates<S: Sequence<Value>>(index k: Int, values: S, collect: Bool) -> (count: Int, positions: [Int]) {
+        let column = indexes[k].column
+        var n = 0
+        var positions: [Int] = []
+        store.withReaders { rows in
+            for value in values {
+                guard let key = rows.columns[column].key(of: value) else { continue }
+                if collect {
+                    indexes[k].positions(of: key, in: rows.columns[column], into: &positions)
+                } else {
+                    indexes[k].forEachPosition(of: key, in: rows.columns[column]) { _ in n += 1 }
+                }
+            }
+        }
+        if collect { n = positions.count }
+        return (n, positions)
     }
 
     public func canFetchSelectively(_ filter: Predicate) -> Bool {
@@ -395,13 +416,36 @@ public final class MemoryTable: SourceRelation {
         guard let filter else {
             return TableScan(table: self, store: store, positions: nil, probe: nil, distinctColumn: distinctColumn)
         }
-        let probe = RowProbe(try CompiledPredicate(filter, scheme: scheme), scheme: scheme)
+        let probe = try compiledProbe(filter)
         if filter.isUnsatisfiable {
             return TableScan(table: self, store: ColumnStore(width: scheme.count), positions: [], probe: probe, distinctColumn: nil)
         }
         return TableScan(table: self, store: store, positions: indexedCandidates(filter, collect: true)?.positions, probe: probe,
                          distinctColumn: distinctColumn)
     }
+
+    /// The filter compiled for this table's scheme, from the few last compiled: a query run
+    /// many times (a prepared query) scans with the same filters each run, and compiling
+    /// cost more than comparing a filter with a handful of earlier ones. The scheme never
+    /// changes, so an entry never goes stale.
+    private func compiledProbe(_ filter: Predicate) throws -> RowProbe {
+        if let known = recentProbes.first(where: { $0.filter == filter }) { return known.probe }
+        let probe = RowProbe(try CompiledPredicate(filter, scheme: scheme), scheme: scheme)
+        // Only small filters are kept: a large IN-set is worth compiling again, not keeping.
+        guard filter.comparisonCount <= Self.recentProbeMaxComparisons else { return probe }
+        if recentProbes.count < Self.recentProbeLimit {
+            recentProbes.append((filter, probe))
+        } else {
+            recentProbes[nextProbeSlot] = (filter, probe)
+            nextProbeSlot = (nextProbeSlot + 1) % Self.recentProbeLimit
+        }
+        return probe
+    }
+
+    private static let recentProbeLimit = 4
+    private static let recentProbeMaxComparisons = 64
+    private var recentProbes: [(filter: Predicate, probe: RowProbe)] = []
+    private var nextProbeSlot = 0
 
     /// The column of the index answering membership: its values are distinct.
     private var distinctColumn: Int? { keyIndex.map { indexes[$0].column } }
@@ -449,15 +493,35 @@ struct TableScan {
         }
         // Candidates are tested a run at a time, each run as long as the rows still wanted,
         // so exactly the rows a row-by-row scan would look at are examined.
+        // A filter that passes most rows takes many short runs per batch, so what a run needs
+        // is set up once per batch: the reader and column maps, and a candidate buffer that
+        // index positions need not fill (they are read in place).
+        out.reserveCapacity(min(maxRows, total - next))
         store.withKeyReader { reader in
             let width = store.width
+            let readers = [reader]
+            let partOf = Array(repeating: 0, count: width)
+            let columnOf = Array(0..<width)
+            func select(_ buffer: UnsafeBufferPointer<Int>) {
+                let rows = StoredRows(readers: readers, positions: [buffer], partOf: partOf, columnOf: columnOf)
+                // The selected indexes appended in one copy, then turned into positions in place.
+                let start = out.count
+                out.append(contentsOf: test.selectRows(buffer.count, of: rows))
+                out.withUnsafeMutableBufferPointer { o in
+                    for i in start..<o.count { o[i] = buffer[o[i]] }
+                }
+            }
             while next < total && out.count < maxRows {
                 let run = min(maxRows - out.count, total - next)
-                let candidates = positions.map { Array($0[next..<(next + run)]) } ?? Array(next..<(next + run))
-                candidates.withUnsafeBufferPointer { buffer in
-                    let rows = StoredRows(readers: [reader], positions: [buffer],
-                                          partOf: Array(repeating: 0, count: width), columnOf: Array(0..<width))
-                    for k in test.selectRows(run, of: rows) { out.append(buffer[k]) }
+                if let positions {
+                    positions.withUnsafeBufferPointer { select(UnsafeBufferPointer(rebasing: $0[next..<(next + run)])) }
+                } else {
+                    let first = next
+                    let candidates = [Int](unsafeUninitializedCapacity: run) { buffer, initialized in
+                        for i in 0..<run { buffer[i] = first + i }
+                        initialized = run
+                    }
+                    candidates.withUnsafeBufferPointer(select)
                 }
                 next += run
                 examined += run

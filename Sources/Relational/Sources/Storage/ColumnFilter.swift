@@ -24,7 +24,11 @@ extension CompiledPredicate {
     /// stored bytes); values of another class, and every other kind of node, go through
     /// `KeyReader.compare` / the row-at-a-time evaluation, so the answer stays exact.
     public func selectRows(_ count: Int, of rows: StoredRows) -> [Int] {
-        var selection = Array(0..<count)
+        // Filled in place: `Array(0..<count)` went through the generic collection copy.
+        var selection = [Int](unsafeUninitializedCapacity: count) { buffer, initialized in
+            for i in 0..<count { buffer[i] = i }
+            initialized = count
+        }
         Self.narrow(&selection, root, rows)
         return selection
     }
