@@ -51,15 +51,6 @@ public final class ChangeDerivation {
         deltas.values.flatMap { [$0.added?.source, $0.removed?.source].compactMap { $0 } }
     }
 
-    /// A memory table of delta rows, indexed on every attribute so any filter is a lookup;
-    /// nil when there are no rows.
-    public static func deltaTable(name: String, scheme: Scheme, rows: [Row]) throws -> Relation? {
-        guard !rows.isEmpty else { return nil }
-        let t = try MemoryTable(name: name, scheme: scheme, indexedAttributes: scheme.attributes)
-        try t.add(contentsOf: rows)
-        return Relation(source: t)
-    }
-
     /// Rows `relation` gains in the transaction; nil when none can be gained.
     public func added(_ relation: Relation) throws -> Relation? { try parts(relation).added }
 
