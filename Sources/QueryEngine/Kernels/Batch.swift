@@ -128,33 +128,6 @@ struct ColumnView {
         readers[p].encode(row: parts[p].positions[k], column: columnOf[j], into: encoder)
     }
 
-    /// Every row, decoded and appended: each column's reader, positions and store column
-    /// looked up once per batch, and each row's values written straight into its array.
-    func appendRows(to out: inout [Row]) {
-        let n = count
-        let w = width
-        guard n > 0 else { return }
-        // Callers reserve for all pieces at once (`Batch.rows`): reserving per piece here
-        // would reallocate `out` exactly for every piece.
-        withStoredRows { stored in
-            let columns = (0..<w).map { j in
-                (reader: stored.readers[stored.partOf[j]], rows: stored.positions[stored.partOf[j]], column: stored.columnOf[j])
-            }
-            columns.withUnsafeBufferPointer { columns in
-                for k in 0..<n {
-                    let values = [Value](unsafeUninitializedCapacity: w) { buffer, initialized in
-                        for j in 0..<w {
-                            let c = columns[j]
-                            buffer.initializeElement(at: j, to: c.reader.value(row: c.rows[k], column: c.column))
-                        }
-                        initialized = w
-                    }
-                    out.append(Row(values))
-                }
-            }
-        }
-    }
-
     func row(_ readers: [KeyReader], _ k: Int) -> Row {
         var values: [Value] = []
         values.reserveCapacity(width)
@@ -179,7 +152,10 @@ enum BatchPiece {
         case let .rows(rows):
             out.append(contentsOf: rows)
         case let .columns(view):
-            view.appendRows(to: &out)
+            out.reserveCapacity(out.count + view.count)
+            view.withReaders { readers in
+                for k in 0..<view.count { out.append(view.row(readers, k)) }
+            }
         }
     }
 

@@ -2,7 +2,8 @@ import Relational
 
 /// One join operand's stored rows by key. Keys are their encodings (`EncodedKeySet`:
 /// equal keys, `3` and `3.0` included, encode alike); the rows of a key are chained in
-/// arrival order through flat arrays, so storing a row allocates nothing per key. A row
+/// arrival order through flat arrays (within a batch, rows stored as integers first), so
+/// storing a row allocates nothing per key. A row
 /// that arrived in a single-store column view is kept as its position in that store (a
 /// handle `slot << 32 | position`); any other row is decoded and kept (a negative handle).
 ///
