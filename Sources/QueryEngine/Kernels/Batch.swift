@@ -53,12 +53,26 @@ struct ColumnView {
         var distinctColumn: Int? = nil
     }
 
+    /// On a two-part view a hash join made: each row's position in part `1 - determining`
+    /// is a function of its position in part `determining`, one function for every view
+    /// with the same stores and `key`/`otherKey`. The join compared the determining part's
+    /// store columns `key` with the other part's store columns `otherKey` pairwise, and
+    /// `otherKey` holds the other store's distinct column, so a row matches at most one
+    /// row there, whatever batch it came in. Narrowing and remapping keep it (they keep
+    /// the parts); `ProjectKernel` keys rows by their determining position with it.
+    struct Dependence {
+        let determining: Int
+        let key: [Int]
+        let otherKey: [Int]
+    }
+
     var parts: [Part]
     var partOf: [Int]
     var columnOf: [Int]
     /// A predicate every row is known to satisfy, over the view's own scheme: a table
     /// cursor's filter, kept while the view only narrows (any remapping drops it).
     var satisfies: Predicate?
+    var dependence: Dependence?
 
     /// A memory table's batch: the table's columns in scheme order, at the selected rows.
     init(_ batch: ColumnBatch) {
@@ -68,10 +82,11 @@ struct ColumnView {
         satisfies = batch.satisfies
     }
 
-    init(parts: [Part], partOf: [Int], columnOf: [Int]) {
+    init(parts: [Part], partOf: [Int], columnOf: [Int], dependence: Dependence? = nil) {
         self.parts = parts
         self.partOf = partOf
         self.columnOf = columnOf
+        self.dependence = dependence
     }
 
     var count: Int { parts.first?.positions.count ?? 0 }
@@ -175,7 +190,7 @@ enum BatchPiece {
             return .rows(rows.map { $0.picking(positions) })
         case let .columns(view):
             return .columns(ColumnView(parts: view.parts, partOf: positions.map { view.partOf[$0] },
-                                       columnOf: positions.map { view.columnOf[$0] }))
+                                       columnOf: positions.map { view.columnOf[$0] }, dependence: view.dependence))
         }
     }
 

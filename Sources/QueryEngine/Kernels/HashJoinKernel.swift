@@ -70,18 +70,22 @@ final class HashJoinKernel: Kernel {
         var matchRows: [Int] = []
         var matchHandles: [Int] = []
         var decodedMatches = false
-        view.withReaders { readers in
-            (view.parts.first?.positions ?? []).withUnsafeBufferPointer { firstPositions in
-                BatchPiece.columns(view).forEachKey(keyAt) { k, key in
-                    if keep {
-                        let handle = slot.map { JoinTable.handle(slot: $0, position: firstPositions[k]) }
-                            ?? mine.keep(view.row(readers, k))
-                        mine.insert(handle, under: key) { keyAt.map { view.value(readers, k, $0) } }
-                    }
-                    theirs.forEachMatch(key) { h in
-                        matchRows.append(k)
-                        matchHandles.append(h)
-                        if h < 0 { decodedMatches = true }
+        if keyAt.count == 1, !keep || slot != nil {
+            decodedMatches = receiveIntegerKeys(view, operand, slot: slot, rows: &matchRows, handles: &matchHandles)
+        } else {
+            view.withReaders { readers in
+                (view.parts.first?.positions ?? []).withUnsafeBufferPointer { firstPositions in
+                    BatchPiece.columns(view).forEachKey(keyAt) { k, key in
+                        if keep {
+                            let handle = slot.map { JoinTable.handle(slot: $0, position: firstPositions[k]) }
+                                ?? mine.keep(view.row(readers, k))
+                            mine.insert(handle, under: key) { keyAt.map { view.value(readers, k, $0) } }
+                        }
+                        theirs.forEachMatch(key) { h in
+                            matchRows.append(k)
+                            matchHandles.append(h)
+                            if h < 0 { decodedMatches = true }
+                        }
                     }
                 }
             }
@@ -114,14 +118,107 @@ final class HashJoinKernel: Kernel {
             var parts = view.parts.map { part in
                 ColumnView.Part(store: part.store, positions: probeIndexes[s].map { part.positions[$0] }, distinctColumn: part.distinctColumn)
             }
-            parts.append(ColumnView.Part(store: stored.store, positions: storedPositions[s]))
+            parts.append(ColumnView.Part(store: stored.store, positions: storedPositions[s], distinctColumn: stored.distinctColumn))
             let storedPart = view.parts.count
             out.append(.columns(ColumnView(
                 parts: parts,
                 partOf: sources.map { $0.operand == operand ? view.partOf[$0.position] : storedPart },
-                columnOf: sources.map { $0.operand == operand ? view.columnOf[$0.position] : stored.columnOf[$0.position] })))
+                columnOf: sources.map { $0.operand == operand ? view.columnOf[$0.position] : stored.columnOf[$0.position] },
+                dependence: dependence(probing: view, operand, stored: stored))))
         }
         out.append(.rows(decoded))
+    }
+
+    /// How the parts of a match view of a single-part probing view (part 0) and a stored
+    /// store (part 1) depend on each other: the part whose join key holds its store's
+    /// distinct column is the function of the other (`ColumnView.Dependence`).
+    private func dependence(probing view: ColumnView, _ operand: Int,
+                            stored: (store: ColumnStore, columnOf: [Int], distinctColumn: Int?)) -> ColumnView.Dependence? {
+        guard view.parts.count == 1 else { return nil }
+        let probeKey = keyPositions[operand].map { view.columnOf[$0] }
+        let storedKey = keyPositions[1 - operand].map { stored.columnOf[$0] }
+        guard probeKey.count == storedKey.count, !probeKey.isEmpty else { return nil }
+        if let d = stored.distinctColumn, storedKey.contains(d) {
+            return ColumnView.Dependence(determining: 0, key: probeKey, otherKey: storedKey)
+        }
+        if let d = view.parts[0].distinctColumn, probeKey.contains(d) {
+            return ColumnView.Dependence(determining: 1, key: storedKey, otherKey: probeKey)
+        }
+        return nil
+    }
+
+    /// A view's rows joined on one key column, stored (when kept) by position in `slot`:
+    /// rows whose key is stored as an integer go through the tables' integer runs
+    /// (`JoinTable.insert(integers:)`, `matches(integers:)`), the others one by one under
+    /// their encoding, after them. Appends every match's row index and stored handle;
+    /// true when a stored row was decoded.
+    private func receiveIntegerKeys(_ view: ColumnView, _ operand: Int, slot: Int?, rows: inout [Int], handles: inout [Int]) -> Bool {
+        let j = keyPositions[operand][0]
+        let part = view.partOf[j]
+        let column = view.columnOf[j]
+        let mine = tables[operand]
+        let theirs = tables[1 - operand]
+        let n = view.count
+        var others: [Int] = []
+        var decoded = false
+        rows.reserveCapacity(n)
+        handles.reserveCapacity(n)
+        view.withReaders { readers in
+            view.parts[part].positions.withUnsafeBufferPointer { keyRows in
+                view.parts[0].positions.withUnsafeBufferPointer { stored in
+                    withUnsafeTemporaryAllocation(of: Int64.self, capacity: n) { keys in
+                        readers[part].integers(column: column, rows: keyRows, into: keys, others: &others)
+                        if others.isEmpty {
+                            if let slot { mine.insert(integers: UnsafeBufferPointer(keys), slot: slot, positions: stored) }
+                            decoded = theirs.matches(integers: UnsafeBufferPointer(keys), rows: &rows, handles: &handles)
+                            return
+                        }
+                        // Integer keys compacted to the front, then the rest one by one.
+                        var integerRows: [Int] = []
+                        integerRows.reserveCapacity(n - others.count)
+                        var storedPositions: [Int] = []
+                        var m = 0
+                        var o = 0
+                        for k in 0..<n {
+                            if o < others.count && others[o] == k {
+                                o += 1
+                                continue
+                            }
+                            keys[m] = keys[k]
+                            m += 1
+                            integerRows.append(k)
+                            storedPositions.append(stored[k])
+                        }
+                        let integerKeys = UnsafeBufferPointer(rebasing: keys[0..<m])
+                        if let slot {
+                            storedPositions.withUnsafeBufferPointer { mine.insert(integers: integerKeys, slot: slot, positions: $0) }
+                        }
+                        let before = rows.count
+                        decoded = theirs.matches(integers: integerKeys, rows: &rows, handles: &handles)
+                        for i in before..<rows.count { rows[i] = integerRows[rows[i]] }
+                    }
+                }
+                guard !others.isEmpty else { return }
+                let encoder = KeyEncoder()
+                let reader = readers[part]
+                for k in others {
+                    encoder.reset()
+                    reader.encode(row: keyRows[k], column: column, into: encoder)
+                    let key = RowKey(encoder: encoder, integer: 0, isInteger: false)
+                    if let slot {
+                        mine.insert(JoinTable.handle(slot: slot, position: view.parts[0].positions[k]), under: key) {
+                            [reader.value(row: keyRows[k], column: column)]
+                        }
+                    }
+                    theirs.forEachMatch(key) { h in
+                        rows.append(k)
+                        handles.append(h)
+                        if h < 0 { decoded = true }
+                    }
+                }
+            }
+        }
+        return decoded
     }
 
     func operandCompleted(_ operand: Int) -> Batch {

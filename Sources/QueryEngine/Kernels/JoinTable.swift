@@ -2,7 +2,8 @@ import Relational
 
 /// One join operand's stored rows by key. Keys are their encodings (`EncodedKeySet`:
 /// equal keys, `3` and `3.0` included, encode alike); the rows of a key are chained in
-/// arrival order through flat arrays, so storing a row allocates nothing per key. A row
+/// arrival order through flat arrays (within a batch, rows stored as integers first), so
+/// storing a row allocates nothing per key. A row
 /// that arrived in a single-store column view is kept as its position in that store (a
 /// handle `slot << 32 | position`); any other row is decoded and kept (a negative handle).
 ///
@@ -18,8 +19,9 @@ final class JoinTable {
     @exclusivity(unchecked) private var last: [Int32] = []
     @exclusivity(unchecked) private var next: [Int32] = []
     @exclusivity(unchecked) private var handles: [Int] = []
-    /// Stores whose rows are kept by position, with the operand's column of each store column.
-    private(set) var stores: [(store: ColumnStore, columnOf: [Int])] = []
+    /// Stores whose rows are kept by position, with the operand's column of each store
+    /// column and the store's column of distinct values, if the view said so.
+    private(set) var stores: [(store: ColumnStore, columnOf: [Int], distinctColumn: Int?)] = []
     private var rows: [Row] = []
     private var lastSlot = -1
 
@@ -32,7 +34,7 @@ final class JoinTable {
         if let s = stores.indices.first(where: { stores[$0].columnOf == view.columnOf && stores[$0].store.sharesStorage(with: store) }) {
             lastSlot = s
         } else {
-            stores.append((store, view.columnOf))
+            stores.append((store, view.columnOf, view.parts[0].distinctColumn))
             lastSlot = stores.count - 1
         }
         return lastSlot
@@ -62,6 +64,74 @@ final class JoinTable {
             next[Int(last[ordinal])] = entry
             last[ordinal] = entry
         }
+    }
+
+    /// Stores a run of rows whose keys are one integer each (`keys[k]`), row `k` by the
+    /// handle of `positions[k]` in store `slot`: the same as `insert` per row, with one
+    /// borrow of each array per run instead of a uniqueness check per access.
+    func insert(integers keys: UnsafeBufferPointer<Int64>, slot: Int, positions: UnsafeBufferPointer<Int>) {
+        let n = keys.count
+        guard n > 0 else { return }
+        withUnsafeTemporaryAllocation(of: Int.self, capacity: n) { ordinals in
+            self.keys.insert(integers: keys, ordinals: ordinals)
+            let base = handles.count
+            let high = slot << 32
+            // No `reserveCapacity(base + n)`: reserving exactly would reallocate every run.
+            for k in 0..<n { handles.append(high | positions[k]) }
+            next.append(contentsOf: repeatElement(-1, count: n))
+            let newKeys = self.keys.count - first.count
+            if newKeys > 0 {
+                first.append(contentsOf: repeatElement(-1, count: newKeys))
+                last.append(contentsOf: repeatElement(-1, count: newKeys))
+            }
+            first.withUnsafeMutableBufferPointer { first in
+                last.withUnsafeMutableBufferPointer { last in
+                    next.withUnsafeMutableBufferPointer { next in
+                        for k in 0..<n {
+                            let o = ordinals[k]
+                            let entry = Int32(truncatingIfNeeded: base + k)
+                            if first[o] < 0 {
+                                first[o] = entry
+                            } else {
+                                next[Int(last[o])] = entry
+                            }
+                            last[o] = entry
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Appends, for each of `keys` (one integer each) and every row stored under it, the
+    /// key's index to `rows` and the row's handle to `matched`; true when a handle is of a
+    /// decoded row.
+    func matches(integers keys: UnsafeBufferPointer<Int64>, rows: inout [Int], handles matched: inout [Int]) -> Bool {
+        let n = keys.count
+        guard n > 0, self.keys.count > 0 else { return false }
+        var decoded = false
+        withUnsafeTemporaryAllocation(of: Int.self, capacity: n) { ordinals in
+            self.keys.find(integers: keys, ordinals: ordinals)
+            first.withUnsafeBufferPointer { first in
+                next.withUnsafeBufferPointer { next in
+                    handles.withUnsafeBufferPointer { handles in
+                        for k in 0..<n {
+                            let o = ordinals[k]
+                            if o < 0 { continue }
+                            var e = Int(first[o])
+                            while e >= 0 {
+                                let h = handles[e]
+                                rows.append(k)
+                                matched.append(h)
+                                if h < 0 { decoded = true }
+                                e = Int(next[e])
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        return decoded
     }
 
     /// Calls `body` with the handle of every row stored under `key`, in arrival order.

@@ -31,6 +31,33 @@ struct PositionSet {
         return true
     }
 
+    /// Adds each of `positions`, appending to `fresh` the index `k` of each one that was
+    /// absent: the chunks are touched first, then the bits are set in one borrow of the
+    /// words (no uniqueness check per position).
+    mutating func insertEach(_ positions: UnsafeBufferPointer<Int>, fresh: inout [Int]) {
+        let wordsPerChunk = 1 << (Self.chunkShift - 6)
+        for p in positions where chunkStart[p >> Self.chunkShift] < 0 {
+            chunkStart[p >> Self.chunkShift] = Int32(words.count)
+            words.append(contentsOf: repeatElement(0, count: wordsPerChunk))
+        }
+        var added = 0
+        chunkStart.withUnsafeBufferPointer { starts in
+            words.withUnsafeMutableBufferPointer { words in
+                for k in 0..<positions.count {
+                    let p = positions[k]
+                    let w = Int(starts[p >> Self.chunkShift]) + (p >> 6) & (wordsPerChunk - 1)
+                    let bit: UInt64 = 1 << UInt64(p & 63)
+                    if words[w] & bit == 0 {
+                        words[w] |= bit
+                        fresh.append(k)
+                        added += 1
+                    }
+                }
+            }
+        }
+        count += added
+    }
+
     /// Every position in the set, ascending.
     var positions: [Int] {
         var out: [Int] = []

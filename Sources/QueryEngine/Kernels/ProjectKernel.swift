@@ -20,6 +20,7 @@ final class ProjectKernel: Kernel {
     @exclusivity(unchecked) private var seen = EncodedKeySet()
     private var coded: CodedKeySet?
     private var positions: (set: PositionSet, store: ColumnStore, columns: [Int])?
+    private var dependent: DependentKeys?
     /// Set once keys went to `seen`: they stay there.
     private var encodedOnly = false
 
@@ -28,7 +29,7 @@ final class ProjectKernel: Kernel {
     func receive(_ batch: Batch, operand: Int) -> Batch {
         var out = Batch()
         for piece in batch.pieces {
-            let keep = newRowsByPosition(piece) ?? codedNewRows(piece) ?? encodedNewRows(piece)
+            let keep = newRowsByPosition(piece) ?? newRowsByDeterminingPosition(piece) ?? codedNewRows(piece) ?? encodedNewRows(piece)
             out.append(piece.selecting(keep).mapping(map.positions))
         }
         return out
@@ -55,7 +56,7 @@ final class ProjectKernel: Kernel {
 
     /// The piece's new rows by position, or nil when keys are not positions (anymore).
     private func newRowsByPosition(_ piece: BatchPiece) -> [Int]? {
-        guard !encodedOnly, coded == nil else { return nil }
+        guard !encodedOnly, coded == nil, dependent == nil else { return nil }
         guard case let .columns(view) = piece, let part = keyedPart(view) else { return positions == nil ? nil : moveToEncoded() }
         let store = view.parts[part].store
         let columns = map.positions.map { view.columnOf[$0] }
@@ -63,10 +64,26 @@ final class ProjectKernel: Kernel {
         var current = positions ?? (PositionSet(limit: store.count), store, columns)
         positions = nil  // so the set is not shared while it is filled
         var keep: [Int] = []
-        view.parts[part].positions.withUnsafeBufferPointer { rows in
-            for k in 0..<rows.count where current.set.insert(rows[k]) { keep.append(k) }
-        }
+        view.parts[part].positions.withUnsafeBufferPointer { current.set.insertEach($0, fresh: &keep) }
         positions = current
+        return keep
+    }
+
+    /// The piece's new rows by their position in the determining part of a join's view
+    /// (`ColumnView.Dependence`), when that part's distinct column is kept: equal positions
+    /// give equal rows (the other part's position follows from it), different ones differ
+    /// there. Nil when keys are not kept so (anymore).
+    private func newRowsByDeterminingPosition(_ piece: BatchPiece) -> [Int]? {
+        guard !encodedOnly, coded == nil, positions == nil else { return nil }
+        guard case let .columns(view) = piece, let layout = DependentLayout(view, keeping: map.positions) else {
+            return dependent == nil ? nil : moveToEncoded()
+        }
+        if let kept = dependent, !kept.layout.matches(layout) { return moveToEncoded() }
+        var current = dependent ?? DependentKeys(layout: layout)
+        dependent = nil  // so the set is not shared while it is filled
+        let determining = view.dependence?.determining ?? 0
+        let keep = current.insertNew(view.parts[determining].positions, view.parts[1 - determining].positions)
+        dependent = current
         return keep
     }
 
@@ -103,6 +120,10 @@ final class ProjectKernel: Kernel {
                 }
             }
             positions = nil
+        }
+        if let kept = dependent {
+            kept.encodeEach { seen.insert($0) }
+            dependent = nil
         }
         return nil
     }

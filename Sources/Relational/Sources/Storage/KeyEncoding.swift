@@ -205,6 +205,68 @@ public struct EncodedKeySet {
         return (ordinal, true)
     }
 
+    /// `insert(integer:)` for a run of keys, in order: `ordinals[k]` gets the number of
+    /// `keys[k]` (new keys are numbered from `count` on, so a key is new exactly when its
+    /// number is the next unused one). One borrow of the table for the whole run.
+    public mutating func insert(integers keys: UnsafeBufferPointer<Int64>, ordinals: UnsafeMutableBufferPointer<Int>) {
+        precondition(ordinals.count >= keys.count, "one ordinal per key")
+        // Room for every key being new, so the loop never grows the table.
+        while (integerCount + keys.count) * 3 > integers.count { growIntegers() }
+        let before = count
+        var fresh = before
+        integers.withUnsafeMutableBufferPointer { slots in
+            let mask = slots.count / 2 - 1
+            for k in 0..<keys.count {
+                let i = keys[k]
+                var s = Int(truncatingIfNeeded: Self.integerHash(i)) & mask
+                while true {
+                    let stored = slots[2 * s + 1]
+                    if stored == 0 {
+                        slots[2 * s] = i
+                        slots[2 * s + 1] = Int64(fresh + 1)
+                        ordinals[k] = fresh
+                        fresh += 1
+                        break
+                    }
+                    if slots[2 * s] == i {
+                        ordinals[k] = Int(stored) - 1
+                        break
+                    }
+                    s = (s + 1) & mask
+                }
+            }
+        }
+        integerCount += fresh - before
+    }
+
+    /// `find(integer:)` for a run of keys: `ordinals[k]` gets the number of `keys[k]`, or -1.
+    public func find(integers keys: UnsafeBufferPointer<Int64>, ordinals: UnsafeMutableBufferPointer<Int>) {
+        precondition(ordinals.count >= keys.count, "one ordinal per key")
+        guard integerCount > 0 else {
+            for k in 0..<keys.count { ordinals[k] = -1 }
+            return
+        }
+        integers.withUnsafeBufferPointer { slots in
+            let mask = slots.count / 2 - 1
+            for k in 0..<keys.count {
+                let i = keys[k]
+                var s = Int(truncatingIfNeeded: Self.integerHash(i)) & mask
+                while true {
+                    let stored = slots[2 * s + 1]
+                    if stored == 0 {
+                        ordinals[k] = -1
+                        break
+                    }
+                    if slots[2 * s] == i {
+                        ordinals[k] = Int(stored) - 1
+                        break
+                    }
+                    s = (s + 1) & mask
+                }
+            }
+        }
+    }
+
     /// Doubles the integer table (16 slots at first), re-placing every key.
     private mutating func growIntegers() {
         let old = integers

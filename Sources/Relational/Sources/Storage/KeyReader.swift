@@ -69,6 +69,22 @@ public struct KeyReader {
         return c.tags[row] == .integer ? c.payloads[row] : nil
     }
 
+    /// Copies the values of `column` at `rows` into `out` where they are stored as
+    /// integers, and appends to `others` the indexes `k` whose value is not (a real equal
+    /// to an integer included: its key spelling differs), leaving `out[k]` 0 there.
+    public func integers(column: Int, rows: UnsafeBufferPointer<Int>, into out: UnsafeMutableBufferPointer<Int64>, others: inout [Int]) {
+        let c = columns[column]
+        for k in 0..<rows.count {
+            let p = rows[k]
+            if c.tags[p] == .integer {
+                out[k] = c.payloads[p]
+            } else {
+                out[k] = 0
+                others.append(k)
+            }
+        }
+    }
+
     /// Appends the value's key encoding (`KeyEncoder`), reading text and blob bytes straight
     /// from the column's dictionary.
     public func encode(row: Int, column: Int, into encoder: KeyEncoder) {
