@@ -107,9 +107,10 @@ struct BulkReport {
         out += "Measured in a fresh process (`testbed-bench bulk-memory`): resident set size from /proc/self/statm "
             + "before generating and after loading, with the generated rows released and freed heap returned "
             + "(`malloc_trim`).\n\n"
-        out += table(header: ["resident bytes per row", "resident delta", "peak resident", "generate", "load", "generate + load"],
+        out += table(header: ["resident bytes per row", "resident delta", "peak resident", "generate", "load", "generate + load",
+                                     "generate + load, CPU"],
                      rows: [[fixed(m.bytesPerRow, 1), megabytes(m.residentAfter - m.residentBefore), megabytes(m.peakResident),
-                             m.generate.formatted, m.load.formatted, (m.generate + m.load).formatted]])
+                             m.generate.formatted, m.load.formatted, (m.generate + m.load).formatted, m.cpu.formatted]])
         return out
     }
 
@@ -138,6 +139,10 @@ struct BulkReport {
             let load = (m.generate + m.load).seconds
             lines.append([ "generate + load \(grouped(m.rows)) documents", (m.generate + m.load).formatted, "≤ 0.5 s",
                            load <= 0.5 ? "met" : "\(fixed(load / 0.5, 2))× over" ])
+            // Wall time counts waiting for a core on a shared machine; CPU time does not.
+            let cpu = m.cpu.seconds
+            lines.append([ "generate + load \(grouped(m.rows)) documents, process CPU time", m.cpu.formatted, "≤ 0.5 s",
+                           cpu <= 0.5 ? "met" : "\(fixed(cpu / 0.5, 2))× over" ])
         }
         guard !lines.isEmpty else { return "" }
         return "\n## Issue 10's targets\n\n" + table(header: ["measure", "measured", "target", "gap"], rows: lines)

@@ -45,6 +45,9 @@ struct MemoryFigures {
     let rows: Int
     let generate: Duration
     let load: Duration
+    /// Process CPU time (user + system) of generating and loading: on a shared machine the
+    /// wall time includes waiting for a core, this does not.
+    let cpu: Duration
     /// Resident bytes before generating and after loading (the generated rows released).
     let residentBefore: Int
     let residentAfter: Int
@@ -57,6 +60,7 @@ struct MemoryFigures {
             "rows": .integer(Int64(rows)),
             "generate_ns": .integer(Int64(generate.seconds * 1e9)),
             "load_ns": .integer(Int64(load.seconds * 1e9)),
+            "cpu_ns": .integer(Int64(cpu.seconds * 1e9)),
             "resident_before": .integer(Int64(residentBefore)),
             "resident_after": .integer(Int64(residentAfter)),
             "peak_resident": .integer(Int64(peakResident)),
@@ -65,17 +69,19 @@ struct MemoryFigures {
 
     init(json: JSON) throws {
         guard let rows = json["rows"]?.int, let generate = json["generate_ns"]?.int, let load = json["load_ns"]?.int,
+              let cpu = json["cpu_ns"]?.int,
               let before = json["resident_before"]?.int, let after = json["resident_after"]?.int,
               let peak = json["peak_resident"]?.int, rows > 0
         else { throw BulkFailure(description: "bulk-memory printed an unexpected line: \(json.text)") }
-        self.init(rows: rows, generate: .nanoseconds(generate), load: .nanoseconds(load),
+        self.init(rows: rows, generate: .nanoseconds(generate), load: .nanoseconds(load), cpu: .nanoseconds(cpu),
                   residentBefore: before, residentAfter: after, peakResident: peak)
     }
 
-    init(rows: Int, generate: Duration, load: Duration, residentBefore: Int, residentAfter: Int, peakResident: Int) {
+    init(rows: Int, generate: Duration, load: Duration, cpu: Duration, residentBefore: Int, residentAfter: Int, peakResident: Int) {
         self.rows = rows
         self.generate = generate
         self.load = load
+        self.cpu = cpu
         self.residentBefore = residentBefore
         self.residentAfter = residentAfter
         self.peakResident = peakResident
@@ -90,21 +96,30 @@ func measureDocumentsMemory(rows: Int, seed: UInt64) throws -> MemoryFigures {
     let before = residentBytes()
     let clock = ContinuousClock()
     var tables: [String: Any] = [:]
-    var generate = Duration.zero, load = Duration.zero
+    var generate = Duration.zero, load = Duration.zero, cpu = Duration.zero
     do {
+        let cpuStart = processCPUTime()
         let start = clock.now
         let dataset = try Shape.documents.generate(rows: rows, seed: seed)
         let generated = clock.now
         let memory = try dataset.memoryTables()
         load = clock.now - generated
         generate = generated - start
+        cpu = processCPUTime() - cpuStart
         for (name, table) in memory { tables[name] = table }
     }
     trimHeap()
     let after = residentBytes()
     consume(tables.count)
-    return MemoryFigures(rows: rows, generate: generate, load: load,
+    return MemoryFigures(rows: rows, generate: generate, load: load, cpu: cpu,
                          residentBefore: before, residentAfter: after, peakResident: peakResidentBytes())
+}
+
+/// User plus system CPU time of this process so far.
+func processCPUTime() -> Duration {
+    var t = timespec()
+    guard clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t) == 0 else { return .zero }
+    return .seconds(t.tv_sec) + .nanoseconds(t.tv_nsec)
 }
 
 /// Resident set size from /proc/self/statm (0 where there is no /proc).
