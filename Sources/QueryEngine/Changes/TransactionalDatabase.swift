@@ -164,14 +164,21 @@ public final class TransactionalDatabase {
         }
     }
 
+    /// The rows of source relation `relation` matching `predicate`, through the source's own
+    /// filtered fetch rather than an engine run; the predicate is first checked against the
+    /// scheme as a select checks it, so an unknown attribute is refused the same way.
+    private func sourceRows(of relation: Relation, _ source: any SourceRelation, matching predicate: Predicate) throws -> Set<Row> {
+        _ = try relation.select(predicate)
+        return Set(try source.fetchAll(filter: predicate))
+    }
+
     /// Deletes the rows of `relation` matching `predicate`. On a derived relation the delete
     /// is propagated back to the source rows, or refused when that is ambiguous.
     public func delete(from relation: Relation, where predicate: Predicate = .true) throws {
         try statement {
             if let source = relation.source {
                 let target = try mutableSource(relation, "delete from")
-                _ = try relation.select(predicate)
-                try writer.delete(Set(try source.fetchAll(filter: predicate)), from: target)
+                try writer.delete(try sourceRows(of: relation, source, matching: predicate), from: target)
                 return
             }
             let rows = try evaluate(try relation.select(predicate))
@@ -190,10 +197,8 @@ public final class TransactionalDatabase {
                     + "the relation has \(relation.scheme)")
             }
             if let source = relation.source {
-                // As delete does: the source's own filtered fetch, not an engine run.
                 let target = try mutableSource(relation, "update")
-                _ = try relation.select(predicate)
-                try writer.update(Set(try source.fetchAll(filter: predicate)), of: target, set: values)
+                try writer.update(try sourceRows(of: relation, source, matching: predicate), of: target, set: values)
                 return
             }
             let rows = try evaluate(try relation.select(predicate))
