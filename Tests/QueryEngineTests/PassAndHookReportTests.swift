@@ -18,9 +18,9 @@ final class PassAndHookReportTests: XCTestCase {
             "join-filter-threshold.operandCompleted": 6,
             "initiator-ordering.chooseInitiator": 3,
             "subtree-copying.willProvideFilter": 2,
-            "closure-seeding.filterActivated": 2,  // each activated filter is offered; no closure here
+            // closure-seeding and set-operand-filter cannot act without a closure, an
+            // intersection or a difference (`Heuristic.hooks(for:)`): never called here.
             "join-filter-pushdown.operandCompleted": 6,
-            "set-operand-filter.operandCompleted": 6,
             "filter-aware-ordering.nodesAdded": 2,  // its pairs and sources, kept per run
             "filter-aware-ordering.deferInitiators": 3,
             "late-subtree-copying.willProvideFilter": 2,

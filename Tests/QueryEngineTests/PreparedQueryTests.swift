@@ -75,3 +75,60 @@ private final class RunStateProbe: Heuristic {
         started = true
     }
 }
+
+/// The runner calls only the hooks a heuristic can use on the graph (`Heuristic.hooks(for:)`),
+/// decided once per prepared query, and heuristics that share state across a prepared
+/// query's runs (`instanceForRun`) still decide each run as a fresh one would.
+final class HookPlanTests: XCTestCase {
+    func testHooksAHeuristicRulesOutAreNeverCalled() throws {
+        let documents = try Fixtures.documents(200)
+        let query = try Fixtures.selectedDocumentParent(documents: documents, selected: 3)
+        let catalog = HeuristicCatalog(HeuristicCatalog.standard.heuristics + [CannotActHere.self])
+        CannotActHere.calls = 0
+        let prepared = try QueryEngine(preset: "all-on", catalog: catalog).prepare([query])
+        for _ in 0..<2 {
+            let run = try prepared.run()
+            XCTAssertFalse(run.hookReports.contains { $0.heuristic == "cannot-act-here" })
+        }
+        XCTAssertEqual(CannotActHere.calls, 0)
+        // No closure, intersection or difference in the seed's query: those heuristics are not asked.
+        let names = try prepared.run().hookReports.map(\.heuristic)
+        XCTAssertFalse(names.contains("closure-seeding"))
+        XCTAssertFalse(names.contains("set-operand-filter"))
+    }
+
+    /// Filter-aware ordering keeps its pairs and buffers for the prepared query; under
+    /// declaration order it is what keeps the seed's query at 3 rows, run after run.
+    func testSharedFilterAwareStateDecidesEveryRunAlike() throws {
+        let documents = try Fixtures.documents(2_000)
+        let query = try Fixtures.selectedDocumentParent(documents: documents, selected: 3)
+        let engine = try QueryEngine(flags: HeuristicCatalog.standard.flagSet(
+            preset: "all-on", set: ["initiator-ordering": "declaration"]))
+        let expected = try engine.run([query])
+        XCTAssertEqual(expected.counters.sourceRowsRead, 3)
+        let prepared = try engine.prepare([query])
+        for _ in 0..<3 {
+            let run = try prepared.run()
+            XCTAssertEqual(run.counters, expected.counters)
+            XCTAssertEqual(run.results[0].asSet, expected.results[0].asSet)
+        }
+    }
+}
+
+/// Test only: says it cannot act on any graph, and counts the calls it gets anyway.
+private final class CannotActHere: Heuristic {
+    nonisolated(unsafe) static var calls = 0
+    static let flag = FlagKey<Bool>("cannot-act-here")
+    static let flags = [
+        FlagSpec(name: flag.name, kind: .toggle, allOn: .toggle(true), allOff: .toggle(false), meaning: "test only")
+    ]
+    static func make(_ flags: FlagSet) -> CannotActHere? { flags.isOn(flag) ? CannotActHere() : nil }
+    func hooks(for graph: PlanGraph) -> HeuristicHooks { .none }
+    func nodesAdded(_ nodes: [NodeID], run: any RunnerContext) { Self.calls += 1 }
+    func operandCompleted(_ edge: Edge, run: any RunnerContext) { Self.calls += 1 }
+    func deferInitiators(_ candidates: [NodeID], run: any RunnerContext) -> [NodeID] {
+        Self.calls += 1
+        return []
+    }
+    func filterActivated(_ node: NodeID, run: any RunnerContext) { Self.calls += 1 }
+}

@@ -15,9 +15,12 @@ import Relational
 public final class PreparedQuery {
     public let outputs: [Relation]
     let engine: QueryEngine
-    /// The heuristics whose optimizer passes ran during preparation (each run instantiates
-    /// its own, see `run`).
+    /// The heuristics whose optimizer passes ran during preparation; the first run uses
+    /// them, later runs what each gives (`Heuristic.instanceForRun`, see `run`).
     let heuristics: [any Heuristic]
+    private var preparedInstancesUsed = false
+    /// Which heuristics each hook calls (`HookPlan`), shared by every run.
+    let hookPlan: HookPlan
     let planned: PlanGraph
     private(set) var optimized: PlanGraph
     /// The optimizer passes that ran during preparation.
@@ -55,6 +58,7 @@ public final class PreparedQuery {
         // The prepared heuristics have the flags each run's fresh ones get, so the same
         // growth budget and report names.
         template = RunTemplate(graph: graph, heuristics: heuristics)
+        hookPlan = HookPlan(heuristics: heuristics, graph: graph)
         plannedNodeCount = planned.liveNodeIDs.count
     }
 
@@ -79,6 +83,22 @@ public final class PreparedQuery {
         try run(capture: capture, timings: PhaseTimings())
     }
 
+    /// Heuristics may keep state for the length of a run (filter-aware ordering's pairs, for
+    /// one), so a run gets instances no earlier run used, unless a heuristic says its
+    /// instance keeps none (`Heuristic.instanceForRun`). The first run takes the prepared
+    /// instances, so a one-shot `QueryEngine.run` makes each heuristic once.
+    private func heuristicsForRun() -> [any Heuristic] {
+        if !preparedInstancesUsed {
+            preparedInstancesUsed = true
+            return heuristics
+        }
+        return heuristics.map { $0.instanceForRun() ?? Self.fresh(like: $0, engine.flags) }
+    }
+
+    private static func fresh(like heuristic: any Heuristic, _ flags: FlagSet) -> any Heuristic {
+        type(of: heuristic).make(flags) ?? heuristic
+    }
+
     func run(capture: Bool, timings given: PhaseTimings) throws -> QueryRun {
         var timings = given
         var counters = RunCounters()
@@ -87,12 +107,11 @@ public final class PreparedQuery {
 
         let clock = ContinuousClock()
         let runStart = clock.now
-        // Heuristics may keep state for the length of a run (filter-aware ordering's pairs,
-        // for one), so each run gets fresh instances; the prepared ones only gave the passes.
         let runner = try Runner(
-            graph: optimized, heuristics: engine.catalog.instantiate(engine.flags), counters: counters,
+            graph: optimized, heuristics: heuristicsForRun(), counters: counters,
             batchSize: engine.batchSize,
-            checked: engine.checked, kernels: kernels, timesHooks: engine.timesHooks, template: template)
+            checked: engine.checked, kernels: kernels, timesHooks: engine.timesHooks, template: template,
+            hookPlan: hookPlan)
         let results = try runner.run()
         timings.runMicroseconds = (clock.now - runStart).microseconds
 

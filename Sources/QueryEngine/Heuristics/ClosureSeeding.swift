@@ -21,6 +21,13 @@ public final class ClosureSeeding: Heuristic {
         flags.isOn(seeding) ? ClosureSeeding() : nil
     }
 
+    /// Settings only: one instance serves every run.
+    public func instanceForRun() -> (any Heuristic)? { self }
+
+    public func hooks(for graph: PlanGraph) -> HeuristicHooks {
+        graph.contains { if case .closure = $0 { return true } else { return false } } ? .all : .none
+    }
+
     public func filterActivated(_ node: NodeID, run: any RunnerContext) {
         seed(node, run)
     }

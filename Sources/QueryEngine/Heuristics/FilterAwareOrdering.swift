@@ -24,23 +24,48 @@ public final class FilterAwareOrdering: Heuristic {
     ]
 
     public static func make(_ flags: FlagSet) -> FilterAwareOrdering? {
-        flags.isOn(awareness) ? FilterAwareOrdering() : nil
+        flags.isOn(awareness) ? FilterAwareOrdering(state: State()) : nil
     }
 
-    /// The graph's (node, producing operand, waiting operand) pairs, from `nodesAdded`.
-    private var pairs: [Pair] = []
-    /// Per node, every source under it (undrained or not) as bits over node ids, `words`
-    /// words a node in one flat buffer; a node's are filled when first asked after nodes
-    /// were added (a copy changes its parent's children), `known` marks those filled.
-    private var words = 1
-    private var sourceBits: [UInt64] = []
-    private var known: [Bool] = []
-    /// Scratch reused by every call, so the common path allocates nothing: this call's
-    /// candidates as bits, and sizes memoized for this call (`sizeCall[node] == call`).
-    private var candidateBits: [UInt64] = []
-    private var sizes: [Int] = []
-    private var sizeCall: [Int] = []
-    private var call = 0
+    /// A fresh instance for the next run of a prepared query, sharing this one's state
+    /// object: the runs of a prepared query come one after another, and each run resets what
+    /// it uses when it starts (its first `nodesAdded`), so the buffers are allocated once
+    /// and the original graph's pairs found once per prepared query.
+    public func instanceForRun() -> (any Heuristic)? { FilterAwareOrdering(state: state) }
+
+    /// Nothing to defer without a node that can filter an operand, or with one source.
+    public func hooks(for graph: PlanGraph) -> HeuristicHooks {
+        graph.sourceCount >= 2 && graph.contains { !Self.filterPairs($0).isEmpty } ? .all : .none
+    }
+
+    private init(state: State) { self.state = state }
+
+    private let state: State
+    /// Whether this run's first `nodesAdded` (the whole graph) has come.
+    private var started = false
+
+    /// What a run works with; see `instanceForRun`.
+    private final class State {
+        /// The graph's (node, producing operand, waiting operand) pairs, from `nodesAdded`.
+        var pairs: [Pair] = []
+        /// The nodes a run started with and their pairs, to reuse in the next run.
+        var startNodes: [NodeID] = []
+        var startPairs: [Pair] = []
+        /// Per node, every source under it (undrained or not) as bits over node ids, `words`
+        /// words a node in one flat buffer; a node's are filled when first asked after nodes
+        /// were added (a copy changes its parent's children), `known` marks those filled.
+        var words = 1
+        var sourceBits: [UInt64] = []
+        var known: [Bool] = []
+        /// Scratch reused by every call, so the common path allocates nothing: this call's
+        /// candidates and the ones it deferred as bits, and sizes memoized for this call
+        /// (`sizeCall[node] == call`).
+        var candidateBits: [UInt64] = []
+        var deferredBits: [UInt64] = []
+        var sizes: [Int] = []
+        var sizeCall: [Int] = []
+        var call = 0
+    }
 
     private struct Pair {
         let node: NodeID
@@ -50,30 +75,46 @@ public final class FilterAwareOrdering: Heuristic {
 
     public func nodesAdded(_ nodes: [NodeID], run: any RunnerContext) {
         let graph = run.graph
-        for id in nodes {
-            guard case let .apply(op) = graph[id].operation else { continue }
-            for (producing, waiting) in Self.filterPairs(op) {
-                pairs.append(Pair(node: id, producing: producing, waiting: waiting))
+        if !started {
+            started = true
+            if nodes == state.startNodes {
+                state.pairs = state.startPairs
+            } else {
+                state.pairs.removeAll(keepingCapacity: true)
+                appendPairs(nodes, graph)
+                state.startNodes = nodes
+                state.startPairs = state.pairs
             }
+        } else {
+            appendPairs(nodes, graph)
         }
         let count = graph.nodes.count
-        words = (count + 63) / 64
-        sourceBits.removeAll(keepingCapacity: true)
-        sourceBits.append(contentsOf: repeatElement(0, count: count * words))
-        known.removeAll(keepingCapacity: true)
-        known.append(contentsOf: repeatElement(false, count: count))
+        state.words = (count + 63) / 64
+        state.sourceBits.removeAll(keepingCapacity: true)
+        state.sourceBits.append(contentsOf: repeatElement(0, count: count * state.words))
+        state.known.removeAll(keepingCapacity: true)
+        state.known.append(contentsOf: repeatElement(false, count: count))
+    }
+
+    private func appendPairs(_ nodes: [NodeID], _ graph: PlanGraph) {
+        for id in nodes {
+            guard case let .apply(op) = graph.nodes[id].operation else { continue }
+            for (producing, waiting) in Self.filterPairs(op) {
+                state.pairs.append(Pair(node: id, producing: producing, waiting: waiting))
+            }
+        }
     }
 
     /// Called before every drain, so it stays cheap (the seed's query runs in tens of µs):
     /// per pair the runner's flags come first, then the cached sources under each side, and
     /// sizes (estimates) only for a pair that would defer a source not already deferred.
-    public func deferInitiators(_ candidates: [NodeID], run: any RunnerContext) -> Set<NodeID> {
-        guard candidates.count > 1, !pairs.isEmpty else { return [] }
+    public func deferInitiators(_ candidates: [NodeID], run: any RunnerContext) -> [NodeID] {
+        guard candidates.count > 1, !state.pairs.isEmpty else { return [] }
         let nodes = run.graph.nodes
-        guard nodes.count == known.count else { return [] }
+        guard nodes.count == state.known.count else { return [] }
         beginCall(nodes.count, candidates)
-        var deferred: Set<NodeID> = []
-        for pair in pairs {
+        var deferred: [NodeID] = []
+        for pair in state.pairs {
             let children = nodes[pair.node].children
             let waitingChild = children[pair.waiting], producingChild = children[pair.producing]
             guard !run.hasStarted(waitingChild), !run.isComplete(waitingChild), !run.isComplete(producingChild),
@@ -84,7 +125,7 @@ public final class FilterAwareOrdering: Heuristic {
             // The producing side must have an undrained source of its own, and the waiting
             // side one that is not deferred yet.
             guard hasCandidate(under: producingChild, notUnder: waitingChild),
-                hasCandidate(under: waitingChild, notUnder: producingChild, notIn: deferred),
+                hasUndeferredCandidate(under: waitingChild, notUnder: producingChild),
                 size(producingChild, nodes, run) < size(waitingChild, nodes, run)
             else { continue }
             insertCandidates(under: waitingChild, notUnder: producingChild, into: &deferred)
@@ -93,55 +134,57 @@ public final class FilterAwareOrdering: Heuristic {
     }
 
     private func beginCall(_ count: Int, _ candidates: [NodeID]) {
-        call += 1
-        if sizes.count < count {
-            sizes = Array(repeating: 0, count: count)
-            sizeCall = Array(repeating: 0, count: count)
+        state.call += 1
+        if state.sizes.count < count {
+            state.sizes = Array(repeating: 0, count: count)
+            state.sizeCall = Array(repeating: 0, count: count)
         }
-        if candidateBits.count < words { candidateBits = Array(repeating: 0, count: words) }
-        for w in 0..<words { candidateBits[w] = 0 }
-        for id in candidates where id < count { candidateBits[id >> 6] |= 1 << UInt64(id & 63) }
+        if state.candidateBits.count < state.words { state.candidateBits = Array(repeating: 0, count: state.words) }
+        if state.deferredBits.count < state.words { state.deferredBits = Array(repeating: 0, count: state.words) }
+        for w in 0..<state.words {
+            state.candidateBits[w] = 0
+            state.deferredBits[w] = 0
+        }
+        for id in candidates where id < count { state.candidateBits[id >> 6] |= 1 << UInt64(id & 63) }
     }
 
     /// Fills the source bits of `node` and of everything under it not filled yet.
     private func fillSources(_ node: NodeID, _ nodes: [PlanNode]) {
-        if known[node] { return }
-        known[node] = true
-        let base = node * words
-        if case .source = nodes[node].operation { sourceBits[base + (node >> 6)] |= 1 << UInt64(node & 63) }
+        if state.known[node] { return }
+        state.known[node] = true
+        let base = node * state.words
+        if case .source = nodes[node].operation { state.sourceBits[base + (node >> 6)] |= 1 << UInt64(node & 63) }
         for child in nodes[node].children {
             fillSources(child, nodes)
-            let from = child * words
-            for w in 0..<words { sourceBits[base + w] |= sourceBits[from + w] }
+            let from = child * state.words
+            for w in 0..<state.words { state.sourceBits[base + w] |= state.sourceBits[from + w] }
         }
     }
 
     /// The candidates under `node` and not under `other`, word `w`.
     private func candidateWord(_ w: Int, under node: NodeID, notUnder other: NodeID) -> UInt64 {
-        sourceBits[node * words + w] & candidateBits[w] & ~sourceBits[other * words + w]
+        state.sourceBits[node * state.words + w] & state.candidateBits[w] & ~state.sourceBits[other * state.words + w]
     }
 
     private func hasCandidate(under node: NodeID, notUnder other: NodeID) -> Bool {
-        for w in 0..<words where candidateWord(w, under: node, notUnder: other) != 0 { return true }
+        for w in 0..<state.words where candidateWord(w, under: node, notUnder: other) != 0 { return true }
         return false
     }
 
-    private func hasCandidate(under node: NodeID, notUnder other: NodeID, notIn deferred: Set<NodeID>) -> Bool {
-        for w in 0..<words {
-            var bits = candidateWord(w, under: node, notUnder: other)
-            while bits != 0 {
-                if !deferred.contains((w << 6) + bits.trailingZeroBitCount) { return true }
-                bits &= bits - 1
-            }
+    private func hasUndeferredCandidate(under node: NodeID, notUnder other: NodeID) -> Bool {
+        for w in 0..<state.words where candidateWord(w, under: node, notUnder: other) & ~state.deferredBits[w] != 0 {
+            return true
         }
         return false
     }
 
-    private func insertCandidates(under node: NodeID, notUnder other: NodeID, into deferred: inout Set<NodeID>) {
-        for w in 0..<words {
-            var bits = candidateWord(w, under: node, notUnder: other)
+    /// Appends the candidates under `node`, not under `other` and not deferred yet.
+    private func insertCandidates(under node: NodeID, notUnder other: NodeID, into deferred: inout [NodeID]) {
+        for w in 0..<state.words {
+            var bits = candidateWord(w, under: node, notUnder: other) & ~state.deferredBits[w]
+            state.deferredBits[w] |= bits
             while bits != 0 {
-                deferred.insert((w << 6) + bits.trailingZeroBitCount)
+                deferred.append((w << 6) + bits.trailingZeroBitCount)
                 bits &= bits - 1
             }
         }
@@ -154,7 +197,7 @@ public final class FilterAwareOrdering: Heuristic {
     /// filter the other), a difference as its left operand, and the other operators as
     /// their operand.
     private func size(_ node: NodeID, _ nodes: [PlanNode], _ run: any RunnerContext) -> Int {
-        if sizeCall[node] == call { return sizes[node] }
+        if state.sizeCall[node] == state.call { return state.sizes[node] }
         let children = nodes[node].children
         var found = 0
         switch nodes[node].operation {
@@ -174,8 +217,8 @@ public final class FilterAwareOrdering: Heuristic {
                 found = children.first.map { size($0, nodes, run) } ?? 0
             }
         }
-        sizes[node] = found
-        sizeCall[node] = call
+        state.sizes[node] = found
+        state.sizeCall[node] = state.call
         return found
     }
 

@@ -32,6 +32,9 @@ public final class GraphGrowthBudget: Heuristic {
             perNode: flags[perNodeBudget] ?? GrowthBudget.defaultPerNode)
     }
 
+    /// Settings only: one instance serves every run.
+    public func instanceForRun() -> (any Heuristic)? { self }
+
     public func growthBudget(forNodes nodes: Int) -> Int? {
         GrowthBudget.limit(minimum: minimum, perNode: perNode, nodes: nodes)
     }

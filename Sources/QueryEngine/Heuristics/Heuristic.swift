@@ -9,9 +9,23 @@ public protocol Heuristic: AnyObject {
     /// The flags this heuristic reads (names unique across the catalog).
     static var flags: [FlagSpec] { get }
 
-    /// An instance configured from the flag set, or nil when the flags switch it off. Every
-    /// run of a query gets its own instances, so an instance may keep state for one run.
+    /// An instance configured from the flag set, or nil when the flags switch it off. An
+    /// instance serves one run unless `instanceForRun` says otherwise, so it may keep state
+    /// for one run.
     static func make(_ flags: FlagSet) -> Self?
+
+    /// The instance the next run of a prepared query uses, asked of the prepared instance
+    /// (which serves the first run itself). nil, the default, makes a fresh one with `make`.
+    /// A heuristic whose stored properties are settings only returns `self`; one that keeps
+    /// state for a run may return a fresh instance sharing what it worked out for the query.
+    func instanceForRun() -> (any Heuristic)?
+
+    /// The hooks worth calling in runs of this optimized graph, asked once per prepared
+    /// query: the runner never calls the others. A heuristic that cannot act on the graph
+    /// (closure seeding with no closure in it) answers none. Copies made while running
+    /// repeat the graph's operators and never add sharing, so the answer holds for them.
+    /// Default: every hook.
+    func hooks(for graph: PlanGraph) -> HeuristicHooks
 
     /// Ahead-of-time passes this heuristic contributes, in order.
     var optimizerPasses: [any OptimizerPass] { get }
@@ -24,9 +38,10 @@ public protocol Heuristic: AnyObject {
     func operandCompleted(_ edge: Edge, run: any RunnerContext)
 
     /// Candidates (undrained sources, in declaration order) this heuristic asks to drain
-    /// later. The runner drops every heuristic's deferrals before `chooseInitiator`, unless
-    /// that would leave no candidate, in which case it defers none.
-    func deferInitiators(_ candidates: [NodeID], run: any RunnerContext) -> Set<NodeID>
+    /// later, each once. The runner drops every heuristic's deferrals before
+    /// `chooseInitiator`, unless that would leave no candidate, in which case it defers none.
+    /// (An array: a pick is made before every drain, and a few ids need no hashing.)
+    func deferInitiators(_ candidates: [NodeID], run: any RunnerContext) -> [NodeID]
 
     /// Picks the next initiator among `candidates` (in declaration order), or nil to let
     /// another heuristic (or the default, declaration order) decide.
@@ -61,9 +76,11 @@ public protocol Heuristic: AnyObject {
 // hooks a heuristic implements.
 extension Heuristic {
     public var optimizerPasses: [any OptimizerPass] { [] }
+    public func instanceForRun() -> (any Heuristic)? { nil }
+    public func hooks(for graph: PlanGraph) -> HeuristicHooks { .all }
     public func nodesAdded(_ nodes: [NodeID], run: any RunnerContext) { (run as? Runner)?.hookTimer.noteDefault() }
     public func operandCompleted(_ edge: Edge, run: any RunnerContext) { (run as? Runner)?.hookTimer.noteDefault() }
-    public func deferInitiators(_ candidates: [NodeID], run: any RunnerContext) -> Set<NodeID> {
+    public func deferInitiators(_ candidates: [NodeID], run: any RunnerContext) -> [NodeID] {
         (run as? Runner)?.hookTimer.noteDefault()
         return []
     }
@@ -80,4 +97,37 @@ extension Heuristic {
     public func filterActivated(_ node: NodeID, run: any RunnerContext) { (run as? Runner)?.hookTimer.noteDefault() }
     public func filterNarrowed(_ node: NodeID, run: any RunnerContext) { (run as? Runner)?.hookTimer.noteDefault() }
     public func growthBudget(forNodes nodes: Int) -> Int? { nil }
+}
+
+/// A set of `Heuristic` hooks (`Heuristic.hooks(for:)`).
+public struct HeuristicHooks: OptionSet, Sendable {
+    public let rawValue: Int
+    public init(rawValue: Int) { self.rawValue = rawValue }
+
+    public static let nodesAdded = HeuristicHooks(rawValue: 1 << 0)
+    public static let operandCompleted = HeuristicHooks(rawValue: 1 << 1)
+    public static let deferInitiators = HeuristicHooks(rawValue: 1 << 2)
+    public static let chooseInitiator = HeuristicHooks(rawValue: 1 << 3)
+    public static let willProvideFilter = HeuristicHooks(rawValue: 1 << 4)
+    public static let willNarrowFilter = HeuristicHooks(rawValue: 1 << 5)
+    public static let filterActivated = HeuristicHooks(rawValue: 1 << 6)
+    public static let filterNarrowed = HeuristicHooks(rawValue: 1 << 7)
+    public static let all = HeuristicHooks(rawValue: (1 << 8) - 1)
+    public static let none: HeuristicHooks = []
+}
+
+extension PlanGraph {
+    /// Whether some live node applies an operator `matches` accepts (for `hooks(for:)`).
+    public func contains(where matches: (Operator) -> Bool) -> Bool {
+        nodes.contains { if case let .apply(op) = $0.operation { return matches(op) } else { return false } }
+    }
+
+    /// Whether some node waits on two or more parents (an output counting as one): only
+    /// then can a filter find a node still waiting on others, and a subtree be copied.
+    public var hasSharedNode: Bool {
+        nodes.contains { $0.isLive && $0.parents.count + ($0.outputs.isEmpty ? 0 : 1) >= 2 }
+    }
+
+    /// How many live source nodes the graph has.
+    public var sourceCount: Int { nodes.reduce(0) { $0 + ($1.operation.isSource ? 1 : 0) } }
 }

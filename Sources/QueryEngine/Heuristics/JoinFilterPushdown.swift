@@ -38,10 +38,18 @@ public final class JoinFilterPushdown: Heuristic {
         return JoinFilterPushdown(maxKeys: flags[maxKeys] ?? defaultMaxKeys)
     }
 
+    /// Settings only: one instance serves every run.
+    public func instanceForRun() -> (any Heuristic)? { self }
+
+    public func hooks(for graph: PlanGraph) -> HeuristicHooks {
+        graph.contains { if case .join = $0 { return true } else { return false } } ? .all : .none
+    }
+
     public func operandCompleted(_ edge: Edge, run: any RunnerContext) {
-        guard case let .apply(.join(pairs)) = run.graph[edge.parent].operation, !pairs.isEmpty else { return }
+        let graph = run.graph
+        guard case let .apply(.join(pairs)) = graph.nodes[edge.parent].operation, !pairs.isEmpty else { return }
         let otherEdge = Edge(parent: edge.parent, operand: 1 - edge.operand)
-        let other = run.graph.child(at: otherEdge)
+        let other = graph.child(at: otherEdge)
         guard !run.hasProvided(along: otherEdge), !run.hasStarted(other), !run.isComplete(other) else { return }
         let (keys, _) = run.joinKeys(of: edge.parent, operand: edge.operand)
         let attributes = pairs.map { otherEdge.operand == 0 ? $0.left : $0.right }

@@ -26,10 +26,18 @@ public final class JoinFilterThreshold: Heuristic {
         return JoinFilterThreshold(limit: n)
     }
 
+    /// Settings only: one instance serves every run.
+    public func instanceForRun() -> (any Heuristic)? { self }
+
+    public func hooks(for graph: PlanGraph) -> HeuristicHooks {
+        graph.contains { if case .join = $0 { return true } else { return false } } ? .all : .none
+    }
+
     public func operandCompleted(_ edge: Edge, run: any RunnerContext) {
-        guard case let .apply(.join(pairs)) = run.graph[edge.parent].operation else { return }
+        let graph = run.graph
+        guard case let .apply(.join(pairs)) = graph.nodes[edge.parent].operation else { return }
         let otherEdge = Edge(parent: edge.parent, operand: 1 - edge.operand)
-        let other = run.graph.child(at: otherEdge)
+        let other = graph.child(at: otherEdge)
         // The other side may already have a filter (it then narrows) or have received rows
         // from a source drained earlier; it is worth a filter while a source under it waits.
         guard !run.isComplete(other), run.hasUndrainedSource(below: other) else { return }

@@ -27,6 +27,9 @@ public final class LateFilterNarrowing: Heuristic {
         flags.isOn(narrowing) ? LateFilterNarrowing() : nil
     }
 
+    /// Settings only: one instance serves every run.
+    public func instanceForRun() -> (any Heuristic)? { self }
+
     public func filterActivated(_ node: NodeID, run: any RunnerContext) {
         // A closure fetching its operand on demand asks its source by key itself.
         guard case .apply(let op) = run.graph[node].operation, !op.isClosure,

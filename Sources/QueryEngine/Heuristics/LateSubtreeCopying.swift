@@ -40,6 +40,12 @@ public final class LateSubtreeCopying: Heuristic {
         flags.isOn(copying) ? LateSubtreeCopying() : nil
     }
 
+    /// Settings only: one instance serves every run.
+    public func instanceForRun() -> (any Heuristic)? { self }
+
+    /// Both cases need a node waiting on two parents.
+    public func hooks(for graph: PlanGraph) -> HeuristicHooks { graph.hasSharedNode ? .all : .none }
+
     public func willNarrowFilter(_ filter: Predicate, along edge: Edge, run: any RunnerContext) {
         guard filter != .true else { return }
         let child = run.graph.child(at: edge)

@@ -18,6 +18,13 @@ public final class SelectPushdown: Heuristic {
         flags.isOn(pushdown) ? SelectPushdown() : nil
     }
 
+    /// Settings only: one instance serves every run.
+    public func instanceForRun() -> (any Heuristic)? { self }
+
+    public func hooks(for graph: PlanGraph) -> HeuristicHooks {
+        graph.contains { if case .select = $0 { return true } else { return false } } ? .all : .none
+    }
+
     public func nodesAdded(_ nodes: [NodeID], run: any RunnerContext) {
         for id in nodes {
             guard case let .apply(.select(predicate)) = run.graph[id].operation else { continue }

@@ -39,6 +39,13 @@ public final class SetOperandFilter: Heuristic {
         return SetOperandFilter(maxRows: flags[maxRows] ?? defaultMaxRows)
     }
 
+    /// Settings only: one instance serves every run.
+    public func instanceForRun() -> (any Heuristic)? { self }
+
+    public func hooks(for graph: PlanGraph) -> HeuristicHooks {
+        graph.contains { Self.filteredOperand($0, completed: 0) != nil } ? .all : .none
+    }
+
     public func operandCompleted(_ edge: Edge, run: any RunnerContext) {
         guard case let .apply(op) = run.graph[edge.parent].operation,
             let target = Self.filteredOperand(op, completed: edge.operand)

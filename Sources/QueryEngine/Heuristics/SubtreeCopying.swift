@@ -33,6 +33,12 @@ public final class SubtreeCopying: Heuristic {
         return SubtreeCopying(limit: flags[copyLimit] ?? defaultLimit)
     }
 
+    /// Settings only: one instance serves every run.
+    public func instanceForRun() -> (any Heuristic)? { self }
+
+    /// Without a node waiting on two parents no filter meets one still waiting on others.
+    public func hooks(for graph: PlanGraph) -> HeuristicHooks { graph.hasSharedNode ? .all : .none }
+
     public func willProvideFilter(_ filter: Predicate, along edge: Edge, run: any RunnerContext) {
         let child = run.graph.child(at: edge)
         guard run.filterState(of: child).remainingParents >= 2 else { return }

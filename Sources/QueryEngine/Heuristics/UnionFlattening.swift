@@ -39,6 +39,9 @@ public final class UnionFlattening: Heuristic {
             maxParents: flags[foldMaxParents] ?? defaultMaxParents)
     }
 
+    /// Settings only: one instance serves every run.
+    public func instanceForRun() -> (any Heuristic)? { self }
+
     public var optimizerPasses: [any OptimizerPass] {
         [
             SingleOperandUnionElimination(),

@@ -6,10 +6,9 @@ import Foundation
 /// not again under `willProvideFilter`. So the figures add up to the run's hook time.
 ///
 /// A clock read costs about 0.1 µs, so only hooks a heuristic implements are timed: the
-/// protocol's empty defaults report themselves (`noteDefault`), and which hooks of a
-/// heuristic type are defaults is remembered for the process (`DefaultHooks`), so later
-/// runs call them untimed. With `timing` off (`QueryEngine.timesHooks`), hooks are counted
-/// but no clock is read.
+/// runner calls only the hooks its `HookPlan` lists, and a protocol default the plan did not
+/// know yet reports itself (`noteDefault`) and is dropped from the plan, uncounted. With
+/// `timing` off (`QueryEngine.timesHooks`), hooks are counted but no clock is read.
 final class HookTimer {
     enum Hook: Int, CaseIterable {
         case nodesAdded, operandCompleted, deferInitiators, chooseInitiator, willProvideFilter, willNarrowFilter, filterActivated,
@@ -32,30 +31,24 @@ final class HookTimer {
     private static let hooks = Hook.allCases.count
     /// Each heuristic's report name (`name(of:)`), given so a run does not build them again.
     private let names: [String]
-    private let types: [ObjectIdentifier]
+    /// Which heuristics each hook calls; shared by the runs of a prepared query.
+    let plan: HookPlan
     /// Per heuristic × hook, flattened.
     private var calls: [Int]
     private var nanoseconds: [Int64]
-    private var isDefault: [Bool]
     /// Time spent in nested hooks, per active frame.
     private var nested: [Int64] = []
     /// Set by a protocol default implementation during the current call.
     private var calledDefault = false
-    private var learned = false
     private let timing: Bool
 
-    init(heuristics: [any Heuristic], names: [String]? = nil, timing: Bool = true) {
+    init(heuristics: [any Heuristic], plan: HookPlan, names: [String]? = nil, timing: Bool = true) {
         self.names = names ?? heuristics.map(Self.name(of:))
+        self.plan = plan
         self.timing = timing
         let slots = heuristics.count * Self.hooks
         calls = Array(repeating: 0, count: slots)
-        nanoseconds = Array(repeating: 0, count: slots)
-        types = heuristics.map { ObjectIdentifier(type(of: $0)) }
-        isDefault = DefaultHooks.shared.known(for: types)
-    }
-
-    deinit {
-        if learned { DefaultHooks.shared.remember(isDefault, for: types) }
+        nanoseconds = timing ? Array(repeating: 0, count: slots) : []
     }
 
     /// A heuristic's name in reports: its first flag's name (`subtree-copying`, …).
@@ -66,15 +59,11 @@ final class HookTimer {
     /// The hook being timed is the protocol's empty default: not recorded.
     func noteDefault() { calledDefault = true }
 
+    /// Calls `body`, heuristic `heuristic`'s `hook`, counting (and timing) it.
     func time<T>(_ heuristic: Int, _ hook: Hook, _ body: () -> T) -> T {
         let slot = heuristic * Self.hooks + hook.rawValue
         // Every exit leaves `calledDefault` false, so a nested default cannot mark its caller.
-        if isDefault[slot] {
-            let result = body()
-            calledDefault = false
-            return result
-        }
-        guard timing else { return countUntimed(slot, body) }
+        guard timing else { return countUntimed(heuristic, hook, slot, body) }
         let start = Self.now()
         nested.append(0)
         calledDefault = false
@@ -84,8 +73,7 @@ final class HookTimer {
         if !nested.isEmpty { nested[nested.count - 1] += total }
         if calledDefault {
             calledDefault = false
-            isDefault[slot] = true
-            learned = true
+            plan.learnDefault(heuristic, hook)
             return result
         }
         calls[slot] += 1
@@ -94,13 +82,12 @@ final class HookTimer {
     }
 
     /// A call counted without reading the clock.
-    private func countUntimed<T>(_ slot: Int, _ body: () -> T) -> T {
+    private func countUntimed<T>(_ heuristic: Int, _ hook: Hook, _ slot: Int, _ body: () -> T) -> T {
         calledDefault = false
         let result = body()
         if calledDefault {
             calledDefault = false
-            isDefault[slot] = true
-            learned = true
+            plan.learnDefault(heuristic, hook)
         } else {
             calls[slot] += 1
         }
@@ -115,7 +102,7 @@ final class HookTimer {
                 let slot = h * Self.hooks + hook.rawValue
                 out.append(HookReport(
                     heuristic: name, hook: hook.name, calls: calls[slot],
-                    microseconds: Double(nanoseconds[slot]) / 1_000))
+                    microseconds: timing ? Double(nanoseconds[slot]) / 1_000 : 0))
             }
         }
         return out
@@ -126,37 +113,6 @@ final class HookTimer {
         var ts = timespec()
         clock_gettime(CLOCK_MONOTONIC, &ts)
         return Int64(ts.tv_sec) * 1_000_000_000 + Int64(ts.tv_nsec)
-    }
-}
-
-/// Which hooks of each heuristic type are the protocol's empty defaults, learnt by the runs
-/// of this process (the answer is fixed per type).
-final class DefaultHooks: @unchecked Sendable {
-    static let shared = DefaultHooks()
-    private let lock = NSLock()
-    private var defaults: [ObjectIdentifier: [Bool]] = [:]
-
-    /// Per type × hook, flattened; false where not known to be a default.
-    func known(for types: [ObjectIdentifier]) -> [Bool] {
-        lock.lock()
-        defer { lock.unlock() }
-        let hooks = HookTimer.Hook.allCases.count
-        var out: [Bool] = []
-        out.reserveCapacity(types.count * hooks)
-        for type in types {
-            if let known = defaults[type] { out += known } else { out += repeatElement(false, count: hooks) }
-        }
-        return out
-    }
-
-    func remember(_ flags: [Bool], for types: [ObjectIdentifier]) {
-        let hooks = HookTimer.Hook.allCases.count
-        lock.lock()
-        defer { lock.unlock() }
-        for (i, type) in types.enumerated() {
-            let mine = Array(flags[(i * hooks)..<((i + 1) * hooks)])
-            defaults[type] = zip(defaults[type] ?? mine, mine).map { $0 || $1 }
-        }
     }
 }
 

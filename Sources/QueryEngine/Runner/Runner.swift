@@ -31,13 +31,15 @@ final class Runner: RunnerContext {
     /// takes empty copies; nil compiles them here. `template`: nil computes it here.
     init(
         graph: PlanGraph, heuristics: [any Heuristic], counters: RunCounters, batchSize: Int, checked: Bool = false,
-        kernels: [(any Kernel)?]? = nil, timesHooks: Bool = true, template: RunTemplate? = nil
+        kernels: [(any Kernel)?]? = nil, timesHooks: Bool = true, template: RunTemplate? = nil, hookPlan: HookPlan? = nil
     ) throws {
         let template = template ?? RunTemplate(graph: graph, heuristics: heuristics)
         self.template = template
         self.graph = graph
         self.checks = checked ? InvariantChecks() : nil
-        self.hookTimer = HookTimer(heuristics: heuristics, names: template.heuristicNames, timing: timesHooks)
+        self.hookTimer = HookTimer(
+            heuristics: heuristics, plan: hookPlan ?? HookPlan(heuristics: heuristics, graph: graph),
+            names: template.heuristicNames, timing: timesHooks)
         self.heuristics = heuristics
         self.counters = counters
         self.batchSize = max(1, batchSize)
@@ -103,17 +105,17 @@ final class Runner: RunnerContext {
         undrainedSources.removeAll { runtimes[$0].complete }
         var candidates = undrainedSources
         guard !candidates.isEmpty else { return nil }
-        var deferred = Set<NodeID>()
-        for (i, heuristic) in heuristics.enumerated() {
-            deferred.formUnion(hookTimer.time(i, .deferInitiators) { heuristic.deferInitiators(candidates, run: self) })
+        var deferred: [NodeID] = []
+        for i in hookTimer.plan.callers[HookTimer.Hook.deferInitiators.rawValue] {
+            deferred += hookTimer.time(i, .deferInitiators) { heuristics[i].deferInitiators(candidates, run: self) }
         }
         if !deferred.isEmpty {
             let kept = candidates.filter { !deferred.contains($0) }
             if !kept.isEmpty { candidates = kept }
         }
         let first = candidates[0]
-        for (i, heuristic) in heuristics.enumerated() {
-            let choice = hookTimer.time(i, .chooseInitiator) { heuristic.chooseInitiator(from: candidates, run: self) }
+        for i in hookTimer.plan.callers[HookTimer.Hook.chooseInitiator.rawValue] {
+            let choice = hookTimer.time(i, .chooseInitiator) { heuristics[i].chooseInitiator(from: candidates, run: self) }
             if let choice { return choice }
         }
         return first
@@ -168,9 +170,9 @@ final class Runner: RunnerContext {
         }
     }
 
-    /// Calls one hook of every heuristic, in catalog order, timing each call.
+    /// Calls one hook of every heuristic its `HookPlan` lists, in catalog order, timing each call.
     func forEachHeuristic(_ hook: HookTimer.Hook, _ call: (any Heuristic) -> Void) {
-        for (i, heuristic) in heuristics.enumerated() { hookTimer.time(i, hook) { call(heuristic) } }
+        for i in hookTimer.plan.callers[hook.rawValue] { hookTimer.time(i, hook) { call(heuristics[i]) } }
     }
 
     // MARK: RunnerContext

@@ -29,6 +29,9 @@ public final class InitiatorOrdering: Heuristic {
         return InitiatorOrdering(strategy: strategy)
     }
 
+    /// Settings only (a strategy keeps no state): one instance serves every run.
+    public func instanceForRun() -> (any Heuristic)? { self }
+
     public func chooseInitiator(from candidates: [NodeID], run: any RunnerContext) -> NodeID? {
         strategy.choose(from: candidates, run: run)
     }
