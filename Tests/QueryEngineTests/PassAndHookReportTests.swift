@@ -14,12 +14,12 @@ final class PassAndHookReportTests: XCTestCase {
                        ["single-operand-union-elimination", "nested-union-folding", "orphan-collection"])
         let calls = Dictionary(uniqueKeysWithValues: run.hookReports.map { ($0.name, $0.calls) })
         XCTAssertEqual(calls, [
-            "select-pushdown.nodesAdded": 2,  // at start, and for the copy
             "join-filter-threshold.operandCompleted": 6,
             "initiator-ordering.chooseInitiator": 3,
             "subtree-copying.willProvideFilter": 2,
-            // closure-seeding and set-operand-filter cannot act without a closure, an
-            // intersection or a difference (`Heuristic.hooks(for:)`): never called here.
+            // select-pushdown, closure-seeding and set-operand-filter cannot act without a
+            // select, a closure, an intersection or a difference (`Heuristic.hooks(for:)`):
+            // never called here.
             "join-filter-pushdown.operandCompleted": 6,
             "filter-aware-ordering.nodesAdded": 2,  // its pairs and sources, kept per run
             "filter-aware-ordering.deferInitiators": 3,

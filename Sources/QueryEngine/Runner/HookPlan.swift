@@ -15,16 +15,14 @@ final class HookPlan {
 
     init(heuristics: [any Heuristic], graph: PlanGraph) {
         types = heuristics.map { ObjectIdentifier(type(of: $0)) }
-        let known = DefaultHooks.shared.known(for: types)
-        var callers = Array(repeating: [Int](), count: Self.hookCount)
-        for (i, heuristic) in heuristics.enumerated() {
-            let wanted = heuristic.hooks(for: graph)
-            for hook in HookTimer.Hook.allCases
-            where wanted.contains(HeuristicHooks(rawValue: 1 << hook.rawValue)) && !known[i * Self.hookCount + hook.rawValue] {
-                callers[hook.rawValue].append(i)
-            }
+        let defaults = DefaultHooks.shared.known(for: types)
+        var wanted: [HeuristicHooks] = []
+        wanted.reserveCapacity(heuristics.count)
+        for (i, heuristic) in heuristics.enumerated() { wanted.append(heuristic.hooks(for: graph).subtracting(defaults[i])) }
+        callers = HookTimer.Hook.allCases.map { hook in
+            let bit = HeuristicHooks(rawValue: 1 << hook.rawValue)
+            return wanted.indices.filter { wanted[$0].contains(bit) }
         }
-        self.callers = callers
     }
 
     /// Heuristic `index`'s `hook` turned out to be the protocol's empty default.
@@ -39,23 +37,18 @@ final class HookPlan {
 final class DefaultHooks: @unchecked Sendable {
     static let shared = DefaultHooks()
     private let lock = NSLock()
-    private var defaults: [ObjectIdentifier: [Bool]] = [:]
+    private var defaults: [ObjectIdentifier: HeuristicHooks] = [:]
 
-    /// Per type × hook, flattened; false where not known to be a default.
-    func known(for types: [ObjectIdentifier]) -> [Bool] {
+    /// Per type, the hooks known to be defaults.
+    func known(for types: [ObjectIdentifier]) -> [HeuristicHooks] {
         lock.lock()
         defer { lock.unlock() }
-        var out: [Bool] = []
-        out.reserveCapacity(types.count * HookPlan.hookCount)
-        for type in types {
-            if let known = defaults[type] { out += known } else { out += repeatElement(false, count: HookPlan.hookCount) }
-        }
-        return out
+        return types.map { defaults[$0] ?? .none }
     }
 
     func remember(_ type: ObjectIdentifier, _ hook: HookTimer.Hook) {
         lock.lock()
         defer { lock.unlock() }
-        defaults[type, default: Array(repeating: false, count: HookPlan.hookCount)][hook.rawValue] = true
+        defaults[type, default: .none].insert(HeuristicHooks(rawValue: 1 << hook.rawValue))
     }
 }
