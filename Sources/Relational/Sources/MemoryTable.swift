@@ -481,6 +481,8 @@ struct TableScan {
     /// Positions of up to `maxRows` more matching rows; empty when drained.
     mutating func nextSelection(maxRows: Int) -> [Int] {
         let total = positions?.count ?? store.count
+        // The call after the last batch (a cursor's end test) sets nothing up.
+        guard next < total else { return [] }
         var out: [Int] = []
         var examined = 0
         guard let test = probe?.test else {
