@@ -61,6 +61,7 @@ final class Runner: RunnerContext {
             throw RelationError.unsupported("internal error: output \(output) never completed")
         }
         let live = liveNodeIDs()
+        counters.rowsReadBySource.reserveCapacity(template.sources.count)
         for id in live {
             if case let .source(source) = graph[id].operation, runtimes[id].rowsOut > 0 {
                 counters.rowsReadBySource[ObjectIdentifier(source), default: 0] += runtimes[id].rowsOut
