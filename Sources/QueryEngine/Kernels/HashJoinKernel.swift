@@ -12,10 +12,17 @@ final class HashJoinKernel: Kernel {
     private let keyPositions: [[Int]]
     /// Per output column: the operand and that operand's column it comes from.
     private let sources: [(operand: Int, position: Int)]
-    private var tables = [JoinTable(), JoinTable()]
+    /// Each operand's table, made when the first row arrives (a run of a small query
+    /// creates and frees this kernel for every join, so empty state costs nothing).
+    private var tables = JoinTablePair()
     /// Rows delivered per operand (join-key filters look at small complete operands).
-    private(set) var rowsReceived = [0, 0]
-    private var complete = [false, false]
+    private var rowsReceivedLeft = 0
+    private var rowsReceivedRight = 0
+    private var completeLeft = false
+    private var completeRight = false
+
+    func rowsReceived(_ operand: Int) -> Int { operand == 0 ? rowsReceivedLeft : rowsReceivedRight }
+    private func isComplete(_ operand: Int) -> Bool { operand == 0 ? completeLeft : completeRight }
 
     init(left: Scheme, right: Scheme, pairs: [JoinPair], output: Scheme) {
         keyPositions = [pairs.compactMap { left.index(of: $0.left) }, pairs.compactMap { right.index(of: $0.right) }]
@@ -31,7 +38,7 @@ final class HashJoinKernel: Kernel {
     }
 
     func receive(_ batch: Batch, operand: Int) -> Batch {
-        rowsReceived[operand] += batch.count
+        if operand == 0 { rowsReceivedLeft += batch.count } else { rowsReceivedRight += batch.count }
         var out = Batch()
         for piece in batch.pieces {
             switch piece {
@@ -44,14 +51,15 @@ final class HashJoinKernel: Kernel {
 
     private func receive(_ rows: [Row], _ operand: Int) -> BatchPiece {
         let other = 1 - operand
-        let keep = !complete[other]
+        let keep = !isComplete(other)
         let keyAt = keyPositions[operand]
         var out: [Row] = []
-        let mine = tables[operand]
-        let theirs = tables[other]
+        let mine = tables.stored(operand, creating: keep)
+        let theirs = tables.stored(other, creating: false)
         BatchPiece.rows(rows).forEachKey(keyAt) { k, key in
             let row = rows[k]
-            if keep { mine.insert(mine.keep(row), under: key) { keyAt.map { row.values[$0] } } }
+            if let mine { mine.insert(mine.keep(row), under: key) { keyAt.map { row.values[$0] } } }
+            guard let theirs else { return }
             theirs.forEachMatch(key) { h in
                 out.append(Row(sources.map { $0.operand == operand ? row.values[$0.position] : theirs.value(h, $0.position) }))
             }
@@ -61,27 +69,28 @@ final class HashJoinKernel: Kernel {
 
     private func receive(_ view: ColumnView, _ operand: Int, into out: inout Batch) {
         let other = 1 - operand
-        let keep = !complete[other]
+        let keep = !isComplete(other)
         let keyAt = keyPositions[operand]
-        let mine = tables[operand]
-        let theirs = tables[other]
-        let slot = keep && view.parts.count == 1 ? mine.slot(for: view) : nil
+        let mine = tables.stored(operand, creating: keep)
+        let theirs = tables.stored(other, creating: false)
+        let slot = view.parts.count == 1 ? mine?.slot(for: view) : nil
         // Every match: the probing row's index and the stored row's handle.
         var matchRows: [Int] = []
         var matchHandles: [Int] = []
         var decodedMatches = false
         if keyAt.count == 1, !keep || slot != nil {
-            decodedMatches = receiveIntegerKeys(view, operand, slot: slot, rows: &matchRows, handles: &matchHandles)
+            decodedMatches = receiveIntegerKeys(
+                view, operand, mine: slot == nil ? nil : mine, theirs: theirs, slot: slot, rows: &matchRows, handles: &matchHandles)
         } else {
             view.withReaders { readers in
                 (view.parts.first?.positions ?? []).withUnsafeBufferPointer { firstPositions in
                     BatchPiece.columns(view).forEachKey(keyAt) { k, key in
-                        if keep {
+                        if let mine {
                             let handle = slot.map { JoinTable.handle(slot: $0, position: firstPositions[k]) }
                                 ?? mine.keep(view.row(readers, k))
                             mine.insert(handle, under: key) { keyAt.map { view.value(readers, k, $0) } }
                         }
-                        theirs.forEachMatch(key) { h in
+                        theirs?.forEachMatch(key) { h in
                             matchRows.append(k)
                             matchHandles.append(h)
                             if h < 0 { decodedMatches = true }
@@ -90,16 +99,19 @@ final class HashJoinKernel: Kernel {
                 }
             }
         }
-        guard !matchRows.isEmpty else { return }
+        guard !matchRows.isEmpty, let theirs else { return }
         // Matches with rows stored by position become views (one per store), the others rows.
         let otherStores = theirs.stores.count
-        var probeIndexes = Array(repeating: [Int](), count: otherStores)
-        var storedPositions = Array(repeating: [Int](), count: otherStores)
-        var decoded: [Row] = []
         if otherStores == 1 && !decodedMatches {
-            probeIndexes[0] = matchRows
-            storedPositions[0] = matchHandles.map { $0 & 0xFFFF_FFFF }
-        } else {
+            // The usual case, without a list per store.
+            out.append(.columns(matchView(view, operand, stored: theirs.stores[0], probeIndexes: matchRows,
+                                          storedPositions: matchHandles.map { $0 & 0xFFFF_FFFF })))
+            return
+        }
+        var probeIndexes = [[Int]](repeating: [], count: otherStores)
+        var storedPositions = [[Int]](repeating: [], count: otherStores)
+        var decoded: [Row] = []
+        do {
             view.withReaders { readers in
                 for (k, h) in zip(matchRows, matchHandles) {
                     if h >= 0 {
@@ -114,19 +126,26 @@ final class HashJoinKernel: Kernel {
             }
         }
         for s in 0..<otherStores where !probeIndexes[s].isEmpty {
-            let stored = theirs.stores[s]
-            var parts = view.parts.map { part in
-                ColumnView.Part(store: part.store, positions: probeIndexes[s].map { part.positions[$0] }, distinctColumn: part.distinctColumn)
-            }
-            parts.append(ColumnView.Part(store: stored.store, positions: storedPositions[s], distinctColumn: stored.distinctColumn))
-            let storedPart = view.parts.count
-            out.append(.columns(ColumnView(
-                parts: parts,
-                partOf: sources.map { $0.operand == operand ? view.partOf[$0.position] : storedPart },
-                columnOf: sources.map { $0.operand == operand ? view.columnOf[$0.position] : stored.columnOf[$0.position] },
-                dependence: dependence(probing: view, operand, stored: stored))))
+            out.append(.columns(matchView(view, operand, stored: theirs.stores[s], probeIndexes: probeIndexes[s],
+                                          storedPositions: storedPositions[s])))
         }
         out.append(.rows(decoded))
+    }
+
+    /// The matches of a probing view's rows (`probeIndexes`) with rows of one stored store
+    /// (`storedPositions`), as a view with one more part.
+    private func matchView(_ view: ColumnView, _ operand: Int, stored: (store: ColumnStore, columnOf: [Int], distinctColumn: Int?),
+                           probeIndexes: [Int], storedPositions: [Int]) -> ColumnView {
+        var parts = view.parts.map { part in
+            ColumnView.Part(store: part.store, positions: probeIndexes.map { part.positions[$0] }, distinctColumn: part.distinctColumn)
+        }
+        parts.append(ColumnView.Part(store: stored.store, positions: storedPositions, distinctColumn: stored.distinctColumn))
+        let storedPart = view.parts.count
+        return ColumnView(
+            parts: parts,
+            partOf: sources.map { $0.operand == operand ? view.partOf[$0.position] : storedPart },
+            columnOf: sources.map { $0.operand == operand ? view.columnOf[$0.position] : stored.columnOf[$0.position] },
+            dependence: dependence(probing: view, operand, stored: stored))
     }
 
     /// How the parts of a match view of a single-part probing view (part 0) and a stored
@@ -152,12 +171,11 @@ final class HashJoinKernel: Kernel {
     /// (`JoinTable.insert(integers:)`, `matches(integers:)`), the others one by one under
     /// their encoding, after them. Appends every match's row index and stored handle;
     /// true when a stored row was decoded.
-    private func receiveIntegerKeys(_ view: ColumnView, _ operand: Int, slot: Int?, rows: inout [Int], handles: inout [Int]) -> Bool {
+    private func receiveIntegerKeys(_ view: ColumnView, _ operand: Int, mine: JoinTable?, theirs: JoinTable?, slot: Int?,
+                                    rows: inout [Int], handles: inout [Int]) -> Bool {
         let j = keyPositions[operand][0]
         let part = view.partOf[j]
         let column = view.columnOf[j]
-        let mine = tables[operand]
-        let theirs = tables[1 - operand]
         let n = view.count
         var others: [Int] = []
         var decoded = false
@@ -169,8 +187,8 @@ final class HashJoinKernel: Kernel {
                     withUnsafeTemporaryAllocation(of: Int64.self, capacity: n) { keys in
                         readers[part].integers(column: column, rows: keyRows, into: keys, others: &others)
                         if others.isEmpty {
-                            if let slot { mine.insert(integers: UnsafeBufferPointer(keys), slot: slot, positions: stored) }
-                            decoded = theirs.matches(integers: UnsafeBufferPointer(keys), rows: &rows, handles: &handles)
+                            if let slot, let mine { mine.insert(integers: UnsafeBufferPointer(keys), slot: slot, positions: stored) }
+                            decoded = theirs?.matches(integers: UnsafeBufferPointer(keys), rows: &rows, handles: &handles) ?? false
                             return
                         }
                         // Integer keys compacted to the front, then the rest one by one.
@@ -190,11 +208,11 @@ final class HashJoinKernel: Kernel {
                             storedPositions.append(stored[k])
                         }
                         let integerKeys = UnsafeBufferPointer(rebasing: keys[0..<m])
-                        if let slot {
+                        if let slot, let mine {
                             storedPositions.withUnsafeBufferPointer { mine.insert(integers: integerKeys, slot: slot, positions: $0) }
                         }
                         let before = rows.count
-                        decoded = theirs.matches(integers: integerKeys, rows: &rows, handles: &handles)
+                        decoded = theirs?.matches(integers: integerKeys, rows: &rows, handles: &handles) ?? false
                         for i in before..<rows.count { rows[i] = integerRows[rows[i]] }
                     }
                 }
@@ -205,12 +223,12 @@ final class HashJoinKernel: Kernel {
                     encoder.reset()
                     reader.encode(row: keyRows[k], column: column, into: encoder)
                     let key = RowKey(encoder: encoder, integer: 0, isInteger: false)
-                    if let slot {
+                    if let slot, let mine {
                         mine.insert(JoinTable.handle(slot: slot, position: view.parts[0].positions[k]), under: key) {
                             [reader.value(row: keyRows[k], column: column)]
                         }
                     }
-                    theirs.forEachMatch(key) { h in
+                    theirs?.forEachMatch(key) { h in
                         rows.append(k)
                         handles.append(h)
                         if h < 0 { decoded = true }
@@ -222,13 +240,34 @@ final class HashJoinKernel: Kernel {
     }
 
     func operandCompleted(_ operand: Int) -> Batch {
-        complete[operand] = true
-        tables[1 - operand] = JoinTable()
+        if operand == 0 { completeLeft = true } else { completeRight = true }
+        tables.free(1 - operand)
         return .empty
     }
 
     /// The distinct keys stored for one operand.
-    func keys(ofOperand operand: Int) -> [Row] { tables[operand].keyRows }
+    func keys(ofOperand operand: Int) -> [Row] { tables.stored(operand, creating: false)?.keyRows ?? [] }
 
     func freshCopy() -> any Kernel { HashJoinKernel(self) }
+}
+
+/// A join's two tables, each made on first use and freed (nil) once it can no longer be
+/// probed.
+private struct JoinTablePair {
+    private var left: JoinTable?
+    private var right: JoinTable?
+
+    /// Operand `operand`'s table; with `creating`, made when missing.
+    mutating func stored(_ operand: Int, creating: Bool) -> JoinTable? {
+        if operand == 0 {
+            if creating && left == nil { left = JoinTable() }
+            return left
+        }
+        if creating && right == nil { right = JoinTable() }
+        return right
+    }
+
+    mutating func free(_ operand: Int) {
+        if operand == 0 { left = nil } else { right = nil }
+    }
 }

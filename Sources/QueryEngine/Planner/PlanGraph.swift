@@ -124,14 +124,20 @@ public struct PlanGraph {
     /// Ties are broken by id: the walk starts from the wanted nodes in increasing id order.
     /// Flags per node id rather than hashed sets: the runner asks at every start and copy.
     public func topologicalOrder(of ids: [NodeID]? = nil) -> [NodeID] {
+        // Flags reserved and appended: `Array(repeating:count:)` takes the standard library's
+        // unspecialized allocation, and the runner asks this at every subtree copy.
         var wanted: [Bool]
         if let ids {
-            wanted = [Bool](repeating: false, count: nodes.count)
+            wanted = []
+            wanted.reserveCapacity(nodes.count)
+            for _ in nodes.indices { wanted.append(false) }
             for id in ids { wanted[id] = true }
         } else {
             wanted = nodes.map(\.isLive)
         }
-        var visited = [Bool](repeating: false, count: nodes.count)
+        var visited: [Bool] = []
+        visited.reserveCapacity(nodes.count)
+        for _ in nodes.indices { visited.append(false) }
         var postorder: [NodeID] = []
         postorder.reserveCapacity(ids?.count ?? nodes.count)
         func visit(_ id: NodeID) {

@@ -14,15 +14,19 @@ struct EstimateCache {
     /// Every (source, filter) asked, in order. A run asks a handful, so a search comparing
     /// filters costs less than hashing them (an IN-set hashes every key); past
     /// `linearLimit` entries a dictionary indexes them.
-    private var entries: [(key: Key, estimate: Int?)] = []
+    /// Each entry keeps its source alive, so an identifier cannot be reused by another object.
+    private var entries: [(key: Key, estimate: Int?, source: any SourceRelation)] = []
     private var index: [Key: Int] = [:]
     private static let linearLimit = 16
     /// Per node, the last answer and whether its filter was active: a node's active filter
     /// changes only when it narrows (`forget`), so this saves
     /// hashing the filter, which for an IN-set means hashing every key, on every choice.
     private var byNode: [(active: Bool, estimate: Int?)?] = []
-    /// Keeps every source asked alive, so an identifier cannot be reused by another object.
-    private var sources: [ObjectIdentifier: any SourceRelation] = [:]
+
+    /// `nodes`: how many nodes the run starts with (copies made later extend the memo).
+    init(nodes: Int = 0) {
+        byNode.reserveCapacity(nodes)
+    }
 
     /// Distinct (source, filter) estimates asked of sources so far.
     var asked: Int { entries.count }
@@ -45,7 +49,7 @@ struct EstimateCache {
         let key = Key(source: ObjectIdentifier(source), filter: filter)
         if let known = position(of: key) { return entries[known].estimate }
         let estimate = source.estimatedCount(filter: filter)
-        entries.append((key, estimate))
+        entries.append((key, estimate, source))
         if entries.count > Self.linearLimit {
             if index.isEmpty {
                 for (i, entry) in entries.enumerated() { index[entry.key] = i }
@@ -53,7 +57,6 @@ struct EstimateCache {
                 index[key] = entries.count - 1
             }
         }
-        sources[key.source] = source
         return estimate
     }
 

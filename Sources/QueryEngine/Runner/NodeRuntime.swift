@@ -41,20 +41,29 @@ final class NodeRuntime {
     /// The node's operator kernel (nil for sources and dead nodes).
     let kernel: (any Kernel)?
 
+    /// What a node's fresh state depends on in the graph, so a run need not copy the node.
+    struct Shape {
+        /// Parents, plus one that never provides a filter when the node feeds an output.
+        let filterParents: Int
+        let operands: Int
+
+        init(_ node: PlanNode) {
+            filterParents = node.parents.count + (node.outputs.isEmpty ? 0 : 1)
+            operands = node.children.count
+        }
+    }
+
     /// Fresh state for a copy of a node, sharing the original's compiled operator.
-    init(node: PlanNode, compiledLike original: NodeRuntime) {
-        remainingParents = node.parents.count + (node.outputs.isEmpty ? 0 : 1)
-        providedToOperand = OperandFilters(count: node.children.count)
-        operandComplete = OperandFlags(count: node.children.count)
-        kernel = original.kernel?.freshCopy()
+    convenience init(node: PlanNode, compiledLike original: NodeRuntime) {
+        self.init(shape: Shape(node), compiled: original.kernel)
     }
 
     /// Fresh state for a node whose operator is already compiled (`compile`): the runner
     /// takes an empty copy of `compiled`, so one compiled kernel serves every run.
-    init(node: PlanNode, compiled: (any Kernel)?) {
-        remainingParents = node.parents.count + (node.outputs.isEmpty ? 0 : 1)
-        providedToOperand = OperandFilters(count: node.children.count)
-        operandComplete = OperandFlags(count: node.children.count)
+    init(shape: Shape, compiled: (any Kernel)?) {
+        remainingParents = shape.filterParents
+        providedToOperand = OperandFilters(count: shape.operands)
+        operandComplete = OperandFlags(count: shape.operands)
         kernel = compiled?.freshCopy()
     }
 

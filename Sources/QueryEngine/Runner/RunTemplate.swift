@@ -15,6 +15,8 @@ struct RunTemplate {
     let sources: [NodeID]
     /// Per node, the label `RunCounters.perNode` reports.
     let labels: [String]
+    /// Per node, what its fresh runtime state is made from.
+    let shapes: [NodeRuntime.Shape]
     /// The run's growth budget (`GrowthBudget`); it depends on the heuristics' settings and
     /// the live node count only.
     let growthLimit: Int
@@ -27,6 +29,7 @@ struct RunTemplate {
         order = graph.topologicalOrder()
         sources = graph.nodes.indices.filter { graph[$0].operation.isSource }
         labels = graph.nodes.map(Self.label)
+        shapes = graph.nodes.map(NodeRuntime.Shape.init)
         let live = liveNodes.count
         growthLimit = heuristics.compactMap { $0.growthBudget(forNodes: live) }.min()
             ?? GrowthBudget.defaultLimit(forNodes: live)

@@ -12,7 +12,7 @@ final class Runner: RunnerContext {
     var outputs: [ResultRows]
     var growthBudget: GrowthBudget
     /// Source estimates, per (source, filter), for the whole run.
-    var estimates = EstimateCache()
+    var estimates: EstimateCache
     /// Checked mode's tracking (nil when unchecked); see `EngineChecks`.
     let checks: InvariantChecks?
     /// Broken invariants recorded so far; the run fails with the first.
@@ -44,6 +44,7 @@ final class Runner: RunnerContext {
         self.counters = counters
         self.batchSize = max(1, batchSize)
         self.growthBudget = GrowthBudget(limit: template.growthLimit)
+        self.estimates = EstimateCache(nodes: template.nodeCount)
         self.counters.growthBudget = growthBudget.limit
         self.outputs = graph.outputNodes.map { _ in ResultRows() }
         try addRuntimes(kernels)
@@ -62,6 +63,7 @@ final class Runner: RunnerContext {
             throw RelationError.unsupported("internal error: output \(output) never completed")
         }
         let live = liveNodeIDs()
+        counters.rowsReadBySource.reserveCapacity(template.sources.count)
         for id in live {
             if case let .source(source) = graph[id].operation, runtimes[id].rowsOut > 0 {
                 counters.rowsReadBySource[ObjectIdentifier(source), default: 0] += runtimes[id].rowsOut
@@ -85,7 +87,7 @@ final class Runner: RunnerContext {
         runtimes.reserveCapacity(graph.nodes.count)
         for id in graph.nodes.indices {
             let compiled = try kernels.map { $0[id] } ?? NodeRuntime.compile(graph[id], in: graph)
-            runtimes.append(NodeRuntime(node: graph[id], compiled: compiled))
+            runtimes.append(NodeRuntime(shape: template.shapes[id], compiled: compiled))
         }
         undrainedSources = template.sources
     }
@@ -146,10 +148,9 @@ final class Runner: RunnerContext {
     func emit(_ id: NodeID, _ batch: Batch) {
         checkEmission(id, batch)
         runtimes[id].rowsOut += batch.count
-        let node = graph[id]
         // Results keep the batches; rows are decoded when a caller reads them.
-        for output in node.outputs { outputs[output].append(batch) }
-        for edge in node.parents { receive(batch, along: edge) }
+        for output in graph.nodes[id].outputs { outputs[output].append(batch) }
+        for edge in graph.nodes[id].parents { receive(batch, along: edge) }
     }
 
     /// Delivers decoded rows (tests and row sources).
@@ -223,6 +224,6 @@ final class Runner: RunnerContext {
 
     func joinKeys(of join: NodeID, operand: Int) -> (keys: [Row], rows: Int) {
         guard let kernel = runtimes[join].kernel as? HashJoinKernel else { return ([], 0) }
-        return (kernel.keys(ofOperand: operand), kernel.rowsReceived[operand])
+        return (kernel.keys(ofOperand: operand), kernel.rowsReceived(operand))
     }
 }

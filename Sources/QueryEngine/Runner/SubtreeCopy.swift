@@ -30,16 +30,21 @@ extension Runner {
             counters.copiesRefused += 1
             return nil
         }
-        var copyOf: [NodeID: NodeID] = [:]
+        // Copies are numbered from `firstCopy` on; each knows its original (`copiedFrom`), so
+        // finding a child's copy is a search of the few made (no dictionary per copy).
+        let firstCopy = graph.nodes.count
+        func copy(of old: NodeID) -> NodeID? {
+            (firstCopy..<graph.nodes.count).first { graph.nodes[$0].copiedFrom == old }
+        }
         for old in graph.topologicalOrder(of: members).reversed() {
             let original = graph[old]
             var node = PlanNode(operation: original.operation, scheme: original.scheme)
             node.name = original.name
             node.approximateCount = original.approximateCount
             node.copiedFrom = old
-            copyOf[old] = graph.add(node, children: original.children.compactMap { copyOf[$0] })
+            _ = graph.add(node, children: original.children.compactMap { copy(of: $0) })
         }
-        guard let newRoot = copyOf[root] else { return nil }
+        guard let newRoot = copy(of: root) else { return nil }
         var siblings = graph[edge.parent].children
         siblings[edge.operand] = newRoot
         graph.setChildren(of: edge.parent, to: siblings)
@@ -66,7 +71,7 @@ extension Runner {
         }
         validateAfterEdit("copy of the subtree at \(edge)")
 
-        let added = graph.topologicalOrder(of: Array(copyOf.values))
+        let added = graph.topologicalOrder(of: Array(firstCopy..<graph.nodes.count))
         forEachHeuristic(.nodesAdded) { $0.nodesAdded(added, run: self) }
         if let given { carryFilter(given, to: newRoot) }
         return newRoot

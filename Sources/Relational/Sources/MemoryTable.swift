@@ -481,6 +481,8 @@ struct TableScan {
     /// Positions of up to `maxRows` more matching rows; empty when drained.
     mutating func nextSelection(maxRows: Int) -> [Int] {
         let total = positions?.count ?? store.count
+        // The call after the last batch (a cursor's end test) sets nothing up.
+        guard next < total else { return [] }
         var out: [Int] = []
         var examined = 0
         guard let test = probe?.test else {
@@ -500,7 +502,9 @@ struct TableScan {
         store.withKeyReader { reader in
             let width = store.width
             let readers = [reader]
-            let partOf = Array(repeating: 0, count: width)
+            var partOf: [Int] = []  // all zeros (not `Array(repeating:)`: unspecialized allocation)
+            partOf.reserveCapacity(width)
+            for _ in 0..<width { partOf.append(0) }
             let columnOf = Array(0..<width)
             func select(_ buffer: UnsafeBufferPointer<Int>) {
                 let rows = StoredRows(readers: readers, positions: [buffer], partOf: partOf, columnOf: columnOf)

@@ -317,7 +317,11 @@ public struct EncodedKeySet {
     /// Every key's values, by number (the inverse of the encoding, up to equality: an
     /// integral real comes back as the equal integer).
     public var allValues: [[Value]] {
-        var out = [[Value]](repeating: [], count: count)
+        // Reserved and appended: `Array(repeating:count:)` takes the standard library's
+        // unspecialized allocation, a metadata look-up of several hundred instructions.
+        var out: [[Value]] = []
+        out.reserveCapacity(count)
+        for _ in 0..<count { out.append([]) }
         var o = 0
         while o < integers.count {
             if integers[o + 1] != 0 { out[Int(integers[o + 1]) - 1] = [.integer(integers[o])] }
