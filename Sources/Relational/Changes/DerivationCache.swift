@@ -37,6 +37,8 @@ public final class DerivationCache {
 
     private(set) var entries: [Key: Entry] = [:]
     private var tables: [Slot: (table: MemoryTable, relation: Relation, owner: AnyObject?)] = [:]
+    /// The slots' relations, by identity: the leaves of a graph that reads no state.
+    private var slotRelations: Set<ObjectIdentifier> = []
 
     public init() {}
 
@@ -48,6 +50,7 @@ public final class DerivationCache {
     public func removeAll() {
         entries = [:]
         tables = [:]
+        slotRelations = []
     }
 
     func entry(_ key: Key) -> DerivedParts? { entries[key]?.parts }
@@ -70,7 +73,21 @@ public final class DerivationCache {
         try table.add(contentsOf: rows)
         let relation = Relation(source: table)
         tables[slot] = (table, relation, owner)
+        slotRelations.insert(ObjectIdentifier(relation))
         return relation
+    }
+
+    /// Whether `graph` reads anything but slots (a source's or an operand's state).
+    func readsState(_ graph: Relation) -> Bool {
+        var seen: Set<ObjectIdentifier> = []
+        func reads(_ r: Relation) -> Bool {
+            guard seen.insert(ObjectIdentifier(r)).inserted else { return false }
+            switch r.definition {
+            case .source: return !slotRelations.contains(ObjectIdentifier(r))
+            case let .apply(_, operands): return operands.contains(where: reads)
+            }
+        }
+        return reads(graph)
     }
 
     /// The table holding the rows of a materialized rule `graph` for this transaction (nil
@@ -87,6 +104,16 @@ struct DerivedParts {
     let added: Relation?
     let removed: Relation?
     let before: Relation
+    /// Whether the added or removed graph reads a state rather than only delta tables (then
+    /// it is worth running alone, see `ChangeDerivation`); true until checked.
+    var readsState = true
+
+    /// These parts with `readsState` checked by `reads` on each graph.
+    func markingStateReads(_ reads: (Relation) -> Bool) -> DerivedParts {
+        var out = self
+        out.readsState = [added, removed].contains { $0.map(reads) ?? false }
+        return out
+    }
 
     /// The identities a parent's rule is built from.
     var identities: [ObjectIdentifier?] {
