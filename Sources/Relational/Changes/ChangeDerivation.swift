@@ -89,14 +89,15 @@ public final class ChangeDerivation {
                     var keyKept = false
                     if case let .project(kept) = op { keyKept = keys.hasKey(operands[0], within: kept) }
                     let rule = try Self.derive(op, operands, children, relation, keyKept: keyKept)
-                    derived = rule.markingStateReads(cache.readsState)
+                    derived = rule.markingBeforeReads(cache.readsBeforeState)
                     cache.store(derived, for: relation, key: shape)
                 }
-                // A rule that reads no state maps a handful of rows of small concrete tables
-                // (or compositions of them): running it alone would cost a whole engine run
-                // to copy them, and nothing it reads can wait on a parent, so its graphs are
-                // left for the parent's run to read through.
-                result = derived.readsState ? try concrete(derived) : derived
+                // Only a rule that reads a changed source's state before the transaction is
+                // run alone: a parent whose state reads that source would wait on it (the
+                // delta needs the source read in full before the change). Any other rule is
+                // small delta rows, or delta rows matched with states after, which the
+                // parent's run reads through by the same join filters, one run fewer.
+                result = derived.readsBeforeState ? try concrete(derived) : derived
             }
         }
         memo[key] = (relation, result)
@@ -112,7 +113,7 @@ public final class ChangeDerivation {
         func next(_ r: Relation?) -> Relation? { r == nil ? nil : results.popFirst() ?? nil }
         let added = next(parts.added)
         let removed = next(parts.removed)
-        return Parts(added: added, removed: removed, before: parts.before, readsState: false)
+        return Parts(added: added, removed: removed, before: parts.before, readsBeforeState: false)
     }
 
     private func sourceParts(_ relation: Relation, _ source: any SourceRelation) throws -> Parts {
@@ -125,6 +126,7 @@ public final class ChangeDerivation {
         var before = relation
         if let a = d.added { before = try before.difference(a) }
         if let r = d.removed { before = try before.union(r) }
+        if before !== relation { cache.noteBeforeState(before) }
         let result = Parts(added: d.added, removed: d.removed, before: before)
         cache.store(result, for: relation, key: shape)
         return result

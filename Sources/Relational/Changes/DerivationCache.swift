@@ -37,8 +37,9 @@ public final class DerivationCache {
 
     private(set) var entries: [Key: Entry] = [:]
     private var tables: [Slot: (table: MemoryTable, relation: Relation, owner: AnyObject?)] = [:]
-    /// The slots' relations, by identity: the leaves of a graph that reads no state.
-    private var slotRelations: Set<ObjectIdentifier> = []
+    /// Changed sources' states before the transaction (`(after − added) ∪ removed`), by
+    /// identity: what a rule worth running alone reads.
+    private var beforeStates: Set<ObjectIdentifier> = []
 
     public init() {}
 
@@ -50,7 +51,7 @@ public final class DerivationCache {
     public func removeAll() {
         entries = [:]
         tables = [:]
-        slotRelations = []
+        beforeStates = []
     }
 
     func entry(_ key: Key) -> DerivedParts? { entries[key]?.parts }
@@ -73,17 +74,22 @@ public final class DerivationCache {
         try table.add(contentsOf: rows)
         let relation = Relation(source: table)
         tables[slot] = (table, relation, owner)
-        slotRelations.insert(ObjectIdentifier(relation))
         return relation
     }
 
-    /// Whether `graph` reads anything but slots (a source's or an operand's state).
-    func readsState(_ graph: Relation) -> Bool {
+    /// Records `relation` as a changed source's state before the transaction.
+    func noteBeforeState(_ relation: Relation) {
+        beforeStates.insert(ObjectIdentifier(relation))
+    }
+
+    /// Whether `graph` reads a changed source's state before the transaction.
+    func readsBeforeState(_ graph: Relation) -> Bool {
         var seen: Set<ObjectIdentifier> = []
         func reads(_ r: Relation) -> Bool {
             guard seen.insert(ObjectIdentifier(r)).inserted else { return false }
+            if beforeStates.contains(ObjectIdentifier(r)) { return true }
             switch r.definition {
-            case .source: return !slotRelations.contains(ObjectIdentifier(r))
+            case .source: return false
             case let .apply(_, operands): return operands.contains(where: reads)
             }
         }
@@ -104,14 +110,14 @@ struct DerivedParts {
     let added: Relation?
     let removed: Relation?
     let before: Relation
-    /// Whether the added or removed graph reads a state rather than only delta tables (then
-    /// it is worth running alone, see `ChangeDerivation`); true until checked.
-    var readsState = true
+    /// Whether the added or removed graph reads a changed source's state before the
+    /// transaction (then it is run alone, see `ChangeDerivation`); true until checked.
+    var readsBeforeState = true
 
-    /// These parts with `readsState` checked by `reads` on each graph.
-    func markingStateReads(_ reads: (Relation) -> Bool) -> DerivedParts {
+    /// These parts with `readsBeforeState` checked by `reads` on each graph.
+    func markingBeforeReads(_ reads: (Relation) -> Bool) -> DerivedParts {
         var out = self
-        out.readsState = [added, removed].contains { $0.map(reads) ?? false }
+        out.readsBeforeState = [added, removed].contains { $0.map(reads) ?? false }
         return out
     }
 
