@@ -19,9 +19,10 @@ import Relational
 /// every observation's change, empty ones included.
 public final class TransactionalDatabase {
     public enum Mode: String, CaseIterable, Sendable {
-        /// Derivative graphs of the transaction's deltas, run by the engine operator by
-        /// operator, bottom-up: each operator's added and removed rows become small tables
-        /// before its parent's rules use them (a rename's rows are read through instead).
+        /// Derivative graphs of the transaction's deltas, run by the engine bottom-up: an
+        /// operator whose rules read a changed source's state before the change is run
+        /// alone and its added and removed rows become small tables before its parent's
+        /// rules use them; any other operator's rules are read through by the parent's run.
         case incremental
         /// The same derivative rules as one graph per observation, all run as one query
         /// (PLRelational's route): fewer runs, but a delta that depends on a state that
@@ -365,8 +366,9 @@ public struct PropagationReport: Sendable {
     public var deltaRowsRead = 0
     /// Wall-clock time of the whole propagation: building the graphs and running them.
     public var totalMicroseconds: Double = 0
-    /// Engine runs the propagation took (incremental: one per changed operator other than a
-    /// rename, which its parent's rules read through; requery: 1).
+    /// Engine runs the propagation took (incremental: one per changed operator whose rules
+    /// read a changed source's state before the change, plus one for the observed relations'
+    /// read-through rules; requery: 1).
     public var engineRuns = 0
     /// Engine queries prepared (planned, optimized, compiled) for this propagation: one per
     /// derivative graph list of a shape of change not seen before, 0 when every graph was

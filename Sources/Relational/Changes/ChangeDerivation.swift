@@ -13,9 +13,10 @@
 /// as soon as they are built, bottom-up, and replaced by what it returns: concrete small
 /// tables, or nil when empty (which prunes every rule above that needs them). Then a parent's
 /// rules join small concrete deltas with the operands' states, and no delta waits on a
-/// state that in turn waits on it. A rule that reads no state (select, rename, and a
-/// projection that keeps a key) is the exception: it only maps a few delta rows and nothing
-/// can wait on it, so it is not run alone but read through by its parent's rules.
+/// state that in turn waits on it. Only rules that read a changed source's state before the
+/// transaction are materialized; any other rule (select, rename, a join of a delta with states
+/// after, a projection that keeps a key) is read through by its parent's rules, one engine
+/// run fewer.
 ///
 /// With `keys` (attribute lists declared unique per source, by the source's identity, and
 /// holding in every state), a projection that keeps a key of its operand needs no state
