@@ -121,6 +121,9 @@ private struct ChangeBench {
 
     func database(_ query: Query, preset: String, mode: TransactionalDatabase.Mode) throws -> TransactionalDatabase {
         let db = TransactionalDatabase(engine: try QueryEngine(preset: preset), mode: mode)
+        // Document ids are unique, as an application would declare (a projection that keeps
+        // the id then needs no state in its derivative rule).
+        if let documents = tables["documents"] { try db.declareKey(["id"], of: documents) }
         for relation in query.relations { try db.observe(relation) { change in consume(change.added.count) } }
         return db
     }

@@ -4,7 +4,7 @@
 // set-up stay out of the profile.
 //
 //   valgrind --tool=callgrind --toggle-collect='*changeProfileTransactions*' \
-//     .build/release/testbed-bench changes-profile --scenario selection --transactions 200
+//     .build/release/testbed-bench changes-profile --scenario selection --transactions 200   (--no-keys: no key declared on documents.id)
 import QueryEngine
 import Relational
 import Workloads
@@ -22,6 +22,7 @@ private func runChangeProfileDriver(_ arguments: [String]) throws {
     var preset = "all-on"
     var scenario = "selection"
     var mode = TransactionalDatabase.Mode.incremental
+    var declareKeys = true
     var rest = arguments[...]
     while let argument = rest.popFirst() {
         func value() throws -> String {
@@ -38,6 +39,7 @@ private func runChangeProfileDriver(_ arguments: [String]) throws {
             guard let n = Int(try value()), n > 0 else { throw BenchmarkError.usage("changes-profile: --transactions needs a positive count") }
             transactions = n
         case "--preset": preset = try value()
+        case "--no-keys": declareKeys = false
         case "--scenario":
             scenario = try value()
             guard ["selection", "rename"].contains(scenario) else {
@@ -51,7 +53,7 @@ private func runChangeProfileDriver(_ arguments: [String]) throws {
             mode = m
         default:
             throw BenchmarkError.usage("changes-profile: unknown argument '\(argument)' "
-                + "(known: --rows N, --transactions N, --preset P, --scenario selection|rename, --mode M)")
+                + "(known: --rows N, --transactions N, --preset P, --scenario selection|rename, --mode M, --no-keys)")
         }
     }
     let tables = try Shape.documents.generate(rows: rows, seed: 42).memoryRelations()
@@ -71,6 +73,7 @@ private func runChangeProfileDriver(_ arguments: [String]) throws {
     let targets = ChangeScript.targets(tables: tables, query: query)
     let scripts = try texts.map { try ChangeScript.parse($0, targets: targets, file: "<changes-profile>") }
     let db = TransactionalDatabase(engine: try QueryEngine(preset: preset), mode: mode)
+    if declareKeys, let documents = tables["documents"] { try db.declareKey(["id"], of: documents) }  // as `changes` does
     for relation in query.relations { try db.observe(relation) { _ in } }
     for s in scripts { _ = try s.apply(s.transactions[0], to: db) }  // warm-up
     let (micros, rowsRead, deltaRows) = try changeProfileTransactions(scripts, on: db, count: transactions)

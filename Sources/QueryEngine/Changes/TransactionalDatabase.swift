@@ -19,9 +19,10 @@ import Relational
 /// every observation's change, empty ones included.
 public final class TransactionalDatabase {
     public enum Mode: String, CaseIterable, Sendable {
-        /// Derivative graphs of the transaction's deltas, run by the engine operator by
-        /// operator, bottom-up: each operator's added and removed rows become small tables
-        /// before its parent's rules use them (a rename's rows are read through instead).
+        /// Derivative graphs of the transaction's deltas, run by the engine bottom-up: an
+        /// operator whose rules read a changed source's state before the change is run
+        /// alone and its added and removed rows become small tables before its parent's
+        /// rules use them; any other operator's rules are read through by the parent's run.
         case incremental
         /// The same derivative rules as one graph per observation, all run as one query
         /// (PLRelational's route): fewer runs, but a delta that depends on a state that
@@ -66,13 +67,24 @@ public final class TransactionalDatabase {
     // MARK: Keys and observers
 
     /// Declares that no two rows of `relation` (a mutable source) share `attributes`;
-    /// changes that would break it are refused.
+    /// changes that would break it are refused. Refused when the rows already break it, or
+    /// in a transaction: incremental propagation relies on the key holding in every state.
     public func declareKey(_ attributes: [Attribute], of relation: Relation) throws {
+        guard !inTransaction else { throw ChangeError("declareKey: a transaction is open; declare keys before begin or after commit") }
         let source = try mutableSource(relation, "declare a key on")
         for a in attributes where !source.scheme.contains(a) {
             throw ChangeError("key of \(source.sourceName): unknown attribute '\(a)'; the relation has \(source.scheme)")
         }
+        let positions = attributes.compactMap { source.scheme.index(of: $0) }
+        var seen: [Row: Row] = [:]
+        for row in try source.fetchAll() {
+            if let other = seen.updateValue(row, forKey: row.picking(positions)) {
+                throw ChangeError("key of \(source.sourceName): [\(attributes.map(\.name).joined(separator: ", "))] is not a key; "
+                    + "\(RowChange.render(other, scheme: source.scheme)) and \(RowChange.render(row, scheme: source.scheme)) share it")
+            }
+        }
         writer.keys[ObjectIdentifier(source), default: []].append(attributes)
+        prepared.removeAll()
     }
 
     /// Calls `observer` after each committed transaction that changed `relation`.
@@ -255,7 +267,7 @@ public final class TransactionalDatabase {
             // become small tables its parents' rules join with the big states.
             let runs = RunLog()
             var deltaTables: [any SourceRelation] = []
-            let derivation = try ChangeDerivation(deltas: deltas, cache: prepared.derivation, materialize: { [engine, prepared] graphs in
+            let derivation = try ChangeDerivation(deltas: deltas, cache: prepared.derivation, keys: writer.keys, materialize: { [engine, prepared] graphs in
                 let run = try prepared.run(graphs, engine: engine)
                 runs.add(run)
                 return try zip(graphs, run.results).map { graph, rows in
@@ -301,7 +313,7 @@ public final class TransactionalDatabase {
             report.timings = runs.timings
             report.engineRuns = runs.count
         case .incrementalSingle:
-            let derivation = try ChangeDerivation(deltas: deltas, cache: prepared.derivation)
+            let derivation = try ChangeDerivation(deltas: deltas, cache: prepared.derivation, keys: writer.keys)
             var outputs: [Relation] = []
             var slots: [(added: Int?, removed: Int?)] = []
             for o in observations {
@@ -354,8 +366,9 @@ public struct PropagationReport: Sendable {
     public var deltaRowsRead = 0
     /// Wall-clock time of the whole propagation: building the graphs and running them.
     public var totalMicroseconds: Double = 0
-    /// Engine runs the propagation took (incremental: one per changed operator other than a
-    /// rename, which its parent's rules read through; requery: 1).
+    /// Engine runs the propagation took (incremental: one per changed operator whose rules
+    /// read a changed source's state before the change, plus one for the observed relations'
+    /// read-through rules; requery: 1).
     public var engineRuns = 0
     /// Engine queries prepared (planned, optimized, compiled) for this propagation: one per
     /// derivative graph list of a shape of change not seen before, 0 when every graph was

@@ -13,8 +13,14 @@
 /// as soon as they are built, bottom-up, and replaced by what it returns: concrete small
 /// tables, or nil when empty (which prunes every rule above that needs them). Then a parent's
 /// rules join small concrete deltas with the operands' states, and no delta waits on a
-/// state that in turn waits on it. A rename's rule is the exception: it reads no state and
-/// cannot empty a delta, so it is not run alone but read through by its parent's rules.
+/// state that in turn waits on it. Only rules that read a changed source's state before the
+/// transaction are materialized; any other rule (select, rename, a join of a delta with states
+/// after, a projection that keeps a key) is read through by its parent's rules, one engine
+/// run fewer.
+///
+/// With `keys` (attribute lists declared unique per source, by the source's identity, and
+/// holding in every state), a projection that keeps a key of its operand needs no state
+/// at all: see `derive`.
 ///
 /// With a `DerivationCache` kept from one transaction to the next, the delta tables are
 /// slots rebound to each transaction's rows and the rules are looked up rather than rebuilt,
@@ -27,12 +33,16 @@ public final class ChangeDerivation {
     private var memo: [ObjectIdentifier: (relation: Relation, parts: Parts)] = [:]
     private let materialize: (([Relation]) throws -> [Relation?])?
     private let cache: DerivationCache
+    private let keys: RelationKeys
 
     /// `cache`: what earlier transactions derived (a fresh one when nil: nothing is reused).
+    /// `keys`: declared keys per source (by identity); each must hold before and after.
     public init(
-        deltas: [SourceDelta], cache: DerivationCache? = nil, materialize: (([Relation]) throws -> [Relation?])? = nil
+        deltas: [SourceDelta], cache: DerivationCache? = nil, keys: [ObjectIdentifier: [[Attribute]]] = [:],
+        materialize: (([Relation]) throws -> [Relation?])? = nil
     ) throws {
         self.materialize = materialize
+        self.keys = RelationKeys(declared: keys)
         let cache = cache ?? DerivationCache()
         self.cache = cache
         var tables: [ObjectIdentifier: (added: Relation?, removed: Relation?)] = [:]
@@ -77,24 +87,22 @@ public final class ChangeDerivation {
                 if let known = cache.entry(shape) {
                     derived = known
                 } else {
-                    derived = try Self.derive(op, operands, children, relation)
+                    var keyKept = false
+                    if case let .project(kept) = op { keyKept = keys.hasKey(operands[0], within: kept) }
+                    let rule = try Self.derive(op, operands, children, relation, keyKept: keyKept)
+                    derived = rule.markingBeforeReads(cache.readsBeforeState)
                     cache.store(derived, for: relation, key: shape)
                 }
-                // A rename only relabels its operand's delta rows, which are already small
-                // concrete tables (or compositions of them): running it alone would cost a
-                // whole engine run to copy a handful of rows, so its rule is left for the
-                // parent's run to read through.
-                result = Self.isRowRelabelling(op) ? derived : try concrete(derived)
+                // Only a rule that reads a changed source's state before the transaction is
+                // run alone: a parent whose state reads that source would wait on it (the
+                // delta needs the source read in full before the change). Any other rule is
+                // small delta rows, or delta rows matched with states after, which the
+                // parent's run reads through by the same join filters, one run fewer.
+                result = derived.readsBeforeState ? try concrete(derived) : derived
             }
         }
         memo[key] = (relation, result)
         return result
-    }
-
-    /// Operators whose rule maps each delta row to exactly one row and reads no state.
-    private static func isRowRelabelling(_ op: Operator) -> Bool {
-        if case .rename = op { return true }
-        return false
     }
 
     /// `parts` with its added and removed graphs materialized, when there is a materializer.
@@ -106,7 +114,7 @@ public final class ChangeDerivation {
         func next(_ r: Relation?) -> Relation? { r == nil ? nil : results.popFirst() ?? nil }
         let added = next(parts.added)
         let removed = next(parts.removed)
-        return Parts(added: added, removed: removed, before: parts.before)
+        return Parts(added: added, removed: removed, before: parts.before, readsBeforeState: false)
     }
 
     private func sourceParts(_ relation: Relation, _ source: any SourceRelation) throws -> Parts {
@@ -119,6 +127,7 @@ public final class ChangeDerivation {
         var before = relation
         if let a = d.added { before = try before.difference(a) }
         if let r = d.removed { before = try before.union(r) }
+        if before !== relation { cache.noteBeforeState(before) }
         let result = Parts(added: d.added, removed: d.removed, before: before)
         cache.store(result, for: relation, key: shape)
         return result
@@ -133,7 +142,9 @@ public final class ChangeDerivation {
     /// complete operand is what the join-filter heuristic turns into a lookup, so the
     /// engine reads the matching rows of A rather than all of it; without that heuristic the
     /// result is the same.
-    private static func derive(_ op: Operator, _ operands: [Relation], _ c: [Parts], _ relation: Relation) throws -> Parts {
+    private static func derive(
+        _ op: Operator, _ operands: [Relation], _ c: [Parts], _ relation: Relation, keyKept: Bool
+    ) throws -> Parts {
         let after = operands
         let before = c.map(\.before)
         let rebuilt = try before.elementsEqual(after, by: ===) ? relation : Relation(applying: op, to: before)
@@ -171,6 +182,18 @@ public final class ChangeDerivation {
             return Parts(
                 added: try c[0].added.map { try Relation(applying: op, to: [$0]) },
                 removed: try c[0].removed.map { try Relation(applying: op, to: [$0]) },
+                before: rebuilt)
+        case .project where keyKept:
+            // The projection keeps a key of its operand, so in each state a projected row
+            // comes from exactly one operand row, the one with its key. A row projected from
+            // A⁺ was there before exactly when the row it replaces (same key, same projected
+            // values, so in A⁻) projects to it: gained project(A⁺) − project(A⁻), lost
+            // project(A⁻) − project(A⁺), and no state is read.
+            let gained = try c[0].added.map { try Relation(applying: op, to: [$0]) }
+            let lost = try c[0].removed.map { try Relation(applying: op, to: [$0]) }
+            return Parts(
+                added: try gained.map { g in try lost.map { try g.difference($0) } ?? g },
+                removed: try lost.map { l in try gained.map { try l.difference($0) } ?? l },
                 before: rebuilt)
         case .project:
             // A projected row is gained only if no operand row projected to it before, and

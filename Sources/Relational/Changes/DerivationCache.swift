@@ -37,6 +37,9 @@ public final class DerivationCache {
 
     private(set) var entries: [Key: Entry] = [:]
     private var tables: [Slot: (table: MemoryTable, relation: Relation, owner: AnyObject?)] = [:]
+    /// Changed sources' states before the transaction (`(after − added) ∪ removed`), by
+    /// identity: what a rule worth running alone reads.
+    private var beforeStates: Set<ObjectIdentifier> = []
 
     public init() {}
 
@@ -48,6 +51,7 @@ public final class DerivationCache {
     public func removeAll() {
         entries = [:]
         tables = [:]
+        beforeStates = []
     }
 
     func entry(_ key: Key) -> DerivedParts? { entries[key]?.parts }
@@ -73,6 +77,25 @@ public final class DerivationCache {
         return relation
     }
 
+    /// Records `relation` as a changed source's state before the transaction.
+    func noteBeforeState(_ relation: Relation) {
+        beforeStates.insert(ObjectIdentifier(relation))
+    }
+
+    /// Whether `graph` reads a changed source's state before the transaction.
+    func readsBeforeState(_ graph: Relation) -> Bool {
+        var seen: Set<ObjectIdentifier> = []
+        func reads(_ r: Relation) -> Bool {
+            guard seen.insert(ObjectIdentifier(r)).inserted else { return false }
+            if beforeStates.contains(ObjectIdentifier(r)) { return true }
+            switch r.definition {
+            case .source: return false
+            case let .apply(_, operands): return operands.contains(where: reads)
+            }
+        }
+        return reads(graph)
+    }
+
     /// The table holding the rows of a materialized rule `graph` for this transaction (nil
     /// when there are none): the same table object every time `graph` is materialized.
     public func resultTable(for graph: Relation, rows: [Row]) throws -> Relation? {
@@ -87,6 +110,16 @@ struct DerivedParts {
     let added: Relation?
     let removed: Relation?
     let before: Relation
+    /// Whether the added or removed graph reads a changed source's state before the
+    /// transaction (then it is run alone, see `ChangeDerivation`); true until checked.
+    var readsBeforeState = true
+
+    /// These parts with `readsBeforeState` checked by `reads` on each graph.
+    func markingBeforeReads(_ reads: (Relation) -> Bool) -> DerivedParts {
+        var out = self
+        out.readsBeforeState = [added, removed].contains { $0.map(reads) ?? false }
+        return out
+    }
 
     /// The identities a parent's rule is built from.
     var identities: [ObjectIdentifier?] {
