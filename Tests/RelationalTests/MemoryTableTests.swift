@@ -135,6 +135,26 @@ final class MemoryTableTests: XCTestCase {
 
     // MARK: Changes
 
+    /// Into an empty table `add(contentsOf:)` loads in bulk: repeated rows are kept once, the
+    /// indexes answer lookups as after row-by-row adds, and a row of the wrong width refuses
+    /// the whole batch before anything is added.
+    func testBulkAddIntoAnEmptyTableKeepsRowsOnceAndIndexesThem() throws {
+        let table = try MemoryTable(name: "delta", scheme: try Scheme(["id", "name", "parent_id"]),
+                                    indexedAttributes: ["id", "name", "parent_id"])
+        let rows: [Row] = (0..<100).map { i in [.integer(Int64(i)), .text("d\(i)"), .integer(Int64(i % 4))] }
+        XCTAssertThrowsError(try table.add(contentsOf: rows + [[1, "short"]]))
+        XCTAssertEqual(table.count, 0)
+        try table.add(contentsOf: rows + rows.prefix(10))
+        XCTAssertEqual(table.count, 100)
+        XCTAssertEqual(Set(table.allRows), Set(rows))
+        XCTAssertEqual(Set(try fetch(table, Attribute("parent_id") *== 3)), Set(rows.filter { $0.values[2] == 3 }))
+        XCTAssertEqual(table.rowsExamined, 25)
+        XCTAssertFalse(try table.add(rows[7]))
+        table.removeAll()
+        try table.add(contentsOf: rows.prefix(3))
+        XCTAssertEqual(Set(table.allRows), Set(rows.prefix(3)))
+    }
+
     func testAddHasSetSemantics() throws {
         let table = try MemoryTable(name: "t", columns: ["id", "name"], rows: [], indexedAttributes: ["id"])
         XCTAssertTrue(try table.add([1, "a"]))

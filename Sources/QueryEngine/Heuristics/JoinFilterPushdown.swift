@@ -2,7 +2,8 @@ import Relational
 
 /// `join-filter-pushdown` with `join-filter-pushdown-max-keys`: a join operand that is
 /// complete but has more rows than `join-filter-threshold` allows still becomes a filter
-/// on the other operand (if that has not started), as DuckDB's min-max join filters and
+/// on the other operand (if that has not started, or a source under it is still
+/// undrained), as DuckDB's min-max join filters and
 /// DataFusion's IN-list pushdown do: an IN-set of its distinct keys when there are at most
 /// `max-keys` of them, otherwise a min-max range per key attribute (in the total value
 /// order, which join equality agrees with). It runs after `join-filter-threshold`, so it
@@ -50,7 +51,10 @@ public final class JoinFilterPushdown: Heuristic {
         guard case let .apply(.join(pairs)) = graph.nodes[edge.parent].operation, !pairs.isEmpty else { return }
         let otherEdge = Edge(parent: edge.parent, operand: 1 - edge.operand)
         let other = graph.child(at: otherEdge)
-        guard !run.hasProvided(along: otherEdge), !run.hasStarted(other), !run.isComplete(other) else { return }
+        // As join-filter-threshold: an operand that has started (rows from a shared source
+        // drained for another parent) is still worth a filter while a source under it waits.
+        guard !run.hasProvided(along: otherEdge), !run.isComplete(other),
+              !run.hasStarted(other) || run.hasUndrainedSource(below: other) else { return }
         let (keys, _) = run.joinKeys(of: edge.parent, operand: edge.operand)
         let attributes = pairs.map { otherEdge.operand == 0 ? $0.left : $0.right }
         let filter: Predicate

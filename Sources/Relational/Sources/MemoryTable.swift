@@ -144,8 +144,29 @@ public final class MemoryTable: SourceRelation {
         members = set
     }
 
+    /// Below this many rows, `add(contentsOf:)` into an empty table adds them one by one:
+    /// the bulk build's sort and scratch buffers cost more than a few row-by-row adds, and
+    /// most delta tables of a selection change or a rename hold one or two rows.
+    static let bulkLoadMinimum = 32
+
+    /// Adds rows (values in scheme order); rows already present, or repeated, are kept once.
+    /// Into an empty table they are loaded in bulk (`append`): membership and indexes are
+    /// built in one pass instead of row by row, which is what change propagation's delta
+    /// tables, emptied and refilled every transaction, pay for each delta row.
     public func add<S: Sequence>(contentsOf newRows: S) throws where S.Element == Row {
-        for row in newRows { try add(row) }
+        guard store.count == 0 else {
+            for row in newRows { try add(row) }
+            return
+        }
+        let rows = Array(newRows)
+        for row in rows where row.count != scheme.count {
+            throw RelationError.rowWidth(expected: scheme.count, got: row.count, relation: sourceName)
+        }
+        guard rows.count >= Self.bulkLoadMinimum else {
+            for row in rows { try add(row) }
+            return
+        }
+        try append(ColumnStore(width: scheme.count, rows: rows))
     }
 
     /// Bulk load: appends every row of `rows` (columns in scheme order) that is not already
