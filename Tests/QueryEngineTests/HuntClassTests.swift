@@ -124,9 +124,28 @@ final class HuntClassTests: HuntCaseTestCase {
     /// `filter-aware-ordering` at a 27th: just over `t0`'s 4) is drained first and `t0` is
     /// never read.
     func testAnAndNarrowedToNullMatchesNothing() throws {
+        XCTAssertEqual(try readCase338(withNegative: false, "seed"), 4)
+        XCTAssertEqual(try readCase338(withNegative: false, "all-on", ["provably-empty-first"]), 0)  // join-conjunct-pushdown
+        XCTAssertEqual(try readCase338(withNegative: false, "all-on", ["provably-empty-first", "join-conjunct-pushdown"]), 4)
+        XCTAssertEqual(try readCase338(withNegative: false, "all-on", ["join-conjunct-pushdown"]), 0)
+    }
+
+    /// Case 338 itself: `t3` also holds a row with `c < 0` and `e < c` (it fails `c <= d`), so nothing
+    /// rules `t3`'s filter out short of testing each row. `join-conjunct-pushdown` gives `t0`
+    /// the conjuncts it can read, `e < c and c < 0`; `t0` (lowest `c` 3) delivers nothing,
+    /// and the join's empty side keeps `t3` unread.
+    func testAJoinSideGetsTheConjunctsItCanRead() throws {
+        XCTAssertEqual(try readCase338(withNegative: true, "seed"), 4)
+        XCTAssertEqual(try readCase338(withNegative: true, "all-on", ["join-conjunct-pushdown"]), 4)
+        XCTAssertEqual(try readCase338(withNegative: true, "all-on"), 0)
+        XCTAssertEqual(try readCase338(withNegative: true, "all-on", ["provably-empty-first"]), 0)
+    }
+
+    private func readCase338(withNegative: Bool, _ preset: String, _ disable: [String] = [], line: UInt = #line) throws -> Int {
         var rows: [[Value]] = [[.null, 4, 37], [.null, .null, 71]]
+        if withNegative { rows.append([-1, -3, -5]) }
         for i in 0..<108 { rows.append([.integer(Int64(i * 9)), .integer(Int64(i % 8)), .integer(Int64(30 - i % 30))]) }
-        func read(_ preset: String, _ disable: [String] = []) throws -> Int {
+        do {
             let t3 = try MemoryTable(name: "t3", columns: ["c", "d", "e"], rows: rows)
             let t0 = try MemoryTable(name: "t0", columns: ["c", "e"], rows: [[56, "b"], [3, 2], [4, .null], [50, 2]])
             let select: Relational.Predicate = .and([.comparison(.attribute("e"), .less, .attribute("c")),
@@ -135,12 +154,9 @@ final class HuntClassTests: HuntCaseTestCase {
             let flags = try HeuristicCatalog.standard.flagSet(preset: preset, disable: disable)
             let run = try QueryEngine(flags: flags).run([query])
             let read = t3.rowsDelivered + t0.rowsDelivered
-            XCTAssertEqual(Set(run.results[0]), Set(try ReferenceEvaluator.evaluate(query)), "\(preset) -\(disable)")
+            XCTAssertEqual(Set(run.results[0]), Set(try ReferenceEvaluator.evaluate(query)), "\(preset) -\(disable)", line: line)
             return read
         }
-        XCTAssertEqual(try read("seed"), 4)
-        XCTAssertEqual(try read("all-on", ["provably-empty-first"]), 4)
-        XCTAssertEqual(try read("all-on"), 0)
     }
 
     /// Issue 15, fourth round (class "closure under a select"):

@@ -27,6 +27,7 @@ final class PassAndHookReportTests: XCTestCase {
             "provably-empty-first.chooseInitiator": 3,
             "late-subtree-copying.willProvideFilter": 2,
             "late-filter-narrowing.filterActivated": 2,
+            "join-conjunct-pushdown.filterActivated": 2,
         ])
         XCTAssertTrue(run.hookReports.allSatisfy { $0.microseconds >= 0 })
         let off = try QueryEngine(preset: "all-off").run([query])

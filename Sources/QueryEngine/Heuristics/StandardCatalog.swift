@@ -18,6 +18,7 @@ extension HeuristicCatalog {
             GraphGrowthBudget.self,
             ClosureSeeding.self,
             LateFilterNarrowing.self,
+            JoinConjunctPushdown.self,
         ])
     }
 }
