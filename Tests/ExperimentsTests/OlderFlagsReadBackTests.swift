@@ -8,7 +8,7 @@ import XCTest
 /// `compare`, `merge` and `--resume` read it back with the missing later heuristic off, and
 /// write today's strings; a misspelt name is still refused at its line.
 final class OlderFlagsReadBackTests: XCTestCase {
-    private let newest = "late-subtree-copying"
+    private let newest = "join-conjunct-pushdown"
 
     /// The tiny config with an `all-off` flag set, whose string names every later heuristic.
     private var config: String {
@@ -17,7 +17,7 @@ final class OlderFlagsReadBackTests: XCTestCase {
     }
 
     /// Rewrites the `flags` column of every CSV file in `directory` as a testbed without
-    /// `late-subtree-copying` wrote it; returns how many strings lost the name.
+    /// `join-conjunct-pushdown` wrote it; returns how many strings lost the name.
     @discardableResult
     private func makeOlder(_ directory: String) throws -> Int {
         var removed = 0

@@ -23,8 +23,11 @@ final class PassAndHookReportTests: XCTestCase {
             "join-filter-pushdown.operandCompleted": 6,
             "filter-aware-ordering.nodesAdded": 2,  // its pairs and sources, kept per run
             "filter-aware-ordering.deferInitiators": 3,
+            "provably-empty-first.deferInitiators": 3,  // asks nothing: every filter here an index answers
+            "provably-empty-first.chooseInitiator": 3,
             "late-subtree-copying.willProvideFilter": 2,
             "late-filter-narrowing.filterActivated": 2,
+            "join-conjunct-pushdown.filterActivated": 2,
         ])
         XCTAssertTrue(run.hookReports.allSatisfy { $0.microseconds >= 0 })
         let off = try QueryEngine(preset: "all-off").run([query])

@@ -1,7 +1,8 @@
 extension HeuristicCatalog {
     /// Every heuristic, in the order their hooks run: seed 000's, then later ones where
     /// their hooks must run (join-filter-pushdown after join-filter-threshold, which it
-    /// defers to). A new heuristic is one file under Heuristics/ plus one line here.
+    /// defers to; provably-empty-first before initiator-ordering, whose pick
+    /// it overrides). A new heuristic is one file under Heuristics/ plus one line here.
     public static var standard: HeuristicCatalog {
         HeuristicCatalog([
             UnionFlattening.self,
@@ -10,12 +11,14 @@ extension HeuristicCatalog {
             JoinFilterPushdown.self,
             SetOperandFilter.self,
             FilterAwareOrdering.self,
+            ProvablyEmptyFirst.self,
             InitiatorOrdering.self,
             SubtreeCopying.self,
             LateSubtreeCopying.self,
             GraphGrowthBudget.self,
             ClosureSeeding.self,
             LateFilterNarrowing.self,
+            JoinConjunctPushdown.self,
         ])
     }
 }

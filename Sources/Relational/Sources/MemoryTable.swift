@@ -29,7 +29,13 @@ public final class MemoryTable: SourceRelation {
     public let sourceName: String
     public let indexedAttributes: [Attribute]
 
-    private var store: ColumnStore
+    private var store: ColumnStore {
+        // Any change may move a column's lowest or highest value; they are found again when asked.
+        didSet { if !columnRanges.isEmpty { columnRanges = [] } }
+    }
+    /// Per column, its lowest and highest value once asked (`range(ofColumn:)`); emptied
+    /// whenever the rows change.
+    private var columnRanges: [ValueRange??] = []
     /// The membership table; nil while `keyIndex` answers membership.
     private var members: PositionTable?
     /// An index whose column has held distinct values in every row so far.
@@ -408,6 +414,40 @@ public final class MemoryTable: SourceRelation {
         guard let filter else { return store.count }
         if filter.isUnsatisfiable { return 0 }
         return indexedCandidates(filter, collect: false)?.count ?? store.count
+    }
+
+    /// From the lowest and highest value of each column the filter reads (each found by one
+    /// pass over its column when first asked after a change, then kept): true when no row
+    /// can satisfy it. An empty table matches nothing.
+    public func provablyMatchesNothing(_ filter: Predicate) -> Bool {
+        if filter.isUnsatisfiable || store.count == 0 { return true }
+        return !filter.mayMatch { attribute in scheme.index(of: attribute).flatMap { range(ofColumn: $0) } }
+    }
+
+    /// The lowest and highest value of a column in the total value order (nil: no rows).
+    public func range(ofColumn column: Int) -> ValueRange? {
+        if columnRanges.isEmpty { columnRanges = Array(repeating: nil, count: scheme.count) }
+        if let known = columnRanges[column] { return known }
+        var hasNull = false
+        var lowest: Value?, highest: Value?
+        let values = store.columns[column]
+        for p in 0..<values.count {
+            let v = values.value(at: p)
+            if v.isNull { hasNull = true; continue }
+            if let l = lowest, let h = highest {
+                if v < l { lowest = v } else if h < v { highest = v }
+            } else {
+                (lowest, highest) = (v, v)
+            }
+        }
+        var found: ValueRange?
+        if let lowest, let highest {
+            found = ValueRange(lowest: hasNull ? .null : lowest, highest: highest, lowestNonNull: lowest)
+        } else if hasNull {
+            found = ValueRange(lowest: .null, highest: .null)
+        }
+        columnRanges[column] = .some(found)
+        return found
     }
 
     /// Rows whose `attribute` equals `value`, through the index (no scan).

@@ -11,6 +11,14 @@ public protocol SourceRelation: AnyObject {
     func makeCursor(filter: Predicate?) throws -> any RowCursor
     func canFetchSelectively(_ filter: Predicate) -> Bool
     func estimatedCount(filter: Predicate?) -> Int?
+    /// True only when the source can tell cheaply, without fetching, that no row satisfies
+    /// `filter` (a memory table from its columns' lowest and highest values); false when it
+    /// cannot tell. Not an estimate: `estimatedCount` does not use it.
+    func provablyMatchesNothing(_ filter: Predicate) -> Bool
+}
+
+extension SourceRelation {
+    public func provablyMatchesNothing(_ filter: Predicate) -> Bool { filter.isUnsatisfiable }
 }
 
 /// Delivers a source's rows in batches; an empty batch means the cursor is drained.

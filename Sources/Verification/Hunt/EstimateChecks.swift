@@ -17,7 +17,8 @@ public struct EstimateViolation: Sendable {
 /// estimate under a filter is never larger than under a weaker one. Pairs checked per
 /// table: `p and q` against `p`, `p` against `p or q`, `p` against no filter, and an IN-set
 /// of some of a column's values against one of more of them (the join filters' shape).
-/// An estimate of nil (cannot estimate) is not checked.
+/// An estimate of nil (cannot estimate) is not checked. The same pairs check that a source
+/// ruling a filter out (`provablyMatchesNothing`) rules out every stronger one.
 public enum EstimateChecks {
     public static func check(_ graph: CaseGraph, _ random: inout VerificationRandom, pairs: Int = 4) throws -> [EstimateViolation] {
         let database = try SQLiteDatabase.inMemory()
@@ -66,6 +67,15 @@ public enum EstimateChecks {
                     found.append(EstimateViolation(
                         table: table.name, backend: backend, weaker: weaker.map { "\($0)" } ?? "(no filter)",
                         stronger: "\(stronger)", weakerEstimate: w, strongerEstimate: s))
+                }
+                // Ruling a filter out (`provablyMatchesNothing`) is monotone the same way: a
+                // weaker filter ruled out rules out the stronger one. Reported as estimates
+                // 0 (ruled out) and 1 (not), backend "<backend> ranges".
+                for (weaker, stronger) in filters
+                where source.provablyMatchesNothing(weaker ?? .true) && !source.provablyMatchesNothing(stronger) {
+                    found.append(EstimateViolation(
+                        table: table.name, backend: backend + " ranges", weaker: weaker.map { "\($0)" } ?? "(no filter)",
+                        stronger: "\(stronger)", weakerEstimate: 0, strongerEstimate: 1))
                 }
             }
         }

@@ -1,0 +1,66 @@
+import Relational
+
+/// `provably-empty-first`: drain first an undrained source whose active filter, by the
+/// source's own cheap check (`SourceRelation.provablyMatchesNothing`: a memory table's
+/// lowest and highest value per column), matches no row.
+///
+/// Such a source costs no rows to drain, and its completing empty is worth the most: a
+/// join or intersection over it then filters every other operand with `false`. But its
+/// estimate cannot show it when no index answers the filter (a select on an unindexed
+/// column): the estimate is the whole table, so smallest-estimate ordering drains a
+/// smaller table first, and `filter-aware-ordering` guesses the select's side larger and
+/// defers it. The hunt's class (issue 15, fifth round): `t1 select (e >= "x,y") join t0`
+/// where `e` holds only numbers (text sorts after numbers), `t0` is read first, 5 to 10
+/// rows against 0.
+///
+/// It asks only about a source whose estimate is its whole table (an index answering the
+/// filter already counts it exactly, and a zero estimate is drained first anyway), so on
+/// queries whose filters the indexes answer it finds nothing and costs one estimate
+/// lookup per candidate. It defers every other candidate and picks the empty one itself:
+/// a heuristic that deferred the empty one (`filter-aware-ordering`) then leaves no
+/// candidate kept, the runner keeps them all, and this heuristic's pick, listed before
+/// the initiator ordering, wins.
+public final class ProvablyEmptyFirst: Heuristic {
+    public static let emptyFirst = FlagKey<Bool>("provably-empty-first")
+
+    public static let flags = [
+        FlagSpec(
+            name: emptyFirst.name, kind: .toggle, allOn: .toggle(true), allOff: .toggle(false),
+            meaning: "drain first a source whose active filter its column ranges show matches no row (a select on an unindexed column that matches nothing)",
+            laterThanSeed: true)
+    ]
+
+    public static func make(_ flags: FlagSet) -> ProvablyEmptyFirst? {
+        flags.isOn(emptyFirst) ? ProvablyEmptyFirst() : nil
+    }
+
+    /// Per node, the filter last checked and its answer (filters only narrow, so a node
+    /// found empty stays empty; one found not empty is checked again when its filter changed).
+    private var checked: [(filter: Predicate, empty: Bool)?] = []
+
+    public func deferInitiators(_ candidates: [NodeID], run: any RunnerContext) -> Set<NodeID> {
+        guard candidates.count > 1, let empty = candidates.first(where: { isProvablyEmpty($0, run) }) else { return [] }
+        var others = Set(candidates)
+        others.remove(empty)
+        return others
+    }
+
+    public func chooseInitiator(from candidates: [NodeID], run: any RunnerContext) -> NodeID? {
+        candidates.first { isProvablyEmpty($0, run) }
+    }
+
+    private func isProvablyEmpty(_ node: NodeID, _ run: any RunnerContext) -> Bool {
+        let planNode = run.graph[node]
+        guard case let .source(source) = planNode.operation else { return false }
+        let state = run.filterState(of: node)
+        guard state.isActive, let filter = state.filter, filter != .true else { return false }
+        guard let estimate = run.estimate(node), estimate > 0,
+            let whole = planNode.approximateCount, estimate >= whole
+        else { return false }
+        if node < checked.count, let known = checked[node], known.empty || known.filter == filter { return known.empty }
+        let empty = source.provablyMatchesNothing(filter)
+        if node >= checked.count { checked += repeatElement(nil, count: node + 1 - checked.count) }
+        checked[node] = (filter, empty)
+        return empty
+    }
+}
