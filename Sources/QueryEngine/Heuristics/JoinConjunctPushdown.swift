@@ -25,6 +25,13 @@ public final class JoinConjunctPushdown: Heuristic {
         flags.isOn(pushdown) ? JoinConjunctPushdown() : nil
     }
 
+    /// Settings only: one instance serves every run.
+    public func instanceForRun() -> (any Heuristic)? { self }
+
+    public func hooks(for graph: PlanGraph) -> HeuristicHooks {
+        graph.contains { if case .join = $0 { return true } else { return false } } ? .filterActivated : .none
+    }
+
     public func filterActivated(_ node: NodeID, run: any RunnerContext) {
         let graph = run.graph
         guard case .apply(.join) = graph[node].operation else { return }

@@ -38,11 +38,14 @@ public final class ProvablyEmptyFirst: Heuristic {
     /// found empty stays empty; one found not empty is checked again when its filter changed).
     private var checked: [(filter: Predicate, empty: Bool)?] = []
 
-    public func deferInitiators(_ candidates: [NodeID], run: any RunnerContext) -> Set<NodeID> {
+    /// Only a choice between two or more sources can put an empty one first.
+    public func hooks(for graph: PlanGraph) -> HeuristicHooks {
+        graph.sourceCount >= 2 ? [.deferInitiators, .chooseInitiator] : .none
+    }
+
+    public func deferInitiators(_ candidates: [NodeID], run: any RunnerContext) -> [NodeID] {
         guard candidates.count > 1, let empty = candidates.first(where: { isProvablyEmpty($0, run) }) else { return [] }
-        var others = Set(candidates)
-        others.remove(empty)
-        return others
+        return candidates.filter { $0 != empty }
     }
 
     public func chooseInitiator(from candidates: [NodeID], run: any RunnerContext) -> NodeID? {
