@@ -28,7 +28,8 @@ final class HookTimer {
         }
     }
 
-    private static let hooks = Hook.allCases.count
+    private static let allHooks = Hook.allCases
+    private static let hooks = allHooks.count
     /// Each heuristic's report name (`name(of:)`), given so a run does not build them again.
     private let names: [String]
     /// Which heuristics each hook calls; shared by the runs of a prepared query.
@@ -97,8 +98,10 @@ final class HookTimer {
     /// Every (heuristic, hook) that was called, in catalog then hook order.
     var reports: [HookReport] {
         var out: [HookReport] = []
+        // Sized once, and the hooks listed once: `allCases` builds an array per use.
+        out.reserveCapacity(calls.reduce(0) { $1 > 0 ? $0 + 1 : $0 })
         for (h, name) in names.enumerated() {
-            for hook in Hook.allCases where calls[h * Self.hooks + hook.rawValue] > 0 {
+            for hook in Self.allHooks where calls[h * Self.hooks + hook.rawValue] > 0 {
                 let slot = h * Self.hooks + hook.rawValue
                 out.append(HookReport(
                     heuristic: name, hook: hook.name, calls: calls[slot],
