@@ -39,6 +39,8 @@ struct AcceptedCase {
     let name: String
     let arguments: [String]
     let files: [String: Data]
+    /// Seconds the command may take; a run that does real work needs more than a refusal.
+    var timeout: Double = Battery.timeout
 }
 
 struct BatteryOutcome {
@@ -96,7 +98,7 @@ enum Battery {
     static let timeout: Double = 15
 
     static func run(_ arguments: [String], files: [String: Data], environment: [String: String] = [:],
-                    body: (URL, BatteryOutcome, [String: String]) -> Void) throws {
+                    timeout: Double = Battery.timeout, body: (URL, BatteryOutcome, [String: String]) -> Void) throws {
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("battery-" + UUID().uuidString)
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: scratch) }
@@ -186,7 +188,7 @@ enum Battery {
     static func checkAccepted(_ cases: [AcceptedCase]) throws -> [String] {
         var failures: [String] = []
         for item in cases {
-            try run(item.arguments, files: item.files) { _, outcome, _ in
+            try run(item.arguments, files: item.files, timeout: item.timeout) { _, outcome, _ in
                 if outcome.status != 0 {
                     let firstLine = outcome.err.split(separator: "\n").first.map(String.init) ?? ""
                     failures.append("[\(item.name)] testbed \(item.arguments.joined(separator: " ")): exit \(outcome.status), "
