@@ -32,7 +32,7 @@ enum PostgresPredicate {
         case let .constant(b):
             return b != negated ? "TRUE" : "FALSE"
         case let .comparison(l, op, r):
-            return try comparison(l, negated ? op.complement : op, r, &parameters, column)
+            return try comparison(l, negated ? op.negated : op, r, &parameters, column)
         case let .and(parts):
             return try junction(parts, negated ? "OR" : "AND", negated: negated, &parameters, column)
         case let .or(parts):
@@ -244,18 +244,6 @@ enum PostgresPredicate {
 }
 
 extension ComparisonOperator {
-    /// The operator that holds exactly when this one does not (the order is total).
-    var complement: ComparisonOperator {
-        switch self {
-        case .equal: return .notEqual
-        case .notEqual: return .equal
-        case .less: return .greaterOrEqual
-        case .lessOrEqual: return .greater
-        case .greater: return .lessOrEqual
-        case .greaterOrEqual: return .less
-        }
-    }
-
     var sql: String {
         switch self {
         case .equal: return "="

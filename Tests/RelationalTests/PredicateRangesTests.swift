@@ -85,8 +85,10 @@ final class PredicateRangesTests: XCTestCase {
         XCTAssertFalse(t.provablyMatchesNothing(.or([p, q])))
     }
 
-    /// The ranges follow every change to the rows: found again after an add, a delete, an
-    /// update and removing every row (an empty table matches nothing).
+    /// The ranges stay sound bounds through every change to the rows without a pass over
+    /// the column: an add widens them, a delete leaves them (still a bound), an update
+    /// widens them with its new values, and removing every row resets them (an empty table
+    /// matches nothing).
     func testRangesFollowChanges() throws {
         let t = try table()
         let above = Attribute("a") *> 9
@@ -94,10 +96,14 @@ final class PredicateRangesTests: XCTestCase {
         try t.add(Row([20, 0, 0]))
         XCTAssertFalse(t.provablyMatchesNothing(above))
         XCTAssertEqual(try t.delete(where: Attribute("a") *== 20), 1)
-        XCTAssertEqual(t.range(ofColumn: 0), ValueRange(lowest: 0, highest: 9))
+        XCTAssertEqual(t.range(ofColumn: 0), ValueRange(lowest: 0, highest: 20))
+        XCTAssertFalse(t.provablyMatchesNothing(above), "a bound wider than the rows never rules out a filter wrongly")
+        try t.add(Row([.null, 0, 0]))
+        XCTAssertEqual(t.range(ofColumn: 0), ValueRange(lowest: .null, highest: 20, lowestNonNull: 0))
+        XCTAssertEqual(try t.delete(where: Attribute("a") *== .null), 1)
         XCTAssertEqual(try t.update(where: Attribute("a") *== 9, set: ["a": 30]), 1)
         XCTAssertFalse(t.provablyMatchesNothing(above))
-        XCTAssertEqual(t.range(ofColumn: 0), ValueRange(lowest: 0, highest: 30))
+        XCTAssertEqual(t.range(ofColumn: 0), ValueRange(lowest: .null, highest: 30, lowestNonNull: 0))
         t.removeAll()
         XCTAssertNil(t.range(ofColumn: 0))
         XCTAssertTrue(t.provablyMatchesNothing(.true))

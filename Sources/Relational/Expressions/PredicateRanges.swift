@@ -17,6 +17,16 @@ public struct ValueRange: Hashable, Sendable {
     func contains(_ value: Value) -> Bool {
         Value.compare(lowest, value) <= 0 && Value.compare(value, highest) <= 0
     }
+
+    /// The range widened to hold `value` too.
+    public func widened(with value: Value) -> ValueRange {
+        if value.isNull {
+            return lowest.isNull ? self : ValueRange(lowest: .null, highest: highest, lowestNonNull: lowestNonNull)
+        }
+        let low = lowestNonNull.map { Value.compare(value, $0) < 0 ? value : $0 } ?? value
+        let high = highest.isNull || Value.compare(highest, value) < 0 ? value : highest
+        return ValueRange(lowest: lowest.isNull ? .null : low, highest: high, lowestNonNull: low)
+    }
 }
 
 extension Predicate {

@@ -29,12 +29,11 @@ public final class MemoryTable: SourceRelation {
     public let sourceName: String
     public let indexedAttributes: [Attribute]
 
-    private var store: ColumnStore {
-        // Any change may move a column's lowest or highest value; they are found again when asked.
-        didSet { if !columnRanges.isEmpty { columnRanges = [] } }
-    }
-    /// Per column, its lowest and highest value once asked (`range(ofColumn:)`); emptied
-    /// whenever the rows change.
+    private var store: ColumnStore
+    /// Per column, its lowest and highest value once asked (`range(ofColumn:)`). Kept a
+    /// sound bound as rows change without a pass over the column each time (change
+    /// propagation changes a table every transaction): an added row widens it, a removed
+    /// row leaves it (wider than needed is still sound), a bulk load or `removeAll` resets it.
     private var columnRanges: [ValueRange??] = []
     /// The membership table; nil while `keyIndex` answers membership.
     private var members: PositionTable?
@@ -109,6 +108,7 @@ public final class MemoryTable: SourceRelation {
             throw RelationError.unsupported("table \(sourceName) cannot hold more than \(PositionTable.positionLimit) rows")
         }
         store.appendStored(stored)
+        widenRanges(with: row)
         let position = store.count - 1
         store.withReaders { rows in
             members?.insert(position, hash: rows.rowHash(position), dense: true) { rows.rowHash($0) }
@@ -193,6 +193,7 @@ public final class MemoryTable: SourceRelation {
         }
         store = rows
         store.seal()
+        columnRanges = []
         rebuildMembershipAndIndexes()
         return store.count
     }
@@ -221,6 +222,7 @@ public final class MemoryTable: SourceRelation {
     /// propagation's delta tables) stay as small as their current rows.
     public func removeAll() {
         store = ColumnStore(width: scheme.count)
+        columnRanges = []
         indexes = indexes.map { ColumnIndex(column: $0.column) }
         if indexes.isEmpty { members = PositionTable() } else { members = nil; keyIndex = 0 }
     }
@@ -424,7 +426,17 @@ public final class MemoryTable: SourceRelation {
         return !filter.mayMatch { attribute in scheme.index(of: attribute).flatMap { range(ofColumn: $0) } }
     }
 
-    /// The lowest and highest value of a column in the total value order (nil: no rows).
+    private func widenRanges(with row: Row) {
+        for column in columnRanges.indices {
+            guard let known = columnRanges[column] else { continue }
+            let value = row[column]
+            columnRanges[column] = .some(known.map { $0.widened(with: value) } ?? ValueRange(lowest: value, highest: value))
+        }
+    }
+
+    /// A bound on a column's values in the total value order: its lowest and highest value
+    /// when first asked, widened by rows added since; rows removed since may have held the
+    /// extremes (nil: no rows when asked, none added since).
     public func range(ofColumn column: Int) -> ValueRange? {
         if columnRanges.isEmpty { columnRanges = Array(repeating: nil, count: scheme.count) }
         if let known = columnRanges[column] { return known }
