@@ -128,6 +128,9 @@ extension PlanGraph {
         nodes.contains { $0.isLive && $0.parents.count + ($0.outputs.isEmpty ? 0 : 1) >= 2 }
     }
 
+    /// Whether some live node is a join.
+    public var hasJoin: Bool { contains { if case .join = $0 { return true } else { return false } } }
+
     /// How many live source nodes the graph has.
     public var sourceCount: Int { nodes.reduce(0) { $0 + ($1.operation.isSource ? 1 : 0) } }
 }

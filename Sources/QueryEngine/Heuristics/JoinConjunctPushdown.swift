@@ -29,7 +29,7 @@ public final class JoinConjunctPushdown: Heuristic {
     public func instanceForRun() -> (any Heuristic)? { self }
 
     public func hooks(for graph: PlanGraph) -> HeuristicHooks {
-        graph.contains { if case .join = $0 { return true } else { return false } } ? .filterActivated : .none
+        graph.hasJoin ? .filterActivated : .none
     }
 
     public func filterActivated(_ node: NodeID, run: any RunnerContext) {

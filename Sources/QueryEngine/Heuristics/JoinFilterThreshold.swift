@@ -30,7 +30,7 @@ public final class JoinFilterThreshold: Heuristic {
     public func instanceForRun() -> (any Heuristic)? { self }
 
     public func hooks(for graph: PlanGraph) -> HeuristicHooks {
-        graph.contains { if case .join = $0 { return true } else { return false } } ? .all : .none
+        graph.hasJoin ? .all : .none
     }
 
     public func operandCompleted(_ edge: Edge, run: any RunnerContext) {
