@@ -2,13 +2,17 @@
 // runs each bulk query once inside `bulkProfileQueries` (`--decode-rows`: decoding every result row), a symbol callgrind can be told to
 // collect in alone (`--toggle-collect='*bulkProfileQueries*'`), so generation and loading
 // stay out of the profile. `scripts/bench-bulk.sh --profile` runs it under callgrind.
+// `--engine sqlite` (or `sqlite-analyzed`) runs the same queries' SQL on SQLite instead, every
+// row converted into a testbed row as `testbed-bench bulk` times it, inside
+// `bulkProfileQueriesSQLite` (the same toggle pattern collects it).
 import QueryEngine
 import Relational
+import SQLiteStore
 import Workloads
 
 let profileSuite = BenchmarkSuite(
     name: "bulk-profile",
-    summary: "driver for callgrind: the bulk queries once each on N documents (--rows, --preset, --query, --decode-rows), or one catalog query many times (--catalog-query NAME --runs N); --prepared: prepared outside the profile",
+    summary: "driver for callgrind: the bulk queries once each on N documents (--rows, --preset, --query, --decode-rows, --engine testbed|sqlite|sqlite-analyzed), or one catalog query many times (--catalog-query NAME --runs N); --prepared: prepared outside the profile",
     run: runProfileDriver,
     includedInAll: false
 )
@@ -21,6 +25,7 @@ private func runProfileDriver(_ arguments: [String]) throws {
     var runs = 1
     var prepared = false
     var decodeRows = false
+    var sqlite: (analyze: Bool, name: String)?
     var rest = arguments[...]
     func count(_ option: String, in range: ClosedRange<Int>) throws -> Int {
         guard let value = rest.popFirst(), let n = Int(value), range.contains(n) else {
@@ -42,6 +47,13 @@ private func runProfileDriver(_ arguments: [String]) throws {
             decodeRows = true
         case "--query":
             only = try name(argument)
+        case "--engine":
+            switch try name(argument) {
+            case "testbed": sqlite = nil
+            case "sqlite": sqlite = (false, "sqlite")
+            case "sqlite-analyzed": sqlite = (true, "sqlite analyzed")
+            case let other: throw BenchmarkError.usage("bulk-profile: unknown engine '\(other)' (known: testbed, sqlite, sqlite-analyzed)")
+            }
         case "--catalog-query":
             catalogQuery = try name(argument)
         case "--prepared":
@@ -50,7 +62,7 @@ private func runProfileDriver(_ arguments: [String]) throws {
             runs = try count(argument, in: 1...1_000_000)
         default:
             throw BenchmarkError.usage("bulk-profile: unknown argument '\(argument)' "
-                + "(known: --rows N, --preset P, --query NAME, --decode-rows, --catalog-query NAME, --runs N, --prepared)")
+                + "(known: --rows N, --preset P, --query NAME, --decode-rows, --engine E, --catalog-query NAME, --runs N, --prepared)")
         }
     }
     var engine = QueryEngine(flags: try HeuristicCatalog.standard.preset(preset))
@@ -64,7 +76,19 @@ private func runProfileDriver(_ arguments: [String]) throws {
         queries = queries.filter { $0.name == only }
         guard !queries.isEmpty else { throw BenchmarkError.usage("bulk-profile: no bulk query named '\(only)'") }
     }
-    let catalog = try Shape.documents.generate(rows: rows, seed: 42).memoryRelations()
+    let dataset = try Shape.documents.generate(rows: rows, seed: 42)
+    if let sqlite {
+        let (database, tables) = try dataset.sqliteRelations(analyze: sqlite.analyze)
+        let translations = try queries.map { try $0.parse(catalog: tables).relations.map { try SQLTranslator.translate($0) } }
+        // One run first, outside the profile, so the statements are prepared and cached as in the bench.
+        for translation in translations.joined() { _ = try database.run(translation) }
+        let counts = try bulkProfileQueriesSQLite(translations, on: database)
+        for (query, count) in zip(queries, counts) {
+            print("\(query.name): \(count) rows (\(sqlite.name), \(rows) documents)")
+        }
+        return
+    }
+    let catalog = try dataset.memoryRelations()
     let parsed = try queries.map { try $0.parse(catalog: catalog) }
     let counts: [Int]
     if prepared {
@@ -97,6 +121,13 @@ func bulkProfileQueriesPrepared(_ queries: [PreparedQuery], decodeRows: Bool) th
         let run = try query.run()
         return decodeRows ? run.results.reduce(0) { $0 + $1.count } : run.resultRows.reduce(0) { $0 + $1.count }
     }
+}
+
+/// The bulk queries' SQL on SQLite, each run once, every row converted into a testbed row
+/// (`SQLiteDatabase.run`, as `testbed-bench bulk` times SQLite).
+@inline(never)
+func bulkProfileQueriesSQLite(_ queries: [[SQLTranslation]], on database: SQLiteDatabase) throws -> [Int] {
+    try queries.map { translations in try translations.reduce(0) { $0 + (try database.run($1)).count } }
 }
 
 /// One catalog query (a small, selective one, say the seed query) `runs` times on one
