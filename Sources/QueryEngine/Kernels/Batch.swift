@@ -136,6 +136,13 @@ struct ColumnView {
     }
 
     func row(_ readers: [KeyReader], _ k: Int) -> Row {
+        // Array literals for the narrow rows: one allocation, no `reserveCapacity` call
+        // (which takes the array's general growth path, about 60 instructions a row).
+        switch width {
+        case 1: return Row([value(readers, k, 0)])
+        case 2: return Row([value(readers, k, 0), value(readers, k, 1)])
+        default: break
+        }
         var values: [Value] = []
         values.reserveCapacity(width)
         for j in 0..<width { values.append(value(readers, k, j)) }

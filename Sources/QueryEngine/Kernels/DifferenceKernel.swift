@@ -2,16 +2,17 @@ import Relational
 
 /// Left minus right: left rows are held back until the right operand is complete, then
 /// released (and later left rows pass straight through) unless the right side has them.
-/// The right side is kept as key encodings; held-back column views stay views.
+/// The right side is kept in a `RowKeySet` (one-integer rows as bits, others as key
+/// encodings); held-back column views stay views.
 final class DifferenceKernel: Kernel {
     /// Unchecked exclusivity: touched once per row, never by overlapping accesses.
-    @exclusivity(unchecked) private var right = EncodedKeySet()
+    @exclusivity(unchecked) private var right = RowKeySet()
     private var rightComplete = false
     private var pendingLeft = Batch()
 
     func receive(_ batch: Batch, operand: Int) -> Batch {
         if operand == 1 {
-            for piece in batch.pieces { piece.forEachKey(nil) { _, key in right.insert(key) } }
+            for piece in batch.pieces { _ = right.insertNew(piece) }
             return .empty
         }
         if rightComplete { return notInRight(batch) }
@@ -29,13 +30,7 @@ final class DifferenceKernel: Kernel {
 
     private func notInRight(_ batch: Batch) -> Batch {
         var out = Batch()
-        for piece in batch.pieces {
-            var keep: [Int] = []
-            piece.forEachKey(nil) { k, key in
-                if right.find(key) == nil { keep.append(k) }
-            }
-            out.append(piece.selecting(keep))
-        }
+        for piece in batch.pieces { out.append(piece.selecting(right.select(piece, holding: false))) }
         return out
     }
 

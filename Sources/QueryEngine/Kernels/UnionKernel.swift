@@ -1,20 +1,15 @@
 import Relational
 
-/// Union of any number of operands: each row once (seen rows kept as key encodings; a
+/// Union of any number of operands: each row once (seen rows kept in a `RowKeySet`: a
+/// one-integer row as a bit in a window of values, any other as its key encoding; a
 /// column view passes on narrowed to its new rows).
 final class UnionKernel: Kernel {
-    /// Unchecked exclusivity: touched once per row, never by overlapping accesses.
-    @exclusivity(unchecked) private var seen = EncodedKeySet()
+    /// Unchecked exclusivity: touched once per piece, never by overlapping accesses.
+    @exclusivity(unchecked) private var seen = RowKeySet()
 
     func receive(_ batch: Batch, operand: Int) -> Batch {
         var out = Batch()
-        for piece in batch.pieces {
-            var keep: [Int] = []
-            piece.forEachKey(nil) { k, key in
-                if seen.insert(key).inserted { keep.append(k) }
-            }
-            out.append(piece.selecting(keep))
-        }
+        for piece in batch.pieces { out.append(piece.selecting(seen.insertNew(piece))) }
         return out
     }
 

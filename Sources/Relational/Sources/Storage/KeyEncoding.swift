@@ -338,7 +338,7 @@ public struct EncodedKeySet {
 
     /// The integer of a key that is one integer value (tag 1 and 8 bytes), else nil.
     @inline(__always)
-    private static func singleInteger(_ key: UnsafeRawBufferPointer) -> Int64? {
+    public static func singleInteger(_ key: UnsafeRawBufferPointer) -> Int64? {
         guard key.count == 9, key[0] == 1 else { return nil }
         return Int64(littleEndian: key.loadUnaligned(fromByteOffset: 1, as: Int64.self))
     }
