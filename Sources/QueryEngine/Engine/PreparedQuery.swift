@@ -33,6 +33,9 @@ public final class PreparedQuery {
     /// labels and growth budget, worked out once.
     let template: RunTemplate
     private let plannedNodeCount: Int
+    /// The node state the last finished run handed back (`Runner.handOverRuntimes`); the
+    /// next run resets it in place. Taken (nil) while a run uses it.
+    private var spareRuntimes: [NodeRuntime]?
 
     init(engine: QueryEngine, outputs: [Relation]) throws {
         if !engine.disabledPasses.isEmpty { try engine.catalog.checkPassNames(engine.disabledPasses.sorted()) }
@@ -111,7 +114,7 @@ public final class PreparedQuery {
             graph: optimized, heuristics: heuristicsForRun(), counters: counters,
             batchSize: engine.batchSize,
             checked: engine.checked, kernels: kernels, timesHooks: engine.timesHooks, template: template,
-            hookPlan: hookPlan)
+            hookPlan: hookPlan, reusing: takeSpareRuntimes())
         let results = try runner.run()
         timings.runMicroseconds = (clock.now - runStart).microseconds
 
@@ -121,8 +124,15 @@ public final class PreparedQuery {
                 relations: outputs, planned: planned, optimized: optimized,
                 final: runner.graph, finalAnnotations: runner.annotations())
         }
-        return QueryRun(
+        let run = QueryRun(
             resultRows: results, counters: runner.counters, timings: timings, passReports: passReports,
             hookReports: runner.hookTimer.reports, snapshots: snapshots)
+        spareRuntimes = runner.handOverRuntimes()
+        return run
+    }
+
+    private func takeSpareRuntimes() -> [NodeRuntime]? {
+        defer { spareRuntimes = nil }
+        return spareRuntimes
     }
 }
