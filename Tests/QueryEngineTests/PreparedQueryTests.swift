@@ -28,6 +28,32 @@ final class PreparedQueryTests: XCTestCase {
         XCTAssertEqual(prepared.optimized.nodes.count, before)
     }
 
+    /// Later runs reset the earlier run's node state and kernels in place (join tables
+    /// emptied and kept while small): with the sources changed between runs, each run still
+    /// gives exactly what a fresh one-shot run gives, under every preset, whether the stored
+    /// join side stayed small or outgrew the reuse limit.
+    func testReusedRunStateLeaksNothingBetweenRuns() throws {
+        let documents = try Fixtures.documents(6_000)
+        let selected = try MemoryTable(name: "selected_documents", columns: ["id"], rows: [[.integer(3)]])
+        let docs = Relation(source: documents)
+        let selectedDoc = try Relation(source: selected).named("selected_documents").join(docs).named("selectedDocumentMetadata")
+        let parentID = try selectedDoc.project(["parent_id"]).rename(["parent_id": "id"]).named("selectedDocumentParentID")
+        let query = try parentID.join(docs).named("selectedDocumentParentMetadata")
+        let selections: [[Int64]] = [[3], [5, 7], Array(1...5_000), [12], [], [2, 4_999]]
+        for preset in HeuristicCatalog.presetNames {
+            let engine = try QueryEngine(preset: preset)
+            let prepared = try engine.prepare([query])
+            for ids in selections {
+                selected.removeAll()
+                for id in ids { _ = try selected.add(Row([.integer(id)])) }
+                let expected = try engine.run([query])
+                let run = try prepared.run()
+                XCTAssertEqual(run.results[0].asSet, expected.results[0].asSet, "\(preset) \(ids.count) ids")
+                XCTAssertEqual(run.counters, expected.counters, "\(preset) \(ids.count) ids")
+            }
+        }
+    }
+
     func testUntimedHooksAreCountedButNotTimed() throws {
         let documents = try Fixtures.documents(200)
         let query = try Fixtures.selectedDocumentParent(documents: documents, selected: 3)

@@ -3,7 +3,8 @@ import Relational
 /// A query planned, optimized and compiled once, to run many times: the plan graph after
 /// the optimizer passes, the enabled heuristics and each node's compiled kernel are built in
 /// `QueryEngine.prepare` and shared by every run. A run starts from fresh runtime state
-/// (an empty copy of each kernel, the optimized graph as a copy-on-write value), so the
+/// (each node's state and kernel emptied in place, or an empty copy of the kernel on the
+/// first run; the optimized graph as a copy-on-write value), so the
 /// just-in-time decisions — initiators, filters, copies — are taken at run time exactly as
 /// in `QueryEngine.run`, and results and counters are the same.
 ///
