@@ -132,6 +132,10 @@ public final class PreparedQuery {
         return run
     }
 
+    /// Makes the next run start from newly made state, as the first does (tests compare
+    /// runs from reused and from fresh state).
+    func dropSpareRunState() { spareRuntimes = nil }
+
     private func takeSpareRuntimes() -> [NodeRuntime]? {
         defer { spareRuntimes = nil }
         return spareRuntimes
