@@ -28,6 +28,37 @@ final class PreparedQueryTests: XCTestCase {
         XCTAssertEqual(prepared.optimized.nodes.count, before)
     }
 
+    /// Later runs reset the earlier run's node state and kernels in place (join tables
+    /// emptied and kept while small): with the sources changed between runs, a run from
+    /// reused state gives the rows and counters of a run from fresh state, and the rows of a
+    /// one-shot run, under every preset, whether the stored join side stayed small or
+    /// outgrew the reuse limit.
+    func testReusedRunStateLeaksNothingBetweenRuns() throws {
+        let documents = try Fixtures.documents(6_000)
+        let selected = try MemoryTable(name: "selected_documents", columns: ["id"], rows: [[.integer(3)]])
+        let docs = Relation(source: documents)
+        let selectedDoc = try Relation(source: selected).named("selected_documents").join(docs).named("selectedDocumentMetadata")
+        let parentID = try selectedDoc.project(["parent_id"]).rename(["parent_id": "id"]).named("selectedDocumentParentID")
+        let query = try parentID.join(docs).named("selectedDocumentParentMetadata")
+        let selections: [[Int64]] = [[3], [5, 7], Array(1...5_000), [12], [], [2, 4_999]]
+        for preset in HeuristicCatalog.presetNames {
+            let engine = try QueryEngine(preset: preset)
+            let prepared = try engine.prepare([query])
+            for ids in selections {
+                selected.removeAll()
+                for id in ids { _ = try selected.add(Row([.integer(id)])) }
+                let label = "\(preset), \(ids.count) ids"
+                prepared.refreshSourceCounts()
+                prepared.dropSpareRunState()
+                let fresh = try prepared.run()
+                let reused = try prepared.run()
+                XCTAssertEqual(reused.results[0].asSet, fresh.results[0].asSet, label)
+                XCTAssertEqual(reused.counters, fresh.counters, label)
+                XCTAssertEqual(reused.results[0].asSet, try engine.run([query]).results[0].asSet, label)
+            }
+        }
+    }
+
     func testUntimedHooksAreCountedButNotTimed() throws {
         let documents = try Fixtures.documents(200)
         let query = try Fixtures.selectedDocumentParent(documents: documents, selected: 3)

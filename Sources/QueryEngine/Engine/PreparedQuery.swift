@@ -3,7 +3,8 @@ import Relational
 /// A query planned, optimized and compiled once, to run many times: the plan graph after
 /// the optimizer passes, the enabled heuristics and each node's compiled kernel are built in
 /// `QueryEngine.prepare` and shared by every run. A run starts from fresh runtime state
-/// (an empty copy of each kernel, the optimized graph as a copy-on-write value), so the
+/// (each node's state and kernel emptied in place, or an empty copy of the kernel on the
+/// first run; the optimized graph as a copy-on-write value), so the
 /// just-in-time decisions — initiators, filters, copies — are taken at run time exactly as
 /// in `QueryEngine.run`, and results and counters are the same.
 ///
@@ -33,6 +34,9 @@ public final class PreparedQuery {
     /// labels and growth budget, worked out once.
     let template: RunTemplate
     private let plannedNodeCount: Int
+    /// The node state the last finished run handed back (`Runner.handOverRuntimes`); the
+    /// next run resets it in place. Taken (nil) while a run uses it.
+    private var spareRuntimes: [NodeRuntime]?
 
     init(engine: QueryEngine, outputs: [Relation]) throws {
         if !engine.disabledPasses.isEmpty { try engine.catalog.checkPassNames(engine.disabledPasses.sorted()) }
@@ -111,7 +115,7 @@ public final class PreparedQuery {
             graph: optimized, heuristics: heuristicsForRun(), counters: counters,
             batchSize: engine.batchSize,
             checked: engine.checked, kernels: kernels, timesHooks: engine.timesHooks, template: template,
-            hookPlan: hookPlan)
+            hookPlan: hookPlan, reusing: takeSpareRuntimes())
         let results = try runner.run()
         timings.runMicroseconds = (clock.now - runStart).microseconds
 
@@ -121,8 +125,19 @@ public final class PreparedQuery {
                 relations: outputs, planned: planned, optimized: optimized,
                 final: runner.graph, finalAnnotations: runner.annotations())
         }
-        return QueryRun(
+        let run = QueryRun(
             resultRows: results, counters: runner.counters, timings: timings, passReports: passReports,
             hookReports: runner.hookTimer.reports, snapshots: snapshots)
+        spareRuntimes = runner.handOverRuntimes()
+        return run
+    }
+
+    /// Makes the next run start from newly made state, as the first does (tests compare
+    /// runs from reused and from fresh state).
+    func dropSpareRunState() { spareRuntimes = nil }
+
+    private func takeSpareRuntimes() -> [NodeRuntime]? {
+        defer { spareRuntimes = nil }
+        return spareRuntimes
     }
 }

@@ -249,25 +249,59 @@ final class HashJoinKernel: Kernel {
     func keys(ofOperand operand: Int) -> [Row] { tables.stored(operand, creating: false)?.keyRows ?? [] }
 
     func freshCopy() -> any Kernel { HashJoinKernel(self) }
+
+    func resetForRun() -> Bool {
+        tables.free(0)
+        tables.free(1)
+        rowsReceivedLeft = 0
+        rowsReceivedRight = 0
+        completeLeft = false
+        completeRight = false
+        return true
+    }
 }
 
 /// A join's two tables, each made on first use and freed (nil) once it can no longer be
-/// probed.
+/// probed. A freed table that stayed small is emptied and kept (`spare`) for the next one
+/// made: the kernel is kept across the runs of a prepared query (`Kernel.resetForRun`), so
+/// a small query's runs reuse their join tables' storage.
 private struct JoinTablePair {
     private var left: JoinTable?
     private var right: JoinTable?
+    private var spare: (JoinTable?, JoinTable?)
 
-    /// Operand `operand`'s table; with `creating`, made when missing.
+    /// Operand `operand`'s table; with `creating`, made (or taken from the spares) when missing.
     mutating func stored(_ operand: Int, creating: Bool) -> JoinTable? {
         if operand == 0 {
-            if creating && left == nil { left = JoinTable() }
+            if creating && left == nil { left = takeSpare() }
             return left
         }
-        if creating && right == nil { right = JoinTable() }
+        if creating && right == nil { right = takeSpare() }
         return right
     }
 
     mutating func free(_ operand: Int) {
-        if operand == 0 { left = nil } else { right = nil }
+        let table: JoinTable?
+        if operand == 0 {
+            table = left
+            left = nil
+        } else {
+            table = right
+            right = nil
+        }
+        guard let table, table.removeAllForReuse() else { return }
+        if spare.0 == nil { spare.0 = table } else if spare.1 == nil { spare.1 = table }
+    }
+
+    private mutating func takeSpare() -> JoinTable {
+        if let table = spare.0 {
+            spare.0 = nil
+            return table
+        }
+        if let table = spare.1 {
+            spare.1 = nil
+            return table
+        }
+        return JoinTable()
     }
 }

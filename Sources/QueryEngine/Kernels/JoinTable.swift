@@ -25,6 +25,27 @@ final class JoinTable {
     private var rows: [Row] = []
     private var lastSlot = -1
 
+    /// At most this many stored rows for a table to be emptied and kept for reuse
+    /// (`removeAllForReuse`); a bigger one's storage is returned instead.
+    static let reuseLimit = 4096
+
+    /// Empties the table, keeping its arrays' storage, when it stored at most `reuseLimit`
+    /// rows; false (nothing done) otherwise. A small query's run makes and frees a table per
+    /// join operand, an allocation per array each time.
+    func removeAllForReuse() -> Bool {
+        guard handles.count <= Self.reuseLimit else { return false }
+        keys.removeAllKeepingCapacity()
+        if !spelled.isEmpty { spelled = [:] }
+        first.removeAll(keepingCapacity: true)
+        last.removeAll(keepingCapacity: true)
+        next.removeAll(keepingCapacity: true)
+        handles.removeAll(keepingCapacity: true)
+        stores.removeAll(keepingCapacity: true)
+        rows.removeAll(keepingCapacity: true)
+        lastSlot = -1
+        return true
+    }
+
     /// The slot of a single-part view's store (added when new).
     func slot(for view: ColumnView) -> Int {
         let store = view.parts[0].store

@@ -16,6 +16,11 @@ protocol Kernel: AnyObject {
     /// A kernel for a copy of the node: the same compiled operator, empty state.
     func freshCopy() -> any Kernel
 
+    /// Empties this kernel's state in place, so the next run of a prepared query can use it
+    /// again instead of a `freshCopy` (an allocation and a free per node per run); false
+    /// when the kernel does not (the runner then takes a fresh copy).
+    func resetForRun() -> Bool
+
     /// Every row operand `operand` has delivered so far, if the kernel still holds them
     /// all; nil when it does not keep them (heuristics turn them into filters).
     func retainedRows(ofOperand operand: Int) -> [Row]?
@@ -23,4 +28,5 @@ protocol Kernel: AnyObject {
 
 extension Kernel {
     func retainedRows(ofOperand operand: Int) -> [Row]? { nil }
+    func resetForRun() -> Bool { false }
 }

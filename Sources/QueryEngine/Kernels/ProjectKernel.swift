@@ -131,4 +131,13 @@ final class ProjectKernel: Kernel {
     func operandCompleted(_ operand: Int) -> Batch { .empty }
 
     func freshCopy() -> any Kernel { ProjectKernel(map: map) }
+
+    func resetForRun() -> Bool {
+        seen = EncodedKeySet()
+        coded = nil
+        positions = nil
+        dependent = nil
+        encodedOnly = false
+        return true
+    }
 }

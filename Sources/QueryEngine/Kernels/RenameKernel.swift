@@ -16,4 +16,6 @@ final class RenameKernel: Kernel {
     func operandCompleted(_ operand: Int) -> Batch { .empty }
 
     func freshCopy() -> any Kernel { RenameKernel(map: map) }
+
+    func resetForRun() -> Bool { true }
 }

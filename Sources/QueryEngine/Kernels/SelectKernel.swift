@@ -25,4 +25,6 @@ final class SelectKernel: Kernel {
     func operandCompleted(_ operand: Int) -> Batch { .empty }
 
     func freshCopy() -> any Kernel { SelectKernel(test: test) }
+
+    func resetForRun() -> Bool { true }
 }

@@ -28,8 +28,7 @@ final class HookTimer {
         }
     }
 
-    private static let allHooks = Hook.allCases
-    private static let hooks = allHooks.count
+    private static let hooks = Hook.allCases.count
     /// Each heuristic's report name (`name(of:)`), given so a run does not build them again.
     private let names: [String]
     /// Which heuristics each hook calls; shared by the runs of a prepared query.
@@ -95,18 +94,20 @@ final class HookTimer {
         return result
     }
 
-    /// Every (heuristic, hook) that was called, in catalog then hook order.
+    /// Every (heuristic, hook) that was called, in catalog then hook order (the order of
+    /// the flattened slots). One pass over the counts finds the few called: a run calls a
+    /// handful of the (heuristics × hooks) slots.
     var reports: [HookReport] {
+        var called = 0
+        for count in calls where count > 0 { called += 1 }
         var out: [HookReport] = []
-        // Sized once, and the hooks listed once: `allCases` builds an array per use.
-        out.reserveCapacity(calls.reduce(0) { $1 > 0 ? $0 + 1 : $0 })
-        for (h, name) in names.enumerated() {
-            for hook in Self.allHooks where calls[h * Self.hooks + hook.rawValue] > 0 {
-                let slot = h * Self.hooks + hook.rawValue
-                out.append(HookReport(
-                    heuristic: name, hook: hook.name, calls: calls[slot],
-                    microseconds: timing ? Double(nanoseconds[slot]) / 1_000 : 0))
-            }
+        guard called > 0 else { return out }
+        out.reserveCapacity(called)
+        for slot in calls.indices where calls[slot] > 0 {
+            let hook = Hook(rawValue: slot % Self.hooks) ?? .nodesAdded
+            out.append(HookReport(
+                heuristic: names[slot / Self.hooks], hook: hook.name, calls: calls[slot],
+                microseconds: timing ? Double(nanoseconds[slot]) / 1_000 : 0))
         }
         return out
     }

@@ -39,7 +39,7 @@ final class NodeRuntime {
 
 
     /// The node's operator kernel (nil for sources and dead nodes).
-    let kernel: (any Kernel)?
+    private(set) var kernel: (any Kernel)?
 
     /// What a node's fresh state depends on in the graph, so a run need not copy the node.
     struct Shape {
@@ -65,6 +65,23 @@ final class NodeRuntime {
         providedToOperand = OperandFilters(count: shape.operands)
         operandComplete = OperandFlags(count: shape.operands)
         kernel = compiled?.freshCopy()
+    }
+
+    /// Fresh state again, in this object, for the same node of the next run of a prepared
+    /// query (`RunStatePool`): no object per node is made or freed per run, and a kernel
+    /// that can empty itself (`Kernel.resetForRun`) is kept.
+    func reset(shape: Shape, compiled: (any Kernel)?) {
+        filter = nil
+        remainingParents = shape.filterParents
+        filterActive = false
+        providedToOperand = OperandFilters(count: shape.operands)
+        disjuncts = FilterDisjuncts()
+        started = false
+        complete = false
+        operandComplete = OperandFlags(count: shape.operands)
+        rowsIn = 0
+        rowsOut = 0
+        if kernel?.resetForRun() != true { kernel = compiled?.freshCopy() }
     }
 
     /// The node's operator kernel, compiled (nil for sources and dead nodes).

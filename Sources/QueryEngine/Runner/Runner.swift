@@ -31,7 +31,8 @@ final class Runner: RunnerContext {
     /// takes empty copies; nil compiles them here. `template`: nil computes it here.
     init(
         graph: PlanGraph, heuristics: [any Heuristic], counters: RunCounters, batchSize: Int, checked: Bool = false,
-        kernels: [(any Kernel)?]? = nil, timesHooks: Bool = true, template: RunTemplate? = nil, hookPlan: HookPlan? = nil
+        kernels: [(any Kernel)?]? = nil, timesHooks: Bool = true, template: RunTemplate? = nil, hookPlan: HookPlan? = nil,
+        reusing spare: [NodeRuntime]? = nil
     ) throws {
         let template = template ?? RunTemplate(graph: graph, heuristics: heuristics)
         self.template = template
@@ -47,7 +48,7 @@ final class Runner: RunnerContext {
         self.estimates = EstimateCache(nodes: template.nodeCount)
         self.counters.growthBudget = growthBudget.limit
         self.outputs = graph.outputNodes.map { _ in ResultRows() }
-        try addRuntimes(kernels)
+        try addRuntimes(kernels, reusing: spare)
     }
 
     /// Runs the query to completion and returns each output's rows (decoded on demand).
@@ -82,14 +83,29 @@ final class Runner: RunnerContext {
         return template.liveNodes + (template.nodeCount..<graph.nodes.count).filter { graph[$0].isLive }
     }
 
-    /// Creates runtime state for every node at start.
-    private func addRuntimes(_ kernels: [(any Kernel)?]?) throws {
+    /// Creates runtime state for every node at start, or resets `spare` (the state an
+    /// earlier run of the same prepared query handed back, `handOverRuntimes`) in place.
+    private func addRuntimes(_ kernels: [(any Kernel)?]?, reusing spare: [NodeRuntime]?) throws {
+        undrainedSources = template.sources
+        if let spare, let kernels, spare.count == graph.nodes.count, kernels.count == spare.count {
+            runtimes = spare
+            for id in runtimes.indices { runtimes[id].reset(shape: template.shapes[id], compiled: kernels[id]) }
+            return
+        }
         runtimes.reserveCapacity(graph.nodes.count)
         for id in graph.nodes.indices {
             let compiled = try kernels.map { $0[id] } ?? NodeRuntime.compile(graph[id], in: graph)
             runtimes.append(NodeRuntime(shape: template.shapes[id], compiled: compiled))
         }
-        undrainedSources = template.sources
+    }
+
+    /// Gives up the run's state of the nodes it started with (copies' state is dropped), for
+    /// the next run of the same prepared query to reset instead of making anew. The runner
+    /// must not run again after this.
+    func handOverRuntimes() -> [NodeRuntime] {
+        if runtimes.count > template.nodeCount { runtimes.removeLast(runtimes.count - template.nodeCount) }
+        defer { runtimes = [] }
+        return runtimes
     }
 
     /// Creates runtime state for copies just added; each shares its original's compiled

@@ -267,6 +267,19 @@ public struct EncodedKeySet {
         }
     }
 
+    /// Empties the set but keeps its storage, for a caller that reuses a small set (a join
+    /// table of a prepared query's next run): no allocation until it outgrows what it had.
+    /// The integer table keeps its size and is zeroed, so keep only sets that stayed small.
+    public mutating func removeAllKeepingCapacity() {
+        if integerCount > 0 { integers.withUnsafeMutableBufferPointer { $0.update(repeating: 0) } }
+        integerCount = 0
+        arena.removeAll(keepingCapacity: true)
+        ends.removeAll(keepingCapacity: true)
+        hashes.removeAll(keepingCapacity: true)
+        byteOrdinals.removeAll(keepingCapacity: true)
+        if table.count > 0 { table = PositionTable() }
+    }
+
     /// Doubles the integer table (16 slots at first), re-placing every key.
     private mutating func growIntegers() {
         let old = integers
