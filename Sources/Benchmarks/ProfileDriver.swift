@@ -12,7 +12,7 @@ import Workloads
 
 let profileSuite = BenchmarkSuite(
     name: "bulk-profile",
-    summary: "driver for callgrind: the bulk queries once each on N documents (--rows, --preset, --query, --decode-rows, --engine testbed|sqlite|sqlite-analyzed), or one catalog query many times (--catalog-query NAME --runs N); --prepared: prepared outside the profile",
+    summary: "driver for callgrind: the bulk queries once each on N documents (--rows, --preset, --disable, --query, --decode-rows, --engine testbed|sqlite|sqlite-analyzed), or one catalog query many times (--catalog-query NAME --runs N); --prepared: prepared outside the profile",
     run: runProfileDriver,
     includedInAll: false
 )
@@ -20,6 +20,7 @@ let profileSuite = BenchmarkSuite(
 private func runProfileDriver(_ arguments: [String]) throws {
     var rows = 100_000
     var preset = "all-off"
+    var disabled: [String] = []
     var only: String?
     var catalogQuery: String?
     var runs = 1
@@ -43,6 +44,8 @@ private func runProfileDriver(_ arguments: [String]) throws {
             rows = try count(argument, in: Shape.rowRange)
         case "--preset":
             preset = try name(argument)
+        case "--disable":
+            disabled.append(try name(argument))
         case "--decode-rows":
             decodeRows = true
         case "--query":
@@ -62,10 +65,10 @@ private func runProfileDriver(_ arguments: [String]) throws {
             runs = try count(argument, in: 1...1_000_000)
         default:
             throw BenchmarkError.usage("bulk-profile: unknown argument '\(argument)' "
-                + "(known: --rows N, --preset P, --query NAME, --decode-rows, --engine E, --catalog-query NAME, --runs N, --prepared)")
+                + "(known: --rows N, --preset P, --disable HEURISTIC, --query NAME, --decode-rows, --engine E, --catalog-query NAME, --runs N, --prepared)")
         }
     }
-    var engine = QueryEngine(flags: try HeuristicCatalog.standard.preset(preset))
+    var engine = QueryEngine(flags: try HeuristicCatalog.standard.flagSet(preset: preset, disable: disabled))
     if let catalogQuery {
         if prepared { engine.timesHooks = false }
         try profileRepeatedQuery(catalogQuery, rows: rows, runs: runs, preset: preset, engine: engine, prepared: prepared)

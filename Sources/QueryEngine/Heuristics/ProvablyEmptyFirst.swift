@@ -16,7 +16,8 @@ import Relational
 /// It asks only about a source whose estimate is its whole table (an index answering the
 /// filter already counts it exactly, and a zero estimate is drained first anyway), so on
 /// queries whose filters the indexes answer it finds nothing and costs one estimate
-/// lookup per candidate. It defers every other candidate and picks the empty one itself:
+/// lookup per filtered candidate, once per pick (its choice reuses what its deferral found;
+/// a pick among one candidate asks nothing). It defers every other candidate and picks the empty one itself:
 /// a heuristic that deferred the empty one (`filter-aware-ordering`) then leaves no
 /// candidate kept, the runner keeps them all, and this heuristic's pick, listed before
 /// the initiator ordering, wins.
@@ -37,6 +38,18 @@ public final class ProvablyEmptyFirst: Heuristic {
     /// Per node, the filter last checked and its answer (filters only narrow, so a node
     /// found empty stays empty; one found not empty is checked again when its filter changed).
     private var checked: [(filter: Predicate, empty: Bool)?] = []
+    /// What this pick's `deferInitiators` found, for its `chooseInitiator` (the runner asks
+    /// both, in that order, with nothing run in between that moves a filter): nil when not
+    /// asked since the last choice.
+    private var pick: Found?
+
+    private enum Found {
+        case noEmptySource
+        case emptySource(NodeID)
+    }
+
+    /// State for one run: a fresh instance (cheaper than `make`'s flag lookup).
+    public func instanceForRun() -> (any Heuristic)? { ProvablyEmptyFirst() }
 
     /// Only a choice between two or more sources can put an empty one first.
     public func hooks(for graph: PlanGraph) -> HeuristicHooks {
@@ -44,20 +57,36 @@ public final class ProvablyEmptyFirst: Heuristic {
     }
 
     public func deferInitiators(_ candidates: [NodeID], run: any RunnerContext) -> [NodeID] {
-        guard candidates.count > 1, let empty = candidates.first(where: { isProvablyEmpty($0, run) }) else { return [] }
+        // One candidate is drained whatever anyone picks: nothing to check.
+        guard candidates.count > 1, let empty = candidates.first(where: { isProvablyEmpty($0, run) }) else {
+            pick = .noEmptySource
+            return []
+        }
+        pick = .emptySource(empty)
         return candidates.filter { $0 != empty }
     }
 
+    /// The empty source `deferInitiators` found, if any. The candidates here are that call's,
+    /// or the one empty source it kept (every other deferred), or, when another heuristic
+    /// deferred that one too, all of that call's again, so its answer holds: the first
+    /// provably empty candidate, or none. Asked without that call (no other caller), it checks.
     public func chooseInitiator(from candidates: [NodeID], run: any RunnerContext) -> NodeID? {
-        candidates.first { isProvablyEmpty($0, run) }
+        defer { pick = nil }
+        switch pick {
+        case .noEmptySource?: return nil
+        case let .emptySource(node)?: return node
+        case nil: return candidates.count > 1 ? candidates.first { isProvablyEmpty($0, run) } : nil
+        }
     }
 
+    /// Cheapest refusals first: a filter that is not active or is `true` needs no graph node
+    /// or estimate.
     private func isProvablyEmpty(_ node: NodeID, _ run: any RunnerContext) -> Bool {
-        let planNode = run.graph[node]
-        guard case let .source(source) = planNode.operation else { return false }
         let state = run.filterState(of: node)
         guard state.isActive, let filter = state.filter, filter != .true else { return false }
-        guard let estimate = run.estimate(node), estimate > 0,
+        let planNode = run.graph[node]
+        guard case let .source(source) = planNode.operation,
+            let estimate = run.estimate(node), estimate > 0,
             let whole = planNode.approximateCount, estimate >= whole
         else { return false }
         if node < checked.count, let known = checked[node], known.empty || known.filter == filter { return known.empty }

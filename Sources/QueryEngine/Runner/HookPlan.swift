@@ -18,11 +18,25 @@ final class HookPlan {
         let defaults = DefaultHooks.shared.known(for: types)
         var wanted: [HeuristicHooks] = []
         wanted.reserveCapacity(heuristics.count)
-        for (i, heuristic) in heuristics.enumerated() { wanted.append(heuristic.hooks(for: graph).subtracting(defaults[i])) }
-        callers = HookTimer.Hook.allCases.map { hook in
-            let bit = HeuristicHooks(rawValue: 1 << hook.rawValue)
-            return wanted.indices.filter { wanted[$0].contains(bit) }
+        var counts = (0..<Self.hookCount).map { _ in 0 }
+        for (i, heuristic) in heuristics.enumerated() {
+            let hooks = heuristic.hooks(for: graph).subtracting(defaults[i])
+            wanted.append(hooks)
+            for hook in 0..<Self.hookCount where hooks.rawValue & (1 << hook) != 0 { counts[hook] += 1 }
         }
+        // Each list allocated once at its size (prepared per `QueryEngine.run`: `filter` grew
+        // each list append by append, about 20 allocations a plan).
+        var callers: [[Int]] = []
+        callers.reserveCapacity(Self.hookCount)
+        for hook in 0..<Self.hookCount {
+            var list: [Int] = []
+            if counts[hook] > 0 {
+                list.reserveCapacity(counts[hook])
+                for i in wanted.indices where wanted[i].rawValue & (1 << hook) != 0 { list.append(i) }
+            }
+            callers.append(list)
+        }
+        self.callers = callers
     }
 
     /// Heuristic `index`'s `hook` turned out to be the protocol's empty default.
