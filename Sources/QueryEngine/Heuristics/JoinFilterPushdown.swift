@@ -52,8 +52,11 @@ public final class JoinFilterPushdown: Heuristic {
         let otherEdge = Edge(parent: edge.parent, operand: 1 - edge.operand)
         let other = graph.child(at: otherEdge)
         // As join-filter-threshold: an operand that has started (rows from a shared source
-        // drained for another parent) is still worth a filter while a source under it waits.
-        guard !run.hasProvided(along: otherEdge), !run.isComplete(other),
+        // drained for another parent) is still worth a filter while a source under it waits,
+        // and one that already has a filter (a select's, `join-conjunct-pushdown`'s conjuncts)
+        // narrows. (Issue 15, sixth round, seed 16 case 481: the conjuncts took the edge and
+        // the 277 keys were refused; 569 rows read against 300.)
+        guard !run.isComplete(other),
               !run.hasStarted(other) || run.hasUndrainedSource(below: other) else { return }
         let (keys, _) = run.joinKeys(of: edge.parent, operand: edge.operand)
         let attributes = pairs.map { otherEdge.operand == 0 ? $0.left : $0.right }

@@ -31,10 +31,11 @@ public final class LateFilterNarrowing: Heuristic {
     public func instanceForRun() -> (any Heuristic)? { self }
 
     public func filterActivated(_ node: NodeID, run: any RunnerContext) {
+        guard case .apply(let op) = run.graph[node].operation, let filter = run.filterState(of: node).filter else { return }
+        if filter == .constant(false) { passNothing(node, run) }
         // A closure fetching its operand on demand asks its source by key itself.
-        guard case .apply(let op) = run.graph[node].operation, !op.isClosure,
-            let filter = run.filterState(of: node).filter
-        else { return }
+        if op.isClosure { return }
+        if case let .select(predicate) = op { pushOwnPredicate(node, predicate, filter, run) }
         for operand in run.graph[node].children.indices {
             let edge = Edge(parent: node, operand: operand)
             guard run.hasProvided(along: edge), run.hasUndrainedSource(below: run.graph.child(at: edge)),
@@ -42,6 +43,42 @@ public final class LateFilterNarrowing: Heuristic {
             else { continue }
             run.provideFilter(derived, along: edge)
         }
+    }
+
+    /// A node whose filter narrowed to `false` needs no rows at all (`passNothing`).
+    public func filterNarrowed(_ node: NodeID, run: any RunnerContext) {
+        if run.filterState(of: node).filter == .constant(false) { passNothing(node, run) }
+    }
+
+    /// A node whose filter is `false` needs no row from any operand, but the runner passes
+    /// it only where the filter can be rewritten for the operand, never through a closure.
+    /// The hunt's case (issue 15, sixth round, seed 16 case 525, 5 rows against 1): the
+    /// empty side of a join narrowed the other side's filter to `false` down to a closure
+    /// over `t1`, which then read all of `t1`. Given `false`, the closure's operand reads
+    /// nothing (unless it has started, or a closure fetches it on demand).
+    private func passNothing(_ node: NodeID, _ run: any RunnerContext) {
+        for operand in run.graph[node].children.indices {
+            let edge = Edge(parent: node, operand: operand)
+            let child = run.graph.child(at: edge)
+            guard run.derivedFilter(.constant(false), along: edge) == nil, !run.hasStarted(child),
+                run.hasUndrainedSource(below: child)
+            else { continue }
+            run.provideFilter(.constant(false), along: edge)
+        }
+    }
+
+    /// A select whose parental filter activates before `select-pushdown` gave its operand
+    /// the select's own predicate (a parent's filter flowing down activates it first: the
+    /// pushdown walks parents before children) would pass the parental filter alone, and
+    /// the pushdown then finds the edge taken. Given here with the predicate AND-ed on, as
+    /// the pushdown gives it to a select already active. The hunt's case (issue 15, sixth
+    /// round, seed 16 case 1799): `(t0 join t2 join t2 select (d > 9007199254740993))
+    /// select (22 > d)`; `t2` got `22 > d` through the inner select and was read (24 rows
+    /// against 6); with the predicate it reads 0.
+    private func pushOwnPredicate(_ node: NodeID, _ predicate: Predicate, _ filter: Predicate, _ run: any RunnerContext) {
+        let edge = Edge(parent: node, operand: 0)
+        guard predicate != .true, !run.hasProvided(along: edge) else { return }
+        run.provideFilter(.all([predicate, filter]), along: edge)
     }
 }
 
