@@ -73,7 +73,7 @@ public final class LateSubtreeCopying: Heuristic {
     /// will read anyway:
     ///
     /// 1. Another parent still waiting on the child can never give it a filter: a union,
-    ///    rename, project or select that never gets an active filter itself (it, or a node
+    ///    rename or project that never gets an active filter itself (it, or a node
     ///    above it through such operators, feeds an output), so the original is fetched
     ///    whole and the copy's rows are read twice. (Not when the child itself feeds an
     ///    output: seed 15 case 536, where the copy of a select chain under an output read
@@ -94,13 +94,13 @@ public final class LateSubtreeCopying: Heuristic {
     }
 
     /// Whether the parent at `edge` can give no filter along it but by passing its own active
-    /// filter down (union, rename, project, select: the others make join and set-operand
-    /// filters of their operands' rows), and never gets one.
+    /// filter down (union, rename, project: a select gives its own predicate, the others
+    /// make join and set-operand filters of their operands' rows), and never gets one.
     private static func neverProvides(_ edge: Edge, _ run: any RunnerContext, _ memo: inout [NodeID: Bool]) -> Bool {
         guard case let .apply(op) = run.graph[edge.parent].operation else { return false }
         switch op {
-        case .union, .rename, .project, .select: return neverActivates(edge.parent, run, &memo)
-        case .join, .intersection, .difference, .closure: return false
+        case .union, .rename, .project: return neverActivates(edge.parent, run, &memo)
+        case .select, .join, .intersection, .difference, .closure: return false
         }
     }
 
