@@ -36,19 +36,6 @@ final class HuntClassSixthRoundTests: HuntCaseTestCase {
         XCTAssertEqual(try rowsRead(query, things), 1)
     }
 
-    /// Seed 16 case 1799: `(pick join things join things select (id > 100)) select (id < 22)`.
-    /// The outer select's filter activates the inner select before `select-pushdown` reaches
-    /// it, so the inner select passed `id < 22` alone and its own `id > 100` was lost:
-    /// `things` read every row for it. `late-filter-narrowing` now passes both.
-    func testASelectActivatedFirstStillPushesItsPredicate() throws {
-        let things = try things(indexed: true)
-        let shared = Relation(source: things)
-        let query = try pick().join(shared).join(shared.select("id" *> 100)).select("id" *< 22)
-        XCTAssertEqual(try rowsRead(query, things, preset: "seed"), 10)
-        XCTAssertEqual(try rowsRead(query, things, disable: ["late-filter-narrowing"]), 10)
-        XCTAssertEqual(try rowsRead(query, things), 1)
-    }
-
     /// Seed 16 case 525: the empty side of a join narrows the other side's filter to `false`
     /// down to a closure, which cannot rewrite it for its operand and read every edge.
     /// `late-filter-narrowing` gives the closure's operand `false`.

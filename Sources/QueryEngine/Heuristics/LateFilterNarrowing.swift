@@ -35,7 +35,6 @@ public final class LateFilterNarrowing: Heuristic {
         if filter == .constant(false) { passNothing(node, run) }
         // A closure fetching its operand on demand asks its source by key itself.
         if op.isClosure { return }
-        if case let .select(predicate) = op { pushOwnPredicate(node, predicate, filter, run) }
         for operand in run.graph[node].children.indices {
             let edge = Edge(parent: node, operand: operand)
             guard run.hasProvided(along: edge), run.hasUndrainedSource(below: run.graph.child(at: edge)),
@@ -65,20 +64,6 @@ public final class LateFilterNarrowing: Heuristic {
             else { continue }
             run.provideFilter(.constant(false), along: edge)
         }
-    }
-
-    /// A select whose parental filter activates before `select-pushdown` gave its operand
-    /// the select's own predicate (a parent's filter flowing down activates it first: the
-    /// pushdown walks parents before children) would pass the parental filter alone, and
-    /// the pushdown then finds the edge taken. Given here with the predicate AND-ed on, as
-    /// the pushdown gives it to a select already active. The hunt's case (issue 15, sixth
-    /// round, seed 16 case 1799): `(t0 join t2 join t2 select (d > 9007199254740993))
-    /// select (22 > d)`; `t2` got `22 > d` through the inner select and was read (24 rows
-    /// against 6); with the predicate it reads 0.
-    private func pushOwnPredicate(_ node: NodeID, _ predicate: Predicate, _ filter: Predicate, _ run: any RunnerContext) {
-        let edge = Edge(parent: node, operand: 0)
-        guard predicate != .true, !run.hasProvided(along: edge) else { return }
-        run.provideFilter(.all([predicate, filter]), along: edge)
     }
 }
 
