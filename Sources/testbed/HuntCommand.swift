@@ -70,6 +70,12 @@ struct HuntCommand: ParsableCommand {
     @Option(help: "Replay a regret repro directory written by an earlier hunt.")
     var repro: String?
 
+    @Option(help: "With --random: measure only case N (from 0) of the seed and write it whole, unreduced, to DIR/repro/hunt-s<seed>-case<N>/.")
+    var `case`: Int?
+
+    @Option(help: "With --repro: write every flag set's plan graphs (<flag set>-final.svg: the runner's final graph, each node's filter and rows) to this directory.")
+    var plans: String?
+
     @Flag(help: "Do not reduce cases.")
     var noReduce = false
 
@@ -79,6 +85,15 @@ struct HuntCommand: ParsableCommand {
         }
         if repro == nil, random == nil {
             throw ValidationError("give --random N (queries to hunt) or --repro DIR")
+        }
+        if let index = `case`, index < 0 || index >= (random ?? 0) {
+            throw ValidationError("--case: '\(index)' is not valid; expected a case from 0 to --random minus 1")
+        }
+        if plans != nil, repro == nil { throw ValidationError("--plans goes with --repro DIR") }
+        if let plans {
+            do { _ = try FileSystem.checkedOutputPath(plans, option: "--plans", directory: true) } catch {
+                throw ValidationError("\(error)")
+            }
         }
         if let random, random < 1 {
             throw ValidationError("--random: '\(random)' is not valid; expected an integer >= 1")
@@ -128,6 +143,14 @@ struct HuntCommand: ParsableCommand {
         hunter.minExcessRows = minExcessRows
         hunter.robustnessOrders = orders
         let directory = out ?? "Results/hunt/s\(seed)-n\(random)"
+        if let index = `case` {
+            let whole = try hunter.wholeCase(index)
+            let path = try RegretRepro.write(whole, grid: grid, chosen: reduceFlagset, minRegret: minRegret,
+                                             id: "hunt-s\(seed)-case\(index)", under: FileSystem.join(directory, "repro"))
+            for line in RegretRepro.describe(whole.regret, grid: grid) { print(line) }
+            print("hunt: wrote case \(index) whole to \(path)")
+            return
+        }
         let clock = ContinuousClock()
         let start = clock.now
         let report = try hunter.run(progress: { done, total in
@@ -152,7 +175,12 @@ struct HuntCommand: ParsableCommand {
         guard let chosen = grid.index(of: contents.flagSet) else {
             throw usageFailure("\(path)/regret.txt: flag set '\(contents.flagSet)' is not in the grid")
         }
-        let regret = try RegretMeasurer(grid: grid).measure(contents.graph)
+        let measurer = RegretMeasurer(grid: grid)
+        let regret = try measurer.measure(contents.graph)
+        if let plans {
+            let written = try measurer.writePlans(contents.graph, to: plans)
+            print("hunt: wrote \(written.count) plan files to \(plans)")
+        }
         for line in RegretRepro.describe(regret, grid: grid) { print(line) }
         let r = regret.regret(regret.runs[chosen])
         let stands = r >= contents.minRegret

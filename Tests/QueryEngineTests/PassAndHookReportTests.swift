@@ -26,6 +26,7 @@ final class PassAndHookReportTests: XCTestCase {
             "provably-empty-first.deferInitiators": 3,  // asks nothing: every filter here an index answers
             "provably-empty-first.chooseInitiator": 3,
             "late-subtree-copying.willProvideFilter": 2,
+            "late-subtree-copying.vetoesCopy": 1,  // asked before the seed's copy, which it allows
             "late-filter-narrowing.filterActivated": 2,
             "join-conjunct-pushdown.filterActivated": 2,
         ])

@@ -13,6 +13,8 @@ final class HuntCommandLineTests: XCTestCase {
             (["--random", "5", "--flagsets", "all-on,nope"], "'nope' is not a flag set"),
             (["--random", "5", "--flagsets", "seed"], "--reduce-flagset: 'all-on' is not in the grid"),
             (["--random", "5", "--repro", "x"], "cannot be combined with --random"),
+            (["--random", "5", "--case", "5"], "--case: '5' is not valid"),
+            (["--random", "5", "--plans", "p"], "--plans goes with --repro DIR"),
         ]
         for (arguments, message) in cases {
             let testbed = try TestbedProcess(label: "hunt-cli")
@@ -22,6 +24,26 @@ final class HuntCommandLineTests: XCTestCase {
             XCTAssertTrue(outcome.err.hasPrefix("testbed: "), outcome.err)
             XCTAssertTrue(outcome.err.contains(message), "\(arguments): \(outcome.err)")
             XCTAssertEqual(testbed.listing(), [], "nothing written")
+        }
+    }
+
+    /// `--case N` writes one case whole as a repro; `--repro DIR --plans P` replays it and
+    /// writes every flag set's plan graphs.
+    func testOneCaseIsWrittenWholeAndItsPlansRendered() throws {
+        let testbed = try TestbedProcess(label: "hunt-cli")
+        defer { testbed.remove() }
+        let written = try testbed.run("hunt", "--random", "6", "--rows", "50", "--seed", "2", "--case", "3", "--out", "out",
+                                      "--flagsets", "all-on,seed")
+        XCTAssertEqual(written.status, 0, written.err)
+        XCTAssertTrue(written.out.contains("wrote case 3 whole"), written.out)
+        let listing = testbed.listing()
+        for file in ["query.rq", "manifest.txt", "regret.txt"] {
+            XCTAssertTrue(listing.contains("out/repro/hunt-s2-case3/\(file)"), "\(file) in \(listing)")
+        }
+        let replay = try testbed.run("hunt", "--repro", "out/repro/hunt-s2-case3", "--flagsets", "all-on,seed", "--plans", "plans")
+        XCTAssertTrue([0, 1].contains(replay.status), replay.err)
+        for file in ["plans/all-on-final.dot", "plans/seed-final.dot"] {
+            XCTAssertTrue(testbed.listing().contains(file), "\(file) in \(testbed.listing())")
         }
     }
 

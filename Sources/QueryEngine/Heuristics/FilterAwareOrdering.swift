@@ -128,7 +128,7 @@ public final class FilterAwareOrdering: Heuristic {
                 hasUndeferredCandidate(under: waitingChild, notUnder: producingChild),
                 size(producingChild, nodes, run) < size(waitingChild, nodes, run)
             else { continue }
-            insertCandidates(under: waitingChild, notUnder: producingChild, into: &deferred)
+            insertCandidates(under: waitingChild, notUnder: producingChild, of: pair.node, into: &deferred, run)
         }
         return deferred
     }
@@ -178,16 +178,50 @@ public final class FilterAwareOrdering: Heuristic {
         return false
     }
 
-    /// Appends the candidates under `node`, not under `other` and not deferred yet.
-    private func insertCandidates(under node: NodeID, notUnder other: NodeID, into deferred: inout [NodeID]) {
+    /// Appends the candidates under `node`, not under `other` and not deferred yet, but for
+    /// those whose draining cannot start `node` (issue 15, sixth round, seed 16 case 1842):
+    ///
+    /// - one estimated to deliver no row: draining it reads nothing and may complete a node
+    ///   whose filter saves more elsewhere;
+    /// - one whose rows stop at a join or intersection (every parent, below the pair's own
+    ///   `pairNode`) whose other operand has not completed: they go no further until that
+    ///   operand's sources, deferred themselves if under `node`, are drained.
+    ///
+    /// The case: `shared = t1 join t0` under both a large join's union side and an
+    /// intersection with that join. The large join's pair deferred `t0` (2 rows, the side
+    /// that gives `t1` its key filter) and then `t1` (estimated 0 once filtered) behind its
+    /// 150-row side, which was read in full (155 rows); drained, they complete `shared`
+    /// empty and the intersection's filter keeps the rest unread (2 rows).
+    private func insertCandidates(under node: NodeID, notUnder other: NodeID, of pairNode: NodeID,
+                                  into deferred: inout [NodeID], _ run: any RunnerContext) {
         for w in 0..<state.words {
             var bits = candidateWord(w, under: node, notUnder: other) & ~state.deferredBits[w]
-            state.deferredBits[w] |= bits
             while bits != 0 {
-                deferred.append((w << 6) + bits.trailingZeroBitCount)
+                let id = (w << 6) + bits.trailingZeroBitCount
                 bits &= bits - 1
+                if run.estimate(id) == 0 || (id != node && Self.rowsAreHeld(id, below: pairNode, run)) { continue }
+                state.deferredBits[w] |= 1 << UInt64(id & 63)
+                deferred.append(id)
             }
         }
+    }
+
+    /// Whether every parent of `source` is a join or intersection (other than `pairNode`)
+    /// whose other operand, a different node, has not completed.
+    private static func rowsAreHeld(_ source: NodeID, below pairNode: NodeID, _ run: any RunnerContext) -> Bool {
+        let graph = run.graph
+        let parents = graph[source].parents
+        guard !parents.isEmpty else { return false }
+        for edge in parents {
+            guard edge.parent != pairNode, graph[edge.parent].children.count == 2 else { return false }
+            switch graph[edge.parent].operation {
+            case .apply(.join), .apply(.intersection): break
+            default: return false
+            }
+            let sibling = graph.child(at: Edge(parent: edge.parent, operand: 1 - edge.operand))
+            if sibling == source || run.isComplete(sibling) { return false }
+        }
+        return true
     }
 
     /// A rough size for what a node will deliver, in hundredths of a row (so a guessed

@@ -66,6 +66,11 @@ public protocol Heuristic: AnyObject {
     /// narrower one (before it flows on to the node's children).
     func filterNarrowed(_ node: NodeID, run: any RunnerContext)
 
+    /// Whether this heuristic vetoes a copy of the subtree at `edge` that another heuristic
+    /// (or itself) asked for (`RunnerContext.copySubtree`), as a later heuristic may know a
+    /// copy will read rows its original reads anyway. A vetoed copy is not made (nil).
+    func vetoesCopy(along edge: Edge, run: any RunnerContext) -> Bool
+
     /// The most nodes copying may add to the runner's graph over one run, given how many
     /// live nodes the runner starts with; nil for no opinion. The runner uses the smallest
     /// answer, or `GrowthBudget.defaultLimit(forNodes:)` when no heuristic answers.
@@ -96,6 +101,10 @@ extension Heuristic {
     }
     public func filterActivated(_ node: NodeID, run: any RunnerContext) { (run as? Runner)?.hookTimer.noteDefault() }
     public func filterNarrowed(_ node: NodeID, run: any RunnerContext) { (run as? Runner)?.hookTimer.noteDefault() }
+    public func vetoesCopy(along edge: Edge, run: any RunnerContext) -> Bool {
+        (run as? Runner)?.hookTimer.noteDefault()
+        return false
+    }
     public func growthBudget(forNodes nodes: Int) -> Int? { nil }
 }
 
@@ -112,7 +121,8 @@ public struct HeuristicHooks: OptionSet, Sendable {
     public static let willNarrowFilter = HeuristicHooks(rawValue: 1 << 5)
     public static let filterActivated = HeuristicHooks(rawValue: 1 << 6)
     public static let filterNarrowed = HeuristicHooks(rawValue: 1 << 7)
-    public static let all = HeuristicHooks(rawValue: (1 << 8) - 1)
+    public static let vetoesCopy = HeuristicHooks(rawValue: 1 << 8)
+    public static let all = HeuristicHooks(rawValue: (1 << 9) - 1)
     public static let none: HeuristicHooks = []
 }
 

@@ -52,8 +52,11 @@ public final class JoinFilterPushdown: Heuristic {
         let otherEdge = Edge(parent: edge.parent, operand: 1 - edge.operand)
         let other = graph.child(at: otherEdge)
         // As join-filter-threshold: an operand that has started (rows from a shared source
-        // drained for another parent) is still worth a filter while a source under it waits.
-        guard !run.hasProvided(along: otherEdge), !run.isComplete(other),
+        // drained for another parent) is still worth a filter while a source under it waits,
+        // and one that already has a filter (a select's, `join-conjunct-pushdown`'s conjuncts)
+        // but no key filter narrows. (Issue 15, sixth round, seed 16 case 481: the conjuncts took the edge and
+        // the 277 keys were refused; 569 rows read against 300.)
+        guard !Self.hasKeyFilter(run.providedFilter(along: otherEdge)), !run.isComplete(other),
               !run.hasStarted(other) || run.hasUndrainedSource(below: other) else { return }
         let (keys, _) = run.joinKeys(of: edge.parent, operand: edge.operand)
         let attributes = pairs.map { otherEdge.operand == 0 ? $0.left : $0.right }
@@ -68,6 +71,17 @@ public final class JoinFilterPushdown: Heuristic {
         guard filter != .true else { return }
         run.counters.joinFiltersBuilt += 1
         run.provideFilter(filter, along: otherEdge)
+    }
+
+    /// Whether an edge's filter already holds a join's key filter (`join-filter-threshold`
+    /// gave one at or below its threshold): an IN-set or `false`, alone or among conjuncts.
+    static func hasKeyFilter(_ given: Predicate?) -> Bool {
+        switch given {
+        case .none: return false
+        case .some(.inSet), .some(.constant(false)): return true
+        case let .some(.and(parts)): return parts.contains { hasKeyFilter($0) }
+        default: return false
+        }
     }
 
     /// For each attribute, `a >= min and a <= max` over the keys' values there. A bound that

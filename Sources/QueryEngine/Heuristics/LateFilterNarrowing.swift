@@ -31,16 +31,38 @@ public final class LateFilterNarrowing: Heuristic {
     public func instanceForRun() -> (any Heuristic)? { self }
 
     public func filterActivated(_ node: NodeID, run: any RunnerContext) {
+        guard case .apply(let op) = run.graph[node].operation, let filter = run.filterState(of: node).filter else { return }
+        if filter == .constant(false) { passNothing(node, run) }
         // A closure fetching its operand on demand asks its source by key itself.
-        guard case .apply(let op) = run.graph[node].operation, !op.isClosure,
-            let filter = run.filterState(of: node).filter
-        else { return }
+        if op.isClosure { return }
         for operand in run.graph[node].children.indices {
             let edge = Edge(parent: node, operand: operand)
             guard run.hasProvided(along: edge), run.hasUndrainedSource(below: run.graph.child(at: edge)),
                 let derived = run.derivedFilter(filter, along: edge), derived != .true
             else { continue }
             run.provideFilter(derived, along: edge)
+        }
+    }
+
+    /// A node whose filter narrowed to `false` needs no rows at all (`passNothing`).
+    public func filterNarrowed(_ node: NodeID, run: any RunnerContext) {
+        if run.filterState(of: node).filter == .constant(false) { passNothing(node, run) }
+    }
+
+    /// A node whose filter is `false` needs no row from any operand, but the runner passes
+    /// it only where the filter can be rewritten for the operand, never through a closure.
+    /// The hunt's case (issue 15, sixth round, seed 16 case 525, 5 rows against 1): the
+    /// empty side of a join narrowed the other side's filter to `false` down to a closure
+    /// over `t1`, which then read all of `t1`. Given `false`, the closure's operand reads
+    /// nothing (unless it has started, or a closure fetches it on demand).
+    private func passNothing(_ node: NodeID, _ run: any RunnerContext) {
+        for operand in run.graph[node].children.indices {
+            let edge = Edge(parent: node, operand: operand)
+            let child = run.graph.child(at: edge)
+            guard run.derivedFilter(.constant(false), along: edge) == nil, !run.hasStarted(child),
+                run.hasUndrainedSource(below: child)
+            else { continue }
+            run.provideFilter(.constant(false), along: edge)
         }
     }
 }

@@ -69,6 +69,66 @@ public final class LateSubtreeCopying: Heuristic {
         run.copySubtree(along: edge)
     }
 
+    /// Vetoes a copy (the seed's `subtree-copying` asks for it) that reads rows its original
+    /// will read anyway:
+    ///
+    /// 1. Another parent still waiting on the child can never give it a filter: a union,
+    ///    rename or project that never gets an active filter itself (it, or a node
+    ///    above it through such operators, feeds an output), so the original is fetched
+    ///    whole and the copy's rows are read twice. (Not when the child itself feeds an
+    ///    output: seed 15 case 536, where the copy of a select chain under an output read
+    ///    nothing and completed early, so a join's key filter kept 259 rows unread.) The hunt's case (issue 15, sixth round,
+    ///    seed 15 case 449): `shared` under both operands of `shared join shared join t3` and
+    ///    under the output union `… union shared`; the join's key filter from `t3` made one
+    ///    copy per operand and each read `t2` again (120 rows; 34 uncopied).
+    /// 2. Every other parent still waiting is another edge of the same parent, about to pass
+    ///    the same filter down (a self-join `shared join shared`): uncopied, the child hears
+    ///    that filter from each edge and is read once.
+    public func vetoesCopy(along edge: Edge, run: any RunnerContext) -> Bool {
+        let graph = run.graph
+        let child = graph.child(at: edge)
+        var memo: [NodeID: Bool] = [:]
+        let waiting = graph[child].parents.filter { $0 != edge && !run.hasProvided(along: $0) }
+        if waiting.contains(where: { Self.neverProvides($0, run, &memo) }) { return true }
+        return Self.siblingsGiveTheSame(edge, waiting, run)
+    }
+
+    /// Whether the parent at `edge` can give no filter along it but by passing its own active
+    /// filter down (union, rename, project: a select gives its own predicate, the others
+    /// make join and set-operand filters of their operands' rows), and never gets one.
+    private static func neverProvides(_ edge: Edge, _ run: any RunnerContext, _ memo: inout [NodeID: Bool]) -> Bool {
+        guard case let .apply(op) = run.graph[edge.parent].operation else { return false }
+        switch op {
+        case .union, .rename, .project: return neverActivates(edge.parent, run, &memo)
+        case .select, .join, .intersection, .difference, .closure: return false
+        }
+    }
+
+    /// Whether the node's filter can never become active: it feeds an output (which counts
+    /// as a parent that never provides), or some parent still waiting never provides.
+    private static func neverActivates(_ node: NodeID, _ run: any RunnerContext, _ memo: inout [NodeID: Bool]) -> Bool {
+        if let known = memo[node] { return known }
+        memo[node] = false  // a DAG has no cycle; this only guards the recursion
+        let state = run.filterState(of: node)
+        let never = !state.isActive
+            && (!run.graph[node].outputs.isEmpty
+                || run.graph[node].parents.contains { !run.hasProvided(along: $0) && neverProvides($0, run, &memo) })
+        memo[node] = never
+        return never
+    }
+
+    /// Case 2: the parent is passing its active filter down, and each waiting edge is
+    /// another of its edges that gets the same filter from it.
+    private static func siblingsGiveTheSame(_ edge: Edge, _ waiting: [Edge], _ run: any RunnerContext) -> Bool {
+        guard !waiting.isEmpty, !run.hasProvided(along: edge) else { return false }
+        let parent = run.filterState(of: edge.parent)
+        guard parent.isActive, let filter = parent.filter, let given = run.derivedFilter(filter, along: edge) else {
+            return false
+        }
+        return waiting.allSatisfy { $0.parent == edge.parent && run.derivedFilter(filter, along: $0) == given }
+            && run.filterState(of: run.graph.child(at: edge)).remainingParents == waiting.count + 1
+    }
+
     /// An OR's parts (a source may fetch an OR disjunct by disjunct, so the parts are asked
     /// one by one: one that fetches everything, such as `true`, is what the copy avoids).
     private static func disjuncts(_ filter: Predicate) -> [Predicate] {

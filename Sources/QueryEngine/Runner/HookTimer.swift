@@ -12,7 +12,7 @@ import Foundation
 final class HookTimer {
     enum Hook: Int, CaseIterable {
         case nodesAdded, operandCompleted, deferInitiators, chooseInitiator, willProvideFilter, willNarrowFilter, filterActivated,
-            filterNarrowed
+            filterNarrowed, vetoesCopy
 
         var name: String {
             switch self {
@@ -24,6 +24,7 @@ final class HookTimer {
             case .willNarrowFilter: return "willNarrowFilter"
             case .filterActivated: return "filterActivated"
             case .filterNarrowed: return "filterNarrowed"
+            case .vetoesCopy: return "vetoesCopy"
             }
         }
     }

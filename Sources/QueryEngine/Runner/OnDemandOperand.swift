@@ -101,6 +101,9 @@ extension Runner {
     /// Drains a source for the node above it, one demand after another.
     func drainOnDemand(_ id: NodeID, _ source: any SourceRelation, _ plan: OnDemandSource) throws {
         guard let kernel = runtimes[plan.driver].kernel as? DemandDrivenKernel else { return }
+        // A driver whose filter has since narrowed to nothing (an empty join side's `false`)
+        // needs no rows: its pinned keys came from the filter it had when it began.
+        if runtimes[plan.driver].filterActive, runtimes[plan.driver].filter?.isUnsatisfiable == true { return }
         var demand: KeyDemand? = plan.firstDemand
         while let d = demand {
             var rowsThisRound = 0

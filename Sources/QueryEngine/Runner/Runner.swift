@@ -220,6 +220,8 @@ final class Runner: RunnerContext {
 
     func hasProvided(along edge: Edge) -> Bool { runtimes[edge.parent].providedToOperand[edge.operand] != nil }
 
+    func providedFilter(along edge: Edge) -> Predicate? { runtimes[edge.parent].providedToOperand[edge.operand] }
+
     func estimate(_ node: NodeID) -> Int? {
         guard case let .source(source) = graph.nodes[node].operation else { return nil }
         let runtime = runtimes[node]

@@ -13,6 +13,8 @@ public protocol RunnerContext: AnyObject {
     func isComplete(_ node: NodeID) -> Bool
     /// Whether the parent at `edge` has already provided its filter along it.
     func hasProvided(along edge: Edge) -> Bool
+    /// The filter the parent at `edge` has given along it (narrowings AND-ed on), if any.
+    func providedFilter(along edge: Edge) -> Predicate?
     /// Whether some source in the node's subtree has not started: a filter given to the
     /// node now can still change what is fetched.
     func hasUndrainedSource(below node: NodeID) -> Bool

@@ -10,9 +10,13 @@ extension Runner {
     /// A subtree in which any node has started or completed is refused too, whoever asks: its
     /// copy would fetch again rows its original already delivered. (A node can be complete
     /// without having started, when its operands delivered no rows.) Asking for such a copy
-    /// is a heuristic's bug, so checked mode fails the run.
+    /// is a heuristic's bug, so checked mode fails the run. A heuristic may veto the copy
+    /// (`Heuristic.vetoesCopy`): then nothing changes either.
     @discardableResult
     func copySubtree(along edge: Edge) -> NodeID? {
+        var vetoed = false
+        forEachHeuristic(.vetoesCopy) { if !vetoed { vetoed = $0.vetoesCopy(along: edge, run: self) } }
+        if vetoed { return nil }
         let root = graph.child(at: edge)
         guard let members = graph.subtree(of: root, upTo: growthBudget.remaining) else {
             counters.copiesRefused += 1

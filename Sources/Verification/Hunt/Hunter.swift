@@ -103,6 +103,13 @@ public struct Hunter {
         return report
     }
 
+    /// Case `index` measured and kept whole (not reduced), to write as a repro and study.
+    public func wholeCase(_ index: Int) throws -> ReducedRegret {
+        let graph = makeCase(index)
+        let chosenIndex = grid.index(of: chosen) ?? 0
+        return ReducedRegret(graph: graph, flags: grid.flagSets[chosenIndex].flags, regret: try measurer.measure(graph), checks: 0)
+    }
+
     /// Shrinks `graph` with the delta-debugging reducer while the chosen flag set's regret
     /// stays at least `minRegret` (its flags fixed).
     public func reduceCase(_ graph: CaseGraph, flags: FlagSet) -> ReducedRegret {

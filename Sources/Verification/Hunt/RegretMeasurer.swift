@@ -104,6 +104,20 @@ public struct RegretMeasurer {
         return try ranks.map { try run(outputs, try grid.withOrder(flags, $0)).0 }
     }
 
+    /// Writes each grid flag set's plan graphs of `graph` (`<flag set>-final.svg` and the
+    /// others, `PlanExport`) to `directory`; returns the paths written.
+    public func writePlans(_ graph: CaseGraph, to directory: String) throws -> [String] {
+        let outputs = try Self.memoryOutputs(graph)
+        var written: [String] = []
+        for set in grid.flagSets {
+            var engine = QueryEngine(flags: set.flags, catalog: grid.engineCatalog)
+            engine.batchSize = batchSize
+            guard let snapshots = try engine.run(outputs, capture: true).snapshots else { continue }
+            written += try PlanExport.writePlans(snapshots, to: directory, baseName: set.name)
+        }
+        return written
+    }
+
     /// The case's outputs over fresh memory tables with its indexes.
     static func memoryOutputs(_ graph: CaseGraph) throws -> [Relation] {
         let tables = try graph.tables.map { t in
