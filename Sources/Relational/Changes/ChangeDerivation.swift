@@ -14,9 +14,9 @@
 /// tables, or nil when empty (which prunes every rule above that needs them). Then a parent's
 /// rules join small concrete deltas with the operands' states, and no delta waits on a
 /// state that in turn waits on it. Only rules that read a changed source's state before the
-/// transaction are materialized; any other rule (select, rename, a join of a delta with states
-/// after, a projection that keeps a key) is read through by its parent's rules, one engine
-/// run fewer.
+/// transaction are materialized, and not those of a `topmost` relation; any other rule
+/// (select, rename, a join of a delta with states after, a projection) is read through by its
+/// parent's rules, one engine run fewer.
 ///
 /// With `keys` (attribute lists declared unique per source, by the source's identity, and
 /// holding in every state), a projection that keeps a key of its operand needs no state
