@@ -215,9 +215,9 @@ public final class ChangeDerivation {
             }
             func gained(_ delta: Relation) throws -> Relation {
                 let x = try Relation(applying: op, to: [delta])
-                var out = try x.difference(Relation(applying: op, to: [matching(after[0], x).difference(delta)]))
-                if let lost = c[0].removed { out = try out.difference(Relation(applying: op, to: [matching(lost, x)])) }
-                return out
+                var before = try matching(after[0], x).difference(delta)
+                if let lost = c[0].removed { before = try before.union(matching(lost, x)) }
+                return try x.difference(Relation(applying: op, to: [before]))
             }
             func lost(_ delta: Relation) throws -> Relation {
                 let x = try Relation(applying: op, to: [delta])
