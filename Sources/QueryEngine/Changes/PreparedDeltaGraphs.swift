@@ -17,6 +17,8 @@ final class PreparedDeltaGraphs {
     private var queries: [[ObjectIdentifier]: PreparedQuery] = [:]
     /// Queries prepared since the database was made (deterministic: one per new shape).
     private(set) var preparedCount = 0
+    /// The observed relations no other observed one is built on (`TransactionalDatabase`).
+    var topmost: Set<ObjectIdentifier>?
 
     /// Runs `outputs`, prepared on first sight; the run's timings include the preparation
     /// when it happened now.
@@ -35,5 +37,6 @@ final class PreparedDeltaGraphs {
     func removeAll() {
         derivation.removeAll()
         queries = [:]
+        topmost = nil
     }
 }

@@ -22,7 +22,8 @@ public final class TransactionalDatabase {
         /// Derivative graphs of the transaction's deltas, run by the engine bottom-up: an
         /// operator whose rules read a changed source's state before the change is run
         /// alone and its added and removed rows become small tables before its parent's
-        /// rules use them; any other operator's rules are read through by the parent's run.
+        /// rules use them; any other operator's rules, and an observed relation's that no
+        /// other observed relation is built on, are read through by one last run.
         case incremental
         /// The same derivative rules as one graph per observation, all run as one query
         /// (PLRelational's route): fewer runs, but a delta that depends on a state that
@@ -254,6 +255,27 @@ public final class TransactionalDatabase {
         return mutable
     }
 
+    /// Observed relations that no other observed relation is built on (by identity): their
+    /// rules join the read-through graphs' last run instead of running alone. Worked out once
+    /// per set of observations.
+    private var topmostObservations: Set<ObjectIdentifier> {
+        if let known = prepared.topmost { return known }
+        var inner: Set<ObjectIdentifier> = []
+        var seen: Set<ObjectIdentifier> = []
+        func visit(_ relation: Relation) {
+            guard seen.insert(ObjectIdentifier(relation)).inserted else { return }
+            guard case let .apply(_, operands) = relation.definition else { return }
+            for operand in operands {
+                inner.insert(ObjectIdentifier(operand))
+                visit(operand)
+            }
+        }
+        for o in observations { visit(o.relation) }
+        let topmost = Set(observations.map { ObjectIdentifier($0.relation) }).subtracting(inner)
+        prepared.topmost = topmost
+        return topmost
+    }
+
     private func propagate(_ deltas: [SourceDelta]) throws -> PropagationReport {
         let clock = ContinuousClock()
         let start = clock.now
@@ -267,15 +289,17 @@ public final class TransactionalDatabase {
             // become small tables its parents' rules join with the big states.
             let runs = RunLog()
             var deltaTables: [any SourceRelation] = []
-            let derivation = try ChangeDerivation(deltas: deltas, cache: prepared.derivation, keys: writer.keys, materialize: { [engine, prepared] graphs in
-                let run = try prepared.run(graphs, engine: engine)
-                runs.add(run)
-                return try zip(graphs, run.results).map { graph, rows in
-                    let table = try prepared.derivation.resultTable(for: graph, rows: rows)
-                    if let source = table?.source { deltaTables.append(source) }
-                    return table
-                }
-            })
+            let derivation = try ChangeDerivation(
+                deltas: deltas, cache: prepared.derivation, keys: writer.keys, topmost: topmostObservations,
+                materialize: { [engine, prepared] graphs in
+                    let run = try prepared.run(graphs, engine: engine)
+                    runs.add(run)
+                    return try zip(graphs, run.results).map { graph, rows in
+                        let table = try prepared.derivation.resultTable(for: graph, rows: rows)
+                        if let source = table?.source { deltaTables.append(source) }
+                        return table
+                    }
+                })
             deltaTables += derivation.sourceDeltaTables
             // An observed relation's delta is a table, or (under a rename, which is read
             // through rather than run alone) a graph over tables; those graphs run together.
@@ -301,10 +325,11 @@ public final class TransactionalDatabase {
             if !pending.isEmpty {
                 let run = try prepared.run(pending, engine: engine)
                 runs.add(run)
+                let results = run.results  // decodes every output; once, not per slot
                 for (i, s) in slots.enumerated() {
                     changes[i] = RowChange(
-                        added: s.added.map { Set(run.results[$0]) } ?? changes[i].added,
-                        removed: s.removed.map { Set(run.results[$0]) } ?? changes[i].removed)
+                        added: s.added.map { Set(results[$0]) } ?? changes[i].added,
+                        removed: s.removed.map { Set(results[$0]) } ?? changes[i].removed)
                 }
             }
             report.changes = changes
@@ -329,10 +354,11 @@ public final class TransactionalDatabase {
             if !outputs.isEmpty {
                 let run = try prepared.run(outputs, engine: engine)
                 report.record(run)
+                let results = run.results
                 for (i, s) in slots.enumerated() {
                     report.changes[i] = RowChange(
-                        added: s.added.map { Set(run.results[$0]) } ?? [],
-                        removed: s.removed.map { Set(run.results[$0]) } ?? [])
+                        added: s.added.map { Set(results[$0]) } ?? [],
+                        removed: s.removed.map { Set(results[$0]) } ?? [])
                 }
             }
         case .requery:
@@ -366,9 +392,9 @@ public struct PropagationReport: Sendable {
     public var deltaRowsRead = 0
     /// Wall-clock time of the whole propagation: building the graphs and running them.
     public var totalMicroseconds: Double = 0
-    /// Engine runs the propagation took (incremental: one per changed operator whose rules
-    /// read a changed source's state before the change, plus one for the observed relations'
-    /// read-through rules; requery: 1).
+    /// Engine runs the propagation took (incremental: one per changed operator under an
+    /// observed one whose rules read a changed source's state before the change, plus one
+    /// for the observed relations' read-through rules; requery: 1).
     public var engineRuns = 0
     /// Engine queries prepared (planned, optimized, compiled) for this propagation: one per
     /// derivative graph list of a shape of change not seen before, 0 when every graph was
@@ -396,6 +422,13 @@ final class RunLog {
     func add(_ run: QueryRun) {
         count += 1
         let c = run.counters
+        // One run (the usual case): its counters as they are, without merging per-node
+        // lists and per-source dictionaries into empty ones.
+        guard count > 1 else {
+            counters = c
+            timings = run.timings
+            return
+        }
         counters.sourceRowsRead += c.sourceRowsRead
         counters.filtersProvided += c.filtersProvided
         counters.filtersActivated += c.filtersActivated

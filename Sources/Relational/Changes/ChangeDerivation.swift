@@ -14,9 +14,9 @@
 /// tables, or nil when empty (which prunes every rule above that needs them). Then a parent's
 /// rules join small concrete deltas with the operands' states, and no delta waits on a
 /// state that in turn waits on it. Only rules that read a changed source's state before the
-/// transaction are materialized; any other rule (select, rename, a join of a delta with states
-/// after, a projection that keeps a key) is read through by its parent's rules, one engine
-/// run fewer.
+/// transaction are materialized, and not those of a `topmost` relation; any other rule
+/// (select, rename, a join of a delta with states after, a projection) is read through by its
+/// parent's rules, one engine run fewer.
 ///
 /// With `keys` (attribute lists declared unique per source, by the source's identity, and
 /// holding in every state), a projection that keeps a key of its operand needs no state
@@ -34,14 +34,21 @@ public final class ChangeDerivation {
     private let materialize: (([Relation]) throws -> [Relation?])?
     private let cache: DerivationCache
     private let keys: RelationKeys
+    /// Relations whose rules are never materialized: nothing above them reads their deltas.
+    private let topmost: Set<ObjectIdentifier>
 
     /// `cache`: what earlier transactions derived (a fresh one when nil: nothing is reused).
     /// `keys`: declared keys per source (by identity); each must hold before and after.
+    /// `topmost`: relations (by identity) no other relation asked of this derivation is built
+    /// on, such as observed relations under no other observed one; their rules are left to
+    /// the caller's run even when they read a state before, since no parent rule waits on
+    /// them (materializing would only copy the rows through a table).
     public init(
         deltas: [SourceDelta], cache: DerivationCache? = nil, keys: [ObjectIdentifier: [[Attribute]]] = [:],
-        materialize: (([Relation]) throws -> [Relation?])? = nil
+        topmost: Set<ObjectIdentifier> = [], materialize: (([Relation]) throws -> [Relation?])? = nil
     ) throws {
         self.materialize = materialize
+        self.topmost = topmost
         self.keys = RelationKeys(declared: keys)
         let cache = cache ?? DerivationCache()
         self.cache = cache
@@ -98,7 +105,7 @@ public final class ChangeDerivation {
                 // delta needs the source read in full before the change). Any other rule is
                 // small delta rows, or delta rows matched with states after, which the
                 // parent's run reads through by the same join filters, one run fewer.
-                result = derived.readsBeforeState ? try concrete(derived) : derived
+                result = derived.readsBeforeState && !topmost.contains(key) ? try concrete(derived) : derived
             }
         }
         memo[key] = (relation, result)
@@ -198,15 +205,27 @@ public final class ChangeDerivation {
         case .project:
             // A projected row is gained only if no operand row projected to it before, and
             // lost only if none projects to it after: project(A⁺) − project(A₀), asked as
-            // X − project(A₀ ⋈ X) for X = project(A⁺), and likewise for removals.
-            func lacking(_ delta: Relation, _ state: Relation) throws -> Relation {
+            // X − project(A₀ ⋈ X) for X = project(A⁺), and likewise for removals. The state
+            // before is never read: A₀ = (A − A⁺) ∪ A⁻ and X's attributes are A's, so
+            // A₀ ⋈ X = ((A ⋈ X) − A⁺) ∪ (A⁻ ⋈ X), the after state and the deltas. The rule
+            // then reads no changed source's state before the transaction and is read through
+            // by its parent's run instead of being run alone (one engine run fewer).
+            func matching(_ state: Relation, _ x: Relation) throws -> Relation {
+                try Relation(applying: .join(Self.pairs(x.scheme)), to: [state, x])
+            }
+            func gained(_ delta: Relation) throws -> Relation {
                 let x = try Relation(applying: op, to: [delta])
-                let matching = try Relation(applying: .join(Self.pairs(x.scheme)), to: [state, x])
-                return try x.difference(Relation(applying: op, to: [matching]))
+                var before = try matching(after[0], x).difference(delta)
+                if let lost = c[0].removed { before = try before.union(matching(lost, x)) }
+                return try x.difference(Relation(applying: op, to: [before]))
+            }
+            func lost(_ delta: Relation) throws -> Relation {
+                let x = try Relation(applying: op, to: [delta])
+                return try x.difference(Relation(applying: op, to: [matching(after[0], x)]))
             }
             return Parts(
-                added: try c[0].added.map { try lacking($0, before[0]) },
-                removed: try c[0].removed.map { try lacking($0, after[0]) },
+                added: try c[0].added.map(gained),
+                removed: try c[0].removed.map(lost),
                 before: rebuilt)
         case .join:
             // A joined row holds both its operand rows, so it is new exactly when one of them
