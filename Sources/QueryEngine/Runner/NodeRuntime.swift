@@ -81,7 +81,14 @@ final class NodeRuntime {
         operandComplete = OperandFlags(count: shape.operands)
         rowsIn = 0
         rowsOut = 0
-        if kernel?.resetForRun() != true { kernel = compiled?.freshCopy() }
+        if kernel == nil || kernel?.resetForRun() != true { kernel = compiled?.freshCopy() }
+    }
+
+    /// Empties the kernel (or drops it) as the run hands this state back: a kept kernel must
+    /// not hold a source's columns until the next run, or the next write to that source copies
+    /// every column (copy-on-write) to leave the kernel's view intact.
+    func releaseKernelState() {
+        if kernel?.resetForRun() != true { kernel = nil }
     }
 
     /// The node's operator kernel, compiled (nil for sources and dead nodes).

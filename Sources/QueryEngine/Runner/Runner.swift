@@ -105,6 +105,7 @@ final class Runner: RunnerContext {
     func handOverRuntimes() -> [NodeRuntime] {
         if runtimes.count > template.nodeCount { runtimes.removeLast(runtimes.count - template.nodeCount) }
         defer { runtimes = [] }
+        for runtime in runtimes { runtime.releaseKernelState() }
         return runtimes
     }
 
