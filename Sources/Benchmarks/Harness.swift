@@ -143,6 +143,7 @@ struct BenchmarkReport {
 
 /// Writes a line to standard error.
 func printError(_ message: String) {
+    fflush(nil)  // every C stream, so a table printed before lands before the message on a shared terminal
     var line = message + "\n"
     line.withUTF8 { buffer in _ = write(2, buffer.baseAddress, buffer.count) }
 }
