@@ -17,7 +17,10 @@ struct ObserveCommand: ParsableCommand {
             default) runs derivative graphs of the transaction's deltas through the engine, \
             operator by operator with each operator's changes materialized as small tables; \
             `--mode incremental-single` runs the same rules as one graph (PLRelational's route); \
-            `--mode requery` re-runs each output and diffs. Both use the heuristic flags given. \
+            `--mode requery` re-runs each output and diffs; these use the heuristic flags given. \
+            `--mode counted` keeps counted state per operator, built when observing starts, and \
+            updates it by hash probes with no engine run (closure excepted: re-evaluated when it \
+            changes); flags do not change its work. \
             With --verify, after every transaction each change must be exact and the previous \
             state plus the change must equal a full requery by the reference evaluator (exit 1 \
             otherwise). A statement the database refuses (a key clash, a merging update, an \
@@ -35,7 +38,7 @@ struct ObserveCommand: ParsableCommand {
     @OptionGroup var dataset: DatasetOptions
     @OptionGroup var flags: HeuristicFlagOptions
 
-    @Option(help: "How changes are computed: incremental | incremental-single | requery.")
+    @Option(help: "How changes are computed: incremental | incremental-single | requery | counted.")
     var mode: String = "incremental"
 
     @Flag(help: "Check every change against a full requery and the RowChange invariants.")
@@ -48,7 +51,7 @@ struct ObserveCommand: ParsableCommand {
 
     func run() throws {
         guard let chosenMode = TransactionalDatabase.Mode(rawValue: mode) else {
-            throw usageFailure("--mode: '\(Printable.escaped(mode))' is not a mode; expected incremental | incremental-single | requery")
+            throw usageFailure("--mode: '\(Printable.escaped(mode))' is not a mode; expected \(TransactionalDatabase.Mode.allCases.map(\.rawValue).joined(separator: " | "))")
         }
         let ordering = try orderingAttributes()
         let engine = QueryEngine(flags: try flags.flagSet())

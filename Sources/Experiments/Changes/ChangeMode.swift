@@ -12,6 +12,8 @@ public enum ChangeMode: String, CaseIterable, Sendable {
     case incrementalSingle = "incremental-single"
     /// Every output re-run after each transaction and diffed with its last contents.
     case requery
+    /// Counted state per operator, maintained by hash probes (`counted`).
+    case counted
     /// Incremental propagation feeding ordered views (`changes: ordered-by:`).
     case ordered
     /// Every output re-run, sorted by `ordered-by` and diffed with its last sorted array.
@@ -30,6 +32,7 @@ public enum ChangeMode: String, CaseIterable, Sendable {
         case .incremental: return try DatabaseDriver(query: query, engine: engine, mode: .incremental)
         case .incrementalSingle: return try DatabaseDriver(query: query, engine: engine, mode: .incrementalSingle)
         case .requery: return try DatabaseDriver(query: query, engine: engine, mode: .requery)
+        case .counted: return try DatabaseDriver(query: query, engine: engine, mode: .counted)
         case .ordered: return try OrderedViewDriver(query: query, engine: engine, orderedBy: orderedBy)
         case .regenerateSortDiff: return try RegenerateSortDiffDriver(query: query, engine: engine, orderedBy: orderedBy)
         }

@@ -31,6 +31,10 @@ public final class TransactionalDatabase {
         case incrementalSingle = "incremental-single"
         /// Every observed relation re-evaluated by the engine and diffed with its last contents.
         case requery
+        /// Counted state maintained per operator (`CountedDataflow`): built at observe time,
+        /// then each transaction's deltas go through the operators' counted rules by hash
+        /// probes, with no engine run (closure excepted: it is re-evaluated when it changes).
+        case counted
     }
 
     public struct ObservationID: Hashable, Sendable {
@@ -59,6 +63,9 @@ public final class TransactionalDatabase {
     /// Derivative graphs prepared for the shapes of change seen so far (incremental modes).
     private let prepared = PreparedDeltaGraphs()
     public private(set) var inTransaction = false
+    /// The counted mode's maintained state; nil in other modes, and after a propagation
+    /// that failed part-way (rebuilt from the sources on next use).
+    private var counted: CountedDataflow?
 
     public init(engine: QueryEngine, mode: Mode = .incremental) {
         self.engine = engine
@@ -86,6 +93,7 @@ public final class TransactionalDatabase {
         }
         writer.keys[ObjectIdentifier(source), default: []].append(attributes)
         prepared.removeAll()
+        try rebuildCounted()
     }
 
     /// Calls `observer` after each committed transaction that changed `relation`.
@@ -95,6 +103,7 @@ public final class TransactionalDatabase {
         let observation = Observation(id: ObservationID(value: nextObservation), relation: relation, observer: observer)
         nextObservation += 1
         if mode == .requery { observation.contents = try evaluate(relation) }
+        if mode == .counted { try countedDataflow().node(for: relation) }
         observations.append(observation)
         prepared.removeAll()
         return observation.id
@@ -103,6 +112,30 @@ public final class TransactionalDatabase {
     public func removeObserver(_ id: ObservationID) {
         observations.removeAll { $0.id == id }
         prepared.removeAll()
+        // Nodes no observation reaches would still be maintained; the next use rebuilds.
+        if mode == .counted { counted = nil }
+    }
+
+    /// Rows the counted mode's state holds (project counts, maintained copies one entry per
+    /// row per index, closures' copies); 0 in other modes.
+    public var countedStateRows: Int { counted?.stateRows ?? 0 }
+
+    /// The counted dataflow over every observed relation, built when missing.
+    private func countedDataflow() throws -> CountedDataflow {
+        if let counted { return counted }
+        let made = CountedDataflow(engine: engine, keys: writer.keys)
+        for o in observations { try made.node(for: o.relation) }
+        counted = made
+        return made
+    }
+
+    fileprivate func dropCounted() { counted = nil }
+
+    /// Rebuilds the counted state (keys changed: a projection's rule may change).
+    private func rebuildCounted() throws {
+        guard mode == .counted else { return }
+        counted = nil
+        if !observations.isEmpty { _ = try countedDataflow() }
     }
 
     /// Engine queries this database has prepared for propagation: one per new shape of
@@ -361,6 +394,15 @@ public final class TransactionalDatabase {
                         removed: s.removed.map { Set(results[$0]) } ?? [])
                 }
             }
+        case .counted:
+            let flow = try countedDataflow()
+            let deltas = try propagateCounted(flow, deltas)
+            report.changes = deltas.map { RowChange(added: $0.added, removed: $0.removed) }
+            let runs = flow.context.runs
+            report.counters = runs.counters
+            report.counters.sourceRowsRead += flow.context.rowsRead
+            report.timings = runs.timings
+            report.engineRuns = runs.count
         case .requery:
             let run = try engine.run(observations.map(\.relation))
             report.record(run)
@@ -374,6 +416,19 @@ public final class TransactionalDatabase {
         report.totalMicroseconds = (clock.now - start).microseconds
         for (o, change) in zip(observations, report.changes) where !change.isEmpty { o.observer(change) }
         return report
+    }
+}
+
+extension TransactionalDatabase {
+    /// One transaction through the counted dataflow; a failure part-way drops the state (it
+    /// is rebuilt from the sources on next use) rather than leave some nodes updated.
+    fileprivate func propagateCounted(_ flow: CountedDataflow, _ deltas: [SourceDelta]) throws -> [CountedDelta] {
+        do {
+            return try flow.propagate(deltas, observed: observedRelations)
+        } catch {
+            dropCounted()
+            throw error
+        }
     }
 }
 

@@ -1,9 +1,11 @@
 /// Attribute sets that no two rows of a relation share, in every state, inferred from the
 /// keys declared on its sources. Conservative: an operator whose keys are not obvious gets
 /// none, which only costs the derivation a cheaper rule.
-struct RelationKeys {
+public struct RelationKeys {
     /// Declared keys per source, by the source's identity.
     let declared: [ObjectIdentifier: [[Attribute]]]
+
+    public init(declared: [ObjectIdentifier: [[Attribute]]]) { self.declared = declared }
 
     func keys(of relation: Relation) -> [Set<Attribute>] {
         switch relation.definition {
@@ -29,7 +31,7 @@ struct RelationKeys {
     }
 
     /// Whether `relation` has a key made only of `attributes`.
-    func hasKey(_ relation: Relation, within attributes: Scheme) -> Bool {
+    public func hasKey(_ relation: Relation, within attributes: Scheme) -> Bool {
         let kept = Set(attributes.attributes)
         return keys(of: relation).contains { $0.isSubset(of: kept) }
     }

@@ -3,7 +3,8 @@ import Relational
 
 /// `testbed verify --random N --seed S --changes`: N random cases, each with random
 /// transactions, propagated incrementally under `all-off` and a few random flag sets (the
-/// staged and the one-graph incremental modes in turn) and checked after every transaction
+/// staged and the one-graph incremental modes in turn), then by the counted mode, and
+/// checked after every transaction
 /// (`ChangeCheck`). A failure is reduced, shrinking the
 /// graph and the transaction list together, and written as a repro directory
 /// (`ChangeReproDirectory`). Case `i` depends only on (seed, i).
@@ -44,8 +45,13 @@ public struct ChangeFuzzer {
             let keys = index % 2 == 1
             var flagSets = [allOff]
             for _ in 0..<runsPerCase { flagSets.append(try grid.randomFlagSet(&random)) }
-            for (run, flags) in flagSets.enumerated() {
-                let mode: TransactionalDatabase.Mode = run % 2 == 0 ? .incremental : .incrementalSingle
+            // The staged and one-graph incremental modes in turn, then the counted mode once
+            // (flags do not change its work; it runs under the last flag set).
+            var runs: [(FlagSet, TransactionalDatabase.Mode)] = flagSets.enumerated().map { run, flags in
+                (flags, run % 2 == 0 ? .incremental : .incrementalSingle)
+            }
+            runs.append((flagSets[flagSets.count - 1], .counted))
+            for (flags, mode) in runs {
                 report.runs += 1
                 report.transactions += transactions.count
                 let problems = Self.problems(graph, transactions, flags, mode: mode, declareKeys: keys, catalog: grid.catalog)
