@@ -27,8 +27,8 @@ struct VerifyCommand: ParsableCommand {
 
             With --random N --changes: each random case also gets random transactions (adds, \
             deletes and updates, some touching a row twice, some refused), propagated \
-            incrementally under all-off and --runs-per-case random flag sets; after every \
-            transaction each output's RowChange must be exact and equal a requery by the \
+            incrementally under all-off and --runs-per-case random flag sets, then once by the \
+            counted mode; after every transaction each output's RowChange must be exact and equal a requery by the \
             reference evaluator. A failure is reduced (graph and transaction list), printed and \
             written to Results/repro/changes-s<seed>-<case>/ (query.rq, CSVs, changes.changes, manifest.txt).
 

@@ -44,7 +44,7 @@ final class ChangeCostTests: XCTestCase {
     }
 
     func testChangingTheSelectionReadsAFewRowsInEveryIncrementalMode() throws {
-        for mode in [TransactionalDatabase.Mode.incremental, .incrementalSingle, .requery] {
+        for mode in [TransactionalDatabase.Mode.incremental, .incrementalSingle, .requery, .counted] {
             let (db, _, selected) = try setUp(mode)
             try db.update(selected, set: ["id": 5005])
             let report = try XCTUnwrap(db.lastReport)
@@ -67,7 +67,7 @@ final class ChangeCostTests: XCTestCase {
         let documents = Relation(source: table)
         let parents = try documents.project(["id", "name"]).rename(["id": "parent_id", "name": "parent_name"])
         let named = try documents.join(parents)
-        for mode in [TransactionalDatabase.Mode.incremental, .incrementalSingle] {
+        for mode in [TransactionalDatabase.Mode.incremental, .incrementalSingle, .counted] {
             let db = TransactionalDatabase(engine: try QueryEngine(preset: "all-on"), mode: mode)
             try db.observe(named) { _ in }
             let before = Set(try ReferenceEvaluator.evaluate(named))
@@ -76,7 +76,7 @@ final class ChangeCostTests: XCTestCase {
             XCTAssertEqual(report.changes[0].applied(to: before), Set(try ReferenceEvaluator.evaluate(named)), "\(mode)")
             XCTAssertEqual(report.changes[0].added.count, 1 + children, "\(mode)")
             XCTAssertEqual(report.changes[0].removed.count, 1 + children, "\(mode)")
-            if mode == .incremental {
+            if mode == .incremental || mode == .counted {
                 XCTAssertLessThanOrEqual(report.counters.sourceRowsRead, 4 * (1 + children))
             }
         }

@@ -53,6 +53,25 @@ final class ChangePropagationTests: XCTestCase {
         }
     }
 
+    /// The counted mode on the same random cases (every operator, nulls, 3 vs 3.0, shared
+    /// subexpressions, refused transactions), with and without declared keys: exact after
+    /// every transaction. Flags do not change its work; it runs under all-off.
+    func testCountedEqualsRequeryOnManyRandomCases() throws {
+        let allOff = try QueryEngine(preset: "all-off").flags
+        var closures = 0
+        for (n, (graph, transactions)) in cases(300, seed: 23, transactions: 5).enumerated() {
+            closures += graph.nodes.contains {
+                if case let .apply(op, _) = $0 { return op.kind == .closure }
+                return false
+            } ? 1 : 0
+            let problems = try ChangeCheck.check(graph, transactions: transactions, flags: allOff, mode: .counted,
+                                                 declareKeys: n % 2 == 1)
+            XCTAssertEqual(problems, [], "case \(n)")
+            if !problems.isEmpty { return }
+        }
+        XCTAssertGreaterThan(closures, 0, "no random case had a closure")
+    }
+
     /// Declared keys: transactions that would repeat a key are refused (changing nothing),
     /// the others propagate exactly, and no key is ever repeated.
     func testDeclaredKeysHoldAfterEveryTransaction() throws {

@@ -40,8 +40,8 @@ final class ChangeReproTests: XCTestCase {
         XCTAssertTrue(try ChangeReproDirectory.replay(path, catalog: BrokenJoinFilter.catalog).isEmpty)
     }
 
-    /// Random cases written as repros (with their writes to derived nodes, keys and both
-    /// incremental modes) replay with no problem on the correct engine.
+    /// Random cases written as repros (with their writes to derived nodes, keys and the
+    /// incremental and counted modes) replay with no problem on the correct engine.
     func testRandomCasesRoundTripThroughTheScriptAndReplayClean() throws {
         let parent = try temporaryDirectory("change-roundtrip")
         let fuzzer = ChangeFuzzer(cases: 30, seed: 17)
@@ -52,7 +52,7 @@ final class ChangeReproTests: XCTestCase {
             guard !graph.outputs.isEmpty else { continue }
             nodeStatements += transactions.joined().filter { $0.node != nil }.count
             let failure = ChangeFailure(caseIndex: index, graph: graph, transactions: transactions, flags: flags,
-                                        mode: index % 2 == 0 ? .incremental : .incrementalSingle,
+                                        mode: [TransactionalDatabase.Mode.incremental, .incrementalSingle, .counted][index % 3],
                                         declareKeys: index % 3 == 0, problems: ["test"])
             let path = try ChangeReproDirectory.write(failure, id: "case-\(index)", under: parent)
             XCTAssertTrue(ChangeReproDirectory.isChangeRepro(path))

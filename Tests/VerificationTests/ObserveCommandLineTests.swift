@@ -2,7 +2,7 @@ import Foundation
 import XCTest
 
 /// `testbed observe` through the built executable: the shipped change script verifies
-/// under every preset and both modes, and bad scripts exit 2 at file:line:column.
+/// under every preset and every mode, and bad scripts exit 2 at file:line:column.
 final class ObserveCommandLineTests: XCTestCase {
     private var script: String {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -13,7 +13,7 @@ final class ObserveCommandLineTests: XCTestCase {
         let testbed = try TestbedProcess(label: "observe-cli")
         defer { testbed.remove() }
         for preset in ["all-on", "all-off"] {
-            for mode in ["incremental", "incremental-single", "requery"] {
+            for mode in ["incremental", "incremental-single", "requery", "counted"] {
                 let outcome = try testbed.run(["observe", "selected-document-parent", "--changes", script, "--rows", "10000",
                                               "--preset", preset, "--mode", mode, "--verify"])
                 XCTAssertEqual(outcome.status, 0, outcome.err)
@@ -81,7 +81,7 @@ final class ObserveCommandLineTests: XCTestCase {
         defer { testbed.remove() }
         let outcome = try testbed.run(["verify", "--random", "40", "--seed", "9", "--changes"])
         XCTAssertEqual(outcome.status, 0, outcome.err)
-        XCTAssertTrue(outcome.out.contains("verify --changes: 40 cases, 160 runs, 800 transactions checked, 0 failed"), outcome.out)
+        XCTAssertTrue(outcome.out.contains("verify --changes: 40 cases, 200 runs, 1000 transactions checked, 0 failed"), outcome.out)
         let refused = try testbed.run(["verify", "--changes"])
         XCTAssertEqual(refused.status, 2)
         XCTAssertTrue(refused.err.hasPrefix("testbed: --changes checks random cases; give --random N"), refused.err)
