@@ -105,11 +105,11 @@ final class ChangeExperimentTests: XCTestCase {
             delete documents where (id == 501)
             """, to: "s.changes")
         let out = scratch.path + "/run"
-        let text = Self.config(changes: "  script: \(script)\n  transactions: 2", modes: "[incremental, incremental-single, requery]")
+        let text = Self.config(changes: "  script: \(script)\n  transactions: 2", modes: "[incremental, incremental-single, requery, counted]")
         let console = CapturedConsole()
         XCTAssertEqual(try runConfig(text, in: scratch, out: out, console: console), 0, console.err)
         let records = try readTimings(out + "/timings.csv")
-        XCTAssertEqual(records.count, 24 * 2)
+        XCTAssertEqual(records.count, 32 * 2)
         XCTAssertEqual(Set(records.compactMap { $0.change?.changesIn }), [1, 3])
     }
 
