@@ -11,7 +11,7 @@ import Workloads
 
 let changeProfileSuite = BenchmarkSuite(
     name: "changes-profile",
-    summary: "driver for callgrind: one change scenario (--scenario selection|rename) on N documents (--rows, --transactions, --preset, --mode)",
+    summary: "driver for callgrind: one change scenario (--scenario selection|rename|bulk) on N documents (--rows, --transactions, --preset, --mode)",
     run: runChangeProfileDriver,
     includedInAll: false
 )
@@ -42,8 +42,8 @@ private func runChangeProfileDriver(_ arguments: [String]) throws {
         case "--no-keys": declareKeys = false
         case "--scenario":
             scenario = try value()
-            guard ["selection", "rename"].contains(scenario) else {
-                throw BenchmarkError.usage("changes-profile: --scenario is selection or rename, not '\(scenario)'")
+            guard ["selection", "rename", "bulk"].contains(scenario) else {
+                throw BenchmarkError.usage("changes-profile: --scenario is selection, rename or bulk, not '\(scenario)'")
             }
         case "--mode":
             let text = try value()
@@ -53,7 +53,7 @@ private func runChangeProfileDriver(_ arguments: [String]) throws {
             mode = m
         default:
             throw BenchmarkError.usage("changes-profile: unknown argument '\(argument)' "
-                + "(known: --rows N, --transactions N, --preset P, --scenario selection|rename, --mode M, --no-keys)")
+                + "(known: --rows N, --transactions N, --preset P, --scenario selection|rename|bulk, --mode M, --no-keys)")
         }
     }
     let tables = try Shape.documents.generate(rows: rows, seed: 42).memoryRelations()
@@ -63,12 +63,24 @@ private func runChangeProfileDriver(_ arguments: [String]) throws {
         query = try QueryCatalog.find("selected-document-parent").parse(catalog: tables)
         texts = [rows / 2, rows * 3 / 4].map { "update selected_documents set [id = \($0)]" }
     } else {
-        query = try Query.parse("""
+        let named = try Query.parse("""
             let parents = documents project [id, name] rename [id -> parent_id, name -> parent_name]
             output named = documents join parents
             """, catalog: tables, file: "<changes-profile>")
         let id = rows / 8 + 1
-        texts = ["Renamed A", "Renamed B"].map { "update documents set [name = \"\($0)\"] where (id == \(id))" }
+        if scenario == "rename" {
+            query = named
+            texts = ["Renamed A", "Renamed B"].map { "update documents set [name = \"\($0)\"] where (id == \(id))" }
+        } else {
+            // As `changes`' bulk scenario: a subtree of 1,000 documents under `id` added, then
+            // deleted, observed through both queries.
+            let seed = try QueryCatalog.find("selected-document-parent").parse(catalog: tables)
+            query = Query(outputs: seed.outputs + named.outputs)
+            let top = rows + 1
+            let tuples = ["(\(top), \"Bulk parent\", \(id))"] + ((top + 1)...(top + 999)).map { "(\($0), \"Bulk \($0)\", \(top))" }
+            texts = ["add documents [id, name, parent_id] { \(tuples.joined(separator: ", ")) }",
+                     "begin\ndelete documents where (parent_id == \(top))\ndelete documents where (id == \(top))\ncommit"]
+        }
     }
     let targets = ChangeScript.targets(tables: tables, query: query)
     let scripts = try texts.map { try ChangeScript.parse($0, targets: targets, file: "<changes-profile>") }
