@@ -9,8 +9,8 @@ import XCTest
 /// Every operator (`Operator.Kind.allCases`) against every concern that must handle it:
 /// scheme derivation, the reference evaluator, the engine kernel factory and kernels, the
 /// filter rewrite for operands, the SQL translation, the query printer and parser, graph
-/// equivalence, the random case generator, the plan label, change derivation and reverse
-/// propagation. A new operator fails to build
+/// equivalence, the random case generator, the plan label, change derivation, the counted
+/// propagation mode and reverse propagation. A new operator fails to build
 /// (an exhaustive switch somewhere, `sample` below) or fails here until each is done.
 final class OperatorCompletenessTests: XCTestCase {
     /// Fresh sources: t(a, b) and u(a, b) overlap; v(a, c) joins t on a (2 matches twice);
@@ -200,6 +200,29 @@ final class OperatorCompletenessTests: XCTestCase {
             delta.recordInsert(Row([7, "new"]))
             let derivation = try ChangeDerivation(deltas: [delta])
             XCTAssertNotNil(try derivation.added(try Relation(applying: op, to: operands)), "\(kind)")
+        }
+    }
+
+    /// The counted mode's rule for each operator (closure's is its fallback, one engine run):
+    /// exact after every random transaction, and a change to the first operand's source
+    /// reaches the operator's observer.
+    func testCountedPropagationHandlesEveryOperator() throws {
+        for (number, kind) in Operator.Kind.allCases.enumerated() {
+            let graph = try CaseGraph(outputs: [try Self.build(kind, try Fixture())])
+            var random = VerificationRandom(seed: 5, case: number)
+            let transactions = RandomTransactions.make(for: graph, count: 12, &random)
+            let problems = try ChangeCheck.check(graph, transactions: transactions,
+                                                 flags: try QueryEngine(preset: "all-off").flags, mode: .counted)
+            XCTAssertEqual(problems, [], "\(kind)")
+            let f = try Fixture()
+            let relation = try Self.build(kind, f)
+            let db = TransactionalDatabase(engine: try QueryEngine(preset: "all-on"), mode: .counted)
+            try db.observe(relation) { _ in }
+            let before = Set(try relation.rows())
+            guard let first = relation.operands.first else { return XCTFail("\(kind)") }
+            try db.add(rows: [Row([7, "new"])], to: first.operands.first ?? first)
+            let change = try XCTUnwrap(db.lastReport).changes[0]
+            XCTAssertEqual(change.applied(to: before), Set(try relation.rows()), "\(kind)")
         }
     }
 
