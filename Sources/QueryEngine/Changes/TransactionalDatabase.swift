@@ -449,7 +449,8 @@ public struct PropagationReport: Sendable {
     public var totalMicroseconds: Double = 0
     /// Engine runs the propagation took (incremental: one per changed operator under an
     /// observed one whose rules read a changed source's state before the change, plus one
-    /// for the observed relations' read-through rules; requery: 1).
+    /// for the observed relations' read-through rules; requery: 1; counted: one per closure
+    /// whose operand changed, else 0).
     public var engineRuns = 0
     /// Engine queries prepared (planned, optimized, compiled) for this propagation: one per
     /// derivative graph list of a shape of change not seen before, 0 when every graph was
