@@ -154,6 +154,22 @@ final class CountedPropagationTests: XCTestCase {
         XCTAssertEqual(try XCTUnwrap(db.lastReport).changes[0].removed, [Row([1, 3]), Row([1, 4]), Row([2, 3]), Row([2, 4])])
     }
 
+    /// Removing an observer drops the state; the next transaction's `begin` rebuilds it from
+    /// the sources before they change, so the projection's counts are not counted twice.
+    func testRemovingAnObserverRebuildsTheStateBeforeTheNextTransaction() throws {
+        let (db, parent, selected) = try selection()
+        let other = try db.observe(try selected.project(["id"])) { _ in }
+        db.removeObserver(other)
+        var state = Set(try ReferenceEvaluator.evaluate(parent))
+        for id: Int64 in [5005, 1000] {
+            try db.update(selected, set: ["id": .integer(id)])
+            let report = try XCTUnwrap(db.lastReport)
+            let after = Set(try ReferenceEvaluator.evaluate(parent))
+            XCTAssertEqual(report.changes, [RowChange.between(before: state, after: after)], "selecting \(id)")
+            state = after
+        }
+    }
+
     /// Two observations sharing a subexpression share its node (and its counts).
     func testSharedSubexpressionsShareState() throws {
         let documents = Relation(source: try Fixtures.documents(100))

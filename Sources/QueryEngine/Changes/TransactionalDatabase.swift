@@ -63,8 +63,10 @@ public final class TransactionalDatabase {
     /// Derivative graphs prepared for the shapes of change seen so far (incremental modes).
     private let prepared = PreparedDeltaGraphs()
     public private(set) var inTransaction = false
-    /// The counted mode's maintained state; nil in other modes, and after a propagation
-    /// that failed part-way (rebuilt from the sources on next use).
+    /// The counted mode's maintained state; nil in other modes, and after a propagation that
+    /// failed part-way or an observer was removed: then `begin` rebuilds it from the sources,
+    /// before the transaction changes them (built from a state after, it would count the
+    /// transaction's changes twice).
     private var counted: CountedDataflow?
 
     public init(engine: QueryEngine, mode: Mode = .incremental) {
@@ -112,7 +114,7 @@ public final class TransactionalDatabase {
     public func removeObserver(_ id: ObservationID) {
         observations.removeAll { $0.id == id }
         prepared.removeAll()
-        // Nodes no observation reaches would still be maintained; the next use rebuilds.
+        // Nodes no observation reaches would still be maintained; the next `begin` rebuilds.
         if mode == .counted { counted = nil }
     }
 
@@ -150,6 +152,7 @@ public final class TransactionalDatabase {
 
     public func begin() throws {
         guard !inTransaction else { throw ChangeError("begin: a transaction is already open") }
+        if mode == .counted && !observations.isEmpty { _ = try countedDataflow() }
         inTransaction = true
     }
 
@@ -395,7 +398,9 @@ public final class TransactionalDatabase {
                 }
             }
         case .counted:
-            let flow = try countedDataflow()
+            guard let flow = counted else {
+                throw ChangeError("counted propagation: no state to update (it is built at observe and begin)")
+            }
             let deltas = try propagateCounted(flow, deltas)
             report.changes = deltas.map { RowChange(added: $0.added, removed: $0.removed) }
             let runs = flow.context.runs
@@ -420,8 +425,8 @@ public final class TransactionalDatabase {
 }
 
 extension TransactionalDatabase {
-    /// One transaction through the counted dataflow; a failure part-way drops the state (it
-    /// is rebuilt from the sources on next use) rather than leave some nodes updated.
+    /// One transaction through the counted dataflow; a failure part-way drops the state (the
+    /// next `begin` rebuilds it from the sources) rather than leave some nodes updated.
     fileprivate func propagateCounted(_ flow: CountedDataflow, _ deltas: [SourceDelta]) throws -> [CountedDelta] {
         do {
             return try flow.propagate(deltas, observed: observedRelations)
