@@ -102,7 +102,9 @@ public struct PlanGraph {
 
     /// Replaces a node's operands, updating the parent lists of old and new children.
     public mutating func setChildren(of id: NodeID, to newChildren: [NodeID]) {
-        for child in Set(nodes[id].children) {
+        // A child listed twice is cleared twice, the second time a no-op: no set is built to
+        // skip it (the runner calls this at every subtree copy).
+        for child in nodes[id].children {
             nodes[child].parents.removeAll { $0.parent == id }
         }
         nodes[id].children = newChildren
