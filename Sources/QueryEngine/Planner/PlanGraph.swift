@@ -161,11 +161,11 @@ public struct PlanGraph {
     /// limit is passed, so asking costs O(limit) however large the subtree is.
     public func subtree(of root: NodeID, upTo limit: Int) -> [NodeID]? {
         guard limit >= 1 else { return nil }
-        var seen: Set<NodeID> = [root]
+        var seen = NodeIDSet(root)
         var order = [root]
         var i = 0
         while i < order.count {
-            for child in nodes[order[i]].children where seen.insert(child).inserted {
+            for child in nodes[order[i]].children where seen.insert(child) {
                 guard order.count < limit else { return nil }
                 order.append(child)
             }

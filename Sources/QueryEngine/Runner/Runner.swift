@@ -212,7 +212,7 @@ final class Runner: RunnerContext {
     func isComplete(_ node: NodeID) -> Bool { runtimes[node].complete }
 
     func hasUndrainedSource(below node: NodeID) -> Bool {
-        var seen: Set<NodeID> = [node]
+        var seen = NodeIDSet(node)
         var pending = [node]
         while let id = pending.popLast() {
             let runtime = runtimes[id]
@@ -221,7 +221,7 @@ final class Runner: RunnerContext {
                 if !runtime.started { return true }
                 continue
             }
-            for child in graph[id].children where seen.insert(child).inserted { pending.append(child) }
+            for child in graph[id].children where seen.insert(child) { pending.append(child) }
         }
         return false
     }
