@@ -1,7 +1,8 @@
 import Relational
 
 /// The derivative graphs a `TransactionalDatabase` has prepared, so that a transaction of a
-/// shape seen before pays engine runs, not planning, optimizer passes and kernel compilation.
+/// shape seen before pays engine runs, not planning, optimizer passes and kernel compilation
+/// (in requery mode, the observed relations themselves, prepared as one query).
 ///
 /// `derivation` makes a repeated shape derive the same relation objects, with delta-table
 /// leaves rebound to the transaction's rows (see `DerivationCache`); a `PreparedQuery` is

@@ -30,6 +30,10 @@ public final class TransactionalDatabase {
         /// depends on the delta makes the engine read that state whole.
         case incrementalSingle = "incremental-single"
         /// Every observed relation re-evaluated by the engine and diffed with its last contents.
+        /// The observed relations are prepared as one query on the first transaction after the
+        /// observations last changed and rerun after (as an application reruns a prepared
+        /// statement): a run of a prepared query decides, reads and counts exactly as a
+        /// one-shot `QueryEngine.run`, without planning, optimizing and compiling again.
         case requery
         /// Counted state maintained per operator (`CountedDataflow`): built at observe time,
         /// then each transaction's deltas go through the operators' counted rules by hash
@@ -60,7 +64,8 @@ public final class TransactionalDatabase {
     private let writer = SourceWriter()
     private var observations: [Observation] = []
     private var nextObservation = 0
-    /// Derivative graphs prepared for the shapes of change seen so far (incremental modes).
+    /// Derivative graphs prepared for the shapes of change seen so far (incremental modes),
+    /// or the observed relations prepared as one query (requery).
     private let prepared = PreparedDeltaGraphs()
     public private(set) var inTransaction = false
     /// The counted mode's maintained state; nil in other modes, and after a propagation that
@@ -143,6 +148,7 @@ public final class TransactionalDatabase {
     /// Engine queries this database has prepared for propagation: one per new shape of
     /// change (observed relation, changed sources and signs, empty rules), none when a
     /// transaction's shape was seen before; forgotten (not reset) when observations change.
+    /// In requery mode, one for the observed relations until they change.
     public var queriesPrepared: Int { prepared.preparedCount }
 
     /// The observed relations, in the order they were observed.
@@ -409,7 +415,7 @@ public final class TransactionalDatabase {
             report.timings = runs.timings
             report.engineRuns = runs.count
         case .requery:
-            let run = try engine.run(observations.map(\.relation))
+            let run = try prepared.run(observations.map(\.relation), engine: engine)
             report.record(run)
             for (i, o) in observations.enumerated() {
                 let now = Set(run.results[i])

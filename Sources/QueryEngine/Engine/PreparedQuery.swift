@@ -37,6 +37,8 @@ public final class PreparedQuery {
     /// The node state the last finished run handed back (`Runner.handOverRuntimes`); the
     /// next run resets it in place. Taken (nil) while a run uses it.
     private var spareRuntimes: [NodeRuntime]?
+    /// The hook timer the last finished run counted with; the next run resets and reuses it.
+    private var spareHookTimer: HookTimer?
 
     init(engine: QueryEngine, outputs: [Relation]) throws {
         if !engine.disabledPasses.isEmpty { try engine.catalog.checkPassNames(engine.disabledPasses.sorted()) }
@@ -115,7 +117,7 @@ public final class PreparedQuery {
             graph: optimized, heuristics: heuristicsForRun(), counters: counters,
             batchSize: engine.batchSize,
             checked: engine.checked, kernels: kernels, timesHooks: engine.timesHooks, template: template,
-            hookPlan: hookPlan, reusing: takeSpareRuntimes())
+            hookPlan: hookPlan, reusing: takeSpareRuntimes(), spareTimer: takeSpareHookTimer())
         let results = try runner.run()
         timings.runMicroseconds = (clock.now - runStart).microseconds
 
@@ -129,15 +131,24 @@ public final class PreparedQuery {
             resultRows: results, counters: runner.counters, timings: timings, passReports: passReports,
             hookReports: runner.hookTimer.reports, snapshots: snapshots)
         spareRuntimes = runner.handOverRuntimes()
+        spareHookTimer = runner.hookTimer
         return run
     }
 
     /// Makes the next run start from newly made state, as the first does (tests compare
     /// runs from reused and from fresh state).
-    func dropSpareRunState() { spareRuntimes = nil }
+    func dropSpareRunState() {
+        spareRuntimes = nil
+        spareHookTimer = nil
+    }
 
     private func takeSpareRuntimes() -> [NodeRuntime]? {
         defer { spareRuntimes = nil }
         return spareRuntimes
+    }
+
+    private func takeSpareHookTimer() -> HookTimer? {
+        defer { spareHookTimer = nil }
+        return spareHookTimer
     }
 }

@@ -81,7 +81,11 @@ public struct HeuristicCatalog {
 
     /// The heuristics switched on by `flags`, in catalog order.
     public func instantiate(_ flags: FlagSet) -> [any Heuristic] {
-        heuristics.compactMap { $0.make(flags) }
+        // Reserved once: `compactMap` grew the array append by append (once per query run).
+        var made: [any Heuristic] = []
+        made.reserveCapacity(heuristics.count)
+        for type in heuristics { if let h = type.make(flags) { made.append(h) } }
+        return made
     }
 }
 

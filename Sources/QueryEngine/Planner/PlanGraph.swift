@@ -102,7 +102,9 @@ public struct PlanGraph {
 
     /// Replaces a node's operands, updating the parent lists of old and new children.
     public mutating func setChildren(of id: NodeID, to newChildren: [NodeID]) {
-        for child in Set(nodes[id].children) {
+        // A child listed twice is cleared twice, the second time a no-op: no set is built to
+        // skip it (the runner calls this at every subtree copy).
+        for child in nodes[id].children {
             nodes[child].parents.removeAll { $0.parent == id }
         }
         nodes[id].children = newChildren
@@ -159,11 +161,11 @@ public struct PlanGraph {
     /// limit is passed, so asking costs O(limit) however large the subtree is.
     public func subtree(of root: NodeID, upTo limit: Int) -> [NodeID]? {
         guard limit >= 1 else { return nil }
-        var seen: Set<NodeID> = [root]
+        var seen = NodeIDSet(root)
         var order = [root]
         var i = 0
         while i < order.count {
-            for child in nodes[order[i]].children where seen.insert(child).inserted {
+            for child in nodes[order[i]].children where seen.insert(child) {
                 guard order.count < limit else { return nil }
                 order.append(child)
             }

@@ -63,4 +63,12 @@ struct FilterDisjuncts {
 
     /// The OR of the disjuncts.
     var predicate: Predicate { Predicate.any(parts) }
+
+    /// No disjunct again, keeping the storage (a node's next run of a prepared query).
+    mutating func removeAll() {
+        guard !parts.isEmpty else { return }
+        parts.removeAll(keepingCapacity: true)
+        known.removeAll(keepingCapacity: true)
+        inSetAt.removeAll(keepingCapacity: true)
+    }
 }

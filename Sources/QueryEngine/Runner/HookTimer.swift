@@ -36,6 +36,9 @@ final class HookTimer {
     let plan: HookPlan
     /// Per heuristic × hook, flattened.
     private var calls: [Int]
+    /// The slots of `calls` called so far, ascending (a run calls a handful of them), so
+    /// `reports` need not walk every heuristic × hook slot.
+    private var calledSlots: [Int] = []
     private var nanoseconds: [Int64]
     /// Time spent in nested hooks, per active frame.
     private var nested: [Int64] = []
@@ -49,7 +52,21 @@ final class HookTimer {
         self.timing = timing
         let slots = heuristics.count * Self.hooks
         calls = Array(repeating: 0, count: slots)
+        calledSlots.reserveCapacity(16)
         nanoseconds = timing ? Array(repeating: 0, count: slots) : []
+    }
+
+    /// Counts and times nothing again, for the next run of the same prepared query (same
+    /// heuristics, plan, names and timing): the count arrays are zeroed where a call was
+    /// counted instead of allocated anew per run.
+    func resetForRun() {
+        for slot in calledSlots {
+            calls[slot] = 0
+            if timing { nanoseconds[slot] = 0 }
+        }
+        calledSlots.removeAll(keepingCapacity: true)
+        nested.removeAll(keepingCapacity: true)
+        calledDefault = false
     }
 
     /// A heuristic's name in reports: its first flag's name (`subtree-copying`, …).
@@ -77,7 +94,7 @@ final class HookTimer {
             plan.learnDefault(heuristic, hook)
             return result
         }
-        calls[slot] += 1
+        count(slot)
         nanoseconds[slot] += total - inner
         return result
     }
@@ -90,21 +107,26 @@ final class HookTimer {
             calledDefault = false
             plan.learnDefault(heuristic, hook)
         } else {
-            calls[slot] += 1
+            count(slot)
         }
         return result
     }
 
+    private func count(_ slot: Int) {
+        calls[slot] += 1
+        guard calls[slot] == 1 else { return }
+        var at = calledSlots.count
+        while at > 0 && calledSlots[at - 1] > slot { at -= 1 }
+        calledSlots.insert(slot, at: at)
+    }
+
     /// Every (heuristic, hook) that was called, in catalog then hook order (the order of
-    /// the flattened slots). One pass over the counts finds the few called: a run calls a
-    /// handful of the (heuristics × hooks) slots.
+    /// the flattened slots).
     var reports: [HookReport] {
-        var called = 0
-        for count in calls where count > 0 { called += 1 }
         var out: [HookReport] = []
-        guard called > 0 else { return out }
-        out.reserveCapacity(called)
-        for slot in calls.indices where calls[slot] > 0 {
+        guard !calledSlots.isEmpty else { return out }
+        out.reserveCapacity(calledSlots.count)
+        for slot in calledSlots {
             let hook = Hook(rawValue: slot % Self.hooks) ?? .nodesAdded
             out.append(HookReport(
                 heuristic: names[slot / Self.hooks], hook: hook.name, calls: calls[slot],

@@ -74,8 +74,13 @@ final class NodeRuntime {
         filter = nil
         remainingParents = shape.filterParents
         filterActive = false
-        providedToOperand = OperandFilters(count: shape.operands)
-        disjuncts = FilterDisjuncts()
+        // Emptied keeping their storage: the same node gets filters again next run.
+        if providedToOperand.count == shape.operands {
+            providedToOperand.removeAll()
+        } else {
+            providedToOperand = OperandFilters(count: shape.operands)
+        }
+        disjuncts.removeAll()
         started = false
         complete = false
         operandComplete = OperandFlags(count: shape.operands)

@@ -22,6 +22,9 @@ struct OperandFilters {
             slots[operand] = newValue
         }
     }
+
+    /// No filter on any operand again, keeping the slots' storage for the next run.
+    mutating func removeAll() { slots.removeAll(keepingCapacity: true) }
 }
 
 /// Which operands have completed, as bits (an overflow array past 64 operands, which only

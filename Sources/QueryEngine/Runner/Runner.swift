@@ -29,18 +29,25 @@ final class Runner: RunnerContext {
 
     /// `kernels`: each node's compiled kernel (`NodeRuntime.compile`), of which the run
     /// takes empty copies; nil compiles them here. `template`: nil computes it here.
+    /// `spareTimer`: the hook timer an earlier run of the same prepared query (same
+    /// heuristics, plan and timing) finished with, reset here instead of made anew.
     init(
         graph: PlanGraph, heuristics: [any Heuristic], counters: RunCounters, batchSize: Int, checked: Bool = false,
         kernels: [(any Kernel)?]? = nil, timesHooks: Bool = true, template: RunTemplate? = nil, hookPlan: HookPlan? = nil,
-        reusing spare: [NodeRuntime]? = nil
+        reusing spare: [NodeRuntime]? = nil, spareTimer: HookTimer? = nil
     ) throws {
         let template = template ?? RunTemplate(graph: graph, heuristics: heuristics)
         self.template = template
         self.graph = graph
         self.checks = checked ? InvariantChecks() : nil
-        self.hookTimer = HookTimer(
-            heuristics: heuristics, plan: hookPlan ?? HookPlan(heuristics: heuristics, graph: graph),
-            names: template.heuristicNames, timing: timesHooks)
+        if let spareTimer {
+            spareTimer.resetForRun()
+            self.hookTimer = spareTimer
+        } else {
+            self.hookTimer = HookTimer(
+                heuristics: heuristics, plan: hookPlan ?? HookPlan(heuristics: heuristics, graph: graph),
+                names: template.heuristicNames, timing: timesHooks)
+        }
         self.heuristics = heuristics
         self.counters = counters
         self.batchSize = max(1, batchSize)
@@ -205,7 +212,7 @@ final class Runner: RunnerContext {
     func isComplete(_ node: NodeID) -> Bool { runtimes[node].complete }
 
     func hasUndrainedSource(below node: NodeID) -> Bool {
-        var seen: Set<NodeID> = [node]
+        var seen = NodeIDSet(node)
         var pending = [node]
         while let id = pending.popLast() {
             let runtime = runtimes[id]
@@ -214,7 +221,7 @@ final class Runner: RunnerContext {
                 if !runtime.started { return true }
                 continue
             }
-            for child in graph[id].children where seen.insert(child).inserted { pending.append(child) }
+            for child in graph[id].children where seen.insert(child) { pending.append(child) }
         }
         return false
     }
