@@ -1,0 +1,56 @@
+import XCTest
+import Relational
+@testable import QueryEngine
+
+/// Issue 15, eighth round: `late-subtree-copying`'s third case, hand-built. A shared source
+/// is given a filter that fetches far less than the OR of what its other parents gave,
+/// while one of those parents may still narrow (a join, intersection or difference above it
+/// waits on an operand); the source is copied for the selective parent.
+final class HuntClassEighthRoundTests: HuntCaseTestCase {
+    /// Seed 17 case 583: `((t0 intersect t2 rename [a -> c]) minus t0) select (d > 16)`,
+    /// `t2` empty. The select's filter reaches `things` from both parents at the start; when
+    /// the empty side completes, `set-operand-filter`'s `false` narrows the intersection's
+    /// edge only, and the OR with the difference's filter kept `things` read. Copied, the
+    /// intersection's `things` reads nothing, the difference's left operand completes
+    /// empty, and its `false` reaches the original.
+    func testFalseNarrowingAnActiveSharedSourceIsCopied() throws {
+        let table = try things()
+        let nothing = Relation(source: try MemoryTable(name: "nothing", columns: ["id", "label"], rows: []))
+        let shared = Relation(source: table)
+        let query = try shared.intersection(nothing).difference(shared).select("id" *> 3)
+        XCTAssertEqual(try rowsRead(query, table, preset: "seed"), 7)
+        XCTAssertEqual(try rowsRead(query, table, disable: ["late-subtree-copying"]), 7)
+        XCTAssertEqual(try rowsRead(query, table), 0)
+    }
+
+    /// Seed 17 case 1964: `t3 join t1 join t1 select (…) select (…)`, `t1` indexed. The
+    /// selects give `t1` a broad range at the start; when the two-row side completes, the
+    /// inner join's key filter (2 keys) is OR-ed with it and `t1` was read almost whole.
+    /// Copied for the join, `t1` reads the 2 keys' rows; the inner join completes, and the
+    /// outer join's key filter narrows the selects' `t1` to the same 2 keys.
+    func testSelectiveLastParentGetsACopyWhileTheOthersMayNarrow() throws {
+        let table = try things(indexed: true)
+        let probe = Relation(source: try MemoryTable(name: "probe", columns: ["id"], rows: [[.integer(4)], [.integer(7)]]))
+        let shared = Relation(source: table)
+        let query = try probe.join(shared).join(shared.select("id" *>= 0).select("id" *< 100))
+        XCTAssertEqual(try rowsRead(query, table, preset: "seed"), 10)
+        XCTAssertEqual(try rowsRead(query, table, disable: ["late-subtree-copying"]), 10)
+        XCTAssertEqual(try rowsRead(query, table), 4)
+    }
+
+    /// Seed 16 case 1799: `(t0 join t2 join t2 select (d > 9007199254740993)) select (22 > d)`.
+    /// The outer select's filter reaches `t2` from both parents at the start (the inner
+    /// select activates before it pushes its own predicate); the join's key filter then
+    /// narrows its edge to a key or two, lost in the OR. Copied, the join's `t2` reads those
+    /// rows (2), and the outer join's key filter narrows the original to the same keys (2:
+    /// here the keys match, where in the case nothing did and the original read none).
+    func testSelectiveNarrowingOfAnActiveSharedSourceIsCopied() throws {
+        let table = try things(indexed: true)
+        let probe = Relation(source: try MemoryTable(name: "probe", columns: ["id"], rows: [[.integer(4)], [.integer(7)]]))
+        let shared = Relation(source: table)
+        let query = try probe.join(shared).join(shared.select("id" *> 100)).select("id" *< 9)
+        XCTAssertEqual(try rowsRead(query, table, preset: "seed"), 8)
+        XCTAssertEqual(try rowsRead(query, table, disable: ["late-subtree-copying"]), 8)
+        XCTAssertEqual(try rowsRead(query, table), 4)
+    }
+}
