@@ -53,4 +53,26 @@ final class HuntClassEighthRoundTests: HuntCaseTestCase {
         XCTAssertEqual(try rowsRead(query, table, disable: ["late-subtree-copying"]), 8)
         XCTAssertEqual(try rowsRead(query, table), 4)
     }
+
+    /// Seed 18 case 74: `… select ((e > null and e <= 42) and e < 73 and (e <= 61 and e > 33))
+    /// join t3`, the 300-row side unindexed on `e`. `filter-aware-ordering` guessed the
+    /// select's side at a third per bound, 1/243 of the table (1.2 rows), below the 2-row
+    /// side, and deferred that; the table was read under the range. An AND now counts one
+    /// upper and one lower bound per attribute (1/9 here), the 2-row side is drained first,
+    /// and its keys match nothing in the range.
+    func testBoundsOnOneAttributeAreARangeNotAProduct() throws {
+        let big = try MemoryTable(name: "big", columns: ["a", "e"], rows: (1...60).map { [.integer($0), .integer($0)] })
+        let probe = Relation(source: try MemoryTable(name: "probe", columns: ["e"], rows: [[.integer(3)], [.integer(45)]],
+                                                     indexedAttributes: ["e"]))
+        let range = Predicate.and([
+            .and(["e" *> .null, "e" *<= 42]), "e" *< 73, .and(["e" *<= 61, "e" *> 33]),
+        ])
+        let query = try Relation(source: big).select(range).join(probe)
+        XCTAssertEqual(FilterAwareOrdering.guessedSelectivity(range), 1.0 / 9, accuracy: 1e-12)  // was 1/243
+        // `seed` drains `probe` first too, but without `late-filter-narrowing` its keys
+        // cannot narrow the select's edge.
+        XCTAssertEqual(try rowsRead(query, big, preset: "seed"), 9)
+        XCTAssertEqual(try rowsRead(query, big, disable: ["filter-aware-ordering"]), 0)
+        XCTAssertEqual(try rowsRead(query, big), 0)  // 9 when the five bounds multiplied
+    }
 }
