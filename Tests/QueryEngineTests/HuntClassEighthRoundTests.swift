@@ -75,4 +75,19 @@ final class HuntClassEighthRoundTests: HuntCaseTestCase {
         XCTAssertEqual(try rowsRead(query, big, disable: ["filter-aware-ordering"]), 0)
         XCTAssertEqual(try rowsRead(query, big), 0)  // 9 when the five bounds multiplied
     }
+
+    /// Seed 17 case 528: `t2 join t1 rename [a -> f, e -> b] select (not (f != 64.5))`, `t1`
+    /// indexed on `a`. The index cannot read the NOT, so `t1` is estimated whole and its
+    /// column range holds 64.5: the 5-row `t2` was drained first. With the NOT pushed in
+    /// (`a == 64.5`) the index finds nothing; `provably-empty-first` drains `t1` first, and
+    /// the join's `false` keeps `t2` unread.
+    func testANegatedComparisonTheIndexCanAnswerOnceTheNotIsPushedIn() throws {
+        let indexed = try MemoryTable(name: "indexed", columns: ["id"], rows: (1...100).map { [.integer($0)] },
+                                      indexedAttributes: ["id"])
+        let probe = try MemoryTable(name: "probe", columns: ["id"], rows: (1...5).map { [.integer($0 * 7)] })
+        let query = try Relation(source: probe).join(Relation(source: indexed).select(.not("id" *!= 50.5)))
+        XCTAssertEqual(try rowsRead(query, probe, preset: "seed"), 5)
+        XCTAssertEqual(try rowsRead(query, probe, disable: ["provably-empty-first"]), 5)
+        XCTAssertEqual(try rowsRead(query, probe), 0)
+    }
 }
