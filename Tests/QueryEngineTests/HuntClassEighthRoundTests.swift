@@ -90,4 +90,25 @@ final class HuntClassEighthRoundTests: HuntCaseTestCase {
         XCTAssertEqual(try rowsRead(query, probe, disable: ["provably-empty-first"]), 5)
         XCTAssertEqual(try rowsRead(query, probe), 0)
     }
+
+    /// Seed 18 case 1437: `(t0 join shared minus shared) select (b <= 12)`, `shared = t3 join
+    /// t2`, `t3` unindexed (150 rows), `t2` selected to a row. The seventh round's rule kept
+    /// `filter-aware-ordering` from deferring `t0` (5 rows) behind `shared` because `shared`
+    /// must drain `t3`, larger than `t0`; but `t3`'s only parent is a join whose other side
+    /// (a row) keys it first, so the scan delivers only matches. Now `t0` is deferred,
+    /// `shared` completes empty, and the join's `false` keeps `t0` unread.
+    func testALargerSourceKeyedByASmallSiblingDoesNotBlockADeferral() throws {
+        let probe = try MemoryTable(name: "probe", columns: ["id"], rows: (1...5).map { [.integer($0)] })
+        // `big` lacks k = 15, inside its range, so no column range rules the key out.
+        let big = try MemoryTable(name: "big", columns: ["k", "id"],
+                                  rows: (1...31).filter { $0 != 15 }.map { [.integer($0), .integer($0 % 5 + 1)] })
+        let keyed = try MemoryTable(name: "keyed", columns: ["k", "tag"],
+                                    rows: (13...17).map { [.integer($0), .text($0 == 15 ? "x" : "y")] },
+                                    indexedAttributes: ["tag"])
+        let inner = try Relation(source: big).join(Relation(source: keyed).select("tag" *== "x"))
+        let query = try Relation(source: probe).join(inner)
+        XCTAssertEqual(try rowsRead(query, probe, preset: "seed"), 5)
+        XCTAssertEqual(try rowsRead(query, probe, disable: ["filter-aware-ordering"]), 5)
+        XCTAssertEqual(try rowsRead(query, probe), 0)
+    }
 }
