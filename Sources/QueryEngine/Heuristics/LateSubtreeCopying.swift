@@ -50,7 +50,11 @@ public final class LateSubtreeCopying: Heuristic {
         guard filter != .true else { return }
         let child = run.graph.child(at: edge)
         let state = run.filterState(of: child)
-        guard !state.isActive, state.remainingParents > 0, copyable(child, run),
+        if state.isActive {
+            if narrowingIsLostInTheOr(filter, along: edge, state, run) { run.copySubtree(along: edge) }
+            return
+        }
+        guard state.remainingParents > 0, copyable(child, run),
             SubtreeCopying.reachesSelectiveSource(child, filter, run)
         else { return }
         run.copySubtree(along: edge)
@@ -61,12 +65,69 @@ public final class LateSubtreeCopying: Heuristic {
         let child = run.graph.child(at: edge)
         // With two or more parents waiting, the seed's `subtree-copying` decides.
         let state = run.filterState(of: child)
-        guard state.remainingParents == 1, let others = state.filter,
-            othersMayNarrow(child, besides: edge, run), copyable(child, run),
-            SubtreeCopying.reachesSelectiveSource(child, filter, run),
-            Self.disjuncts(others).contains(where: { !SubtreeCopying.reachesSelectiveSource(child, $0, run) })
-        else { return }
-        run.copySubtree(along: edge)
+        guard state.remainingParents == 1, let others = state.filter else { return }
+        let lost = othersMayNarrow(child, besides: edge, run) && copyable(child, run)
+            && SubtreeCopying.reachesSelectiveSource(child, filter, run)
+            && Self.disjuncts(others).contains(where: { !SubtreeCopying.reachesSelectiveSource(child, $0, run) })
+        if lost || fetchesFarLess(child, filter, than: others, run) && Self.mayNarrowLater(child, besides: edge, run)
+            && copyable(child, run) {
+            run.copySubtree(along: edge)
+        }
+    }
+
+    /// Case 3 (issue 15, eighth round): a parent narrows the filter it gave a node whose
+    /// filter is already active, OR-ed with what other parents gave, and the narrowed filter
+    /// fetches far less (nothing, or a quarter of the node's rows at most, by the source's
+    /// estimate) while one of the others may still narrow what it gave. The OR keeps the
+    /// narrowing from fetching less; a copy takes it alone. The hunt's case (seed 17 case
+    /// 583): `((t0 intersect t2 rename [a -> c]) minus t0) select (d > 16)`, `t2` empty. The
+    /// select's `d > 16` reaches `t0` from both its parents at the start; when `t2` completes
+    /// empty, `set-operand-filter`'s `false` narrows the intersection's edge only, and `t0`
+    /// was read under `d > 16` (27 rows). Copied, the intersection's `t0` reads nothing,
+    /// the difference's left operand completes empty, and its `false` reaches the original.
+    private func narrowingIsLostInTheOr(
+        _ filter: Predicate, along edge: Edge, _ state: FilterState, _ run: any RunnerContext
+    ) -> Bool {
+        let child = run.graph.child(at: edge)
+        guard run.graph[child].parents.count >= 2, let current = state.filter else { return false }
+        let narrowed = run.providedFilter(along: edge).map { Predicate.all([$0, filter]) } ?? filter
+        guard narrowed.isUnsatisfiable || fetchesFarLess(child, narrowed, than: current, run) else { return false }
+        return Self.mayNarrowLater(child, besides: edge, run) && copyable(child, run)
+    }
+
+    /// Whether the source `node` is estimated to fetch at most a quarter of the rows under
+    /// `filter` that it fetches under `others` (a source the filter rules out fetches none).
+    private func fetchesFarLess(_ node: NodeID, _ filter: Predicate, than others: Predicate, _ run: any RunnerContext) -> Bool {
+        guard case let .source(source) = run.graph[node].operation else { return false }
+        if filter.isUnsatisfiable { return true }
+        guard let few = source.estimatedCount(filter: filter), let many = source.estimatedCount(filter: others) else {
+            return false
+        }
+        return few * 4 <= many && few < many
+    }
+
+    /// Whether a parent of `node` other than `edge` may still narrow what it gives: it, or a
+    /// node above it, is a join or intersection whose other operand is incomplete, or the
+    /// right operand's parent in a difference whose left operand is incomplete (each makes a
+    /// filter of that operand's rows when it completes).
+    static func mayNarrowLater(_ node: NodeID, besides edge: Edge, _ run: any RunnerContext) -> Bool {
+        let graph = run.graph
+        var pending = graph[node].parents.filter { $0 != edge }
+        var seen: Set<NodeID> = []
+        while let up = pending.popLast() {
+            if case let .apply(op) = graph[up.parent].operation {
+                let others = graph[up.parent].children.indices.filter { $0 != up.operand }
+                let waits = others.contains { !run.isComplete(graph.child(at: Edge(parent: up.parent, operand: $0))) }
+                switch op {
+                case .join, .intersection: if waits { return true }
+                case .difference: if up.operand == 1, waits { return true }
+                case .union, .select, .project, .rename, .closure: break
+                }
+            }
+            guard seen.insert(up.parent).inserted, seen.count <= 64 else { continue }
+            pending.append(contentsOf: graph[up.parent].parents)
+        }
+        return false
     }
 
     /// Vetoes a copy (the seed's `subtree-copying` asks for it) that reads rows its original
