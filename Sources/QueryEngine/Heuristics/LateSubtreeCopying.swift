@@ -109,7 +109,11 @@ public final class LateSubtreeCopying: Heuristic {
     /// Whether a parent of `node` other than `edge` may still narrow what it gives: it, or a
     /// node above it, is a join or intersection whose other operand is incomplete, or the
     /// right operand's parent in a difference whose left operand is incomplete (each makes a
-    /// filter of that operand's rows when it completes).
+    /// filter of that operand's rows when it completes). An operand that is `node` itself
+    /// completes only once `node` is drained, too late to narrow it (issue 15, ninth round,
+    /// seed 19 case 1442: `t1 minus t1 select (b > 30)` beside `t1 join t2`). Not an operand
+    /// that reads `node` deeper down: its own edge may be copied in turn and complete first
+    /// (seed 18 case 1589, 6 rows that way and 41 when such operands were skipped).
     static func mayNarrowLater(_ node: NodeID, besides edge: Edge, _ run: any RunnerContext) -> Bool {
         let graph = run.graph
         var pending = graph[node].parents.filter { $0 != edge }
@@ -117,7 +121,10 @@ public final class LateSubtreeCopying: Heuristic {
         while let up = pending.popLast() {
             if case let .apply(op) = graph[up.parent].operation {
                 let others = graph[up.parent].children.indices.filter { $0 != up.operand }
-                let waits = others.contains { !run.isComplete(graph.child(at: Edge(parent: up.parent, operand: $0))) }
+                let waits = others.contains {
+                    let operand = graph.child(at: Edge(parent: up.parent, operand: $0))
+                    return operand != node && !run.isComplete(operand)
+                }
                 switch op {
                 case .join, .intersection: if waits { return true }
                 case .difference: if up.operand == 1, waits { return true }
