@@ -55,7 +55,7 @@ public final class SubtreeCopying: Heuristic {
     /// subtree is a DAG: each (node, filter) pair is visited once, so a node shared at every
     /// level costs one visit per level, not one per path (2^levels).
     static func reachesSelectiveSource(_ start: NodeID, _ startFilter: Predicate, _ run: any RunnerContext) -> Bool {
-        var seen = Visits(Visit(node: start, filter: startFilter))
+        var seen = SmallSet(Visit(node: start, filter: startFilter))
         var pending = [Visit(node: start, filter: startFilter)]
         while let visit = pending.popLast() {
             if case let .source(source) = run.graph[visit.node].operation {
@@ -72,32 +72,10 @@ public final class SubtreeCopying: Heuristic {
         return false
     }
 
+    /// Seen in a `SmallSet`: the usual subtree is a few nodes, and hashing a predicate (an
+    /// IN-set's rows and all) costs more than comparing, which compares `node` first.
     private struct Visit: Hashable {
         let node: NodeID
         let filter: Predicate
-    }
-
-    /// The visits seen: a short list compared by node first (the usual subtree is a few
-    /// nodes, and hashing a predicate, an IN-set's rows and all, costs more than comparing
-    /// ids), a set beyond 32.
-    private struct Visits {
-        private var list: [Visit]
-        private var set: Set<Visit>?
-
-        init(_ first: Visit) { list = [first] }
-
-        /// Whether `visit` is new (then it is added).
-        mutating func insert(_ visit: Visit) -> Bool {
-            if var current = set {
-                set = nil  // so the insert below does not copy the set
-                let inserted = current.insert(visit).inserted
-                set = current
-                return inserted
-            }
-            if list.contains(where: { $0.node == visit.node && $0.filter == visit.filter }) { return false }
-            list.append(visit)
-            if list.count > 32 { set = Set(list) }
-            return true
-        }
     }
 }

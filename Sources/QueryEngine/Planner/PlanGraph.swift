@@ -161,7 +161,7 @@ public struct PlanGraph {
     /// limit is passed, so asking costs O(limit) however large the subtree is.
     public func subtree(of root: NodeID, upTo limit: Int) -> [NodeID]? {
         guard limit >= 1 else { return nil }
-        var seen = NodeIDSet(root)
+        var seen = SmallSet(root)
         var order = [root]
         var i = 0
         while i < order.count {

@@ -212,7 +212,7 @@ final class Runner: RunnerContext {
     func isComplete(_ node: NodeID) -> Bool { runtimes[node].complete }
 
     func hasUndrainedSource(below node: NodeID) -> Bool {
-        var seen = NodeIDSet(node)
+        var seen = SmallSet(node)
         var pending = [node]
         while let id = pending.popLast() {
             let runtime = runtimes[id]
