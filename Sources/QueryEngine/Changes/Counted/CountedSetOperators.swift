@@ -46,16 +46,7 @@ final class CountedUnion: CountedNode {
 
 /// Intersection: stateless. Gained (A⁺ ∩ B) ∪ (A ∩ B⁺), lost (A⁻ ∩ B₀) ∪ (A₀ ∩ B⁻), each
 /// membership a probe of the other operand.
-final class CountedIntersection: CountedNode {
-    let left: CountedNode
-    let right: CountedNode
-
-    init(relation: Relation, left: CountedNode, right: CountedNode, context: CountedContext) {
-        self.left = left
-        self.right = right
-        super.init(relation: relation, context: context, sourcesBelow: left.sourcesBelow.union(right.sourcesBelow))
-    }
-
+final class CountedIntersection: CountedFilteringPair {
     override func computeDelta() throws -> CountedDelta {
         var out = CountedDelta()
         for row in left.delta.added where try right.contains(row, .after) { out.added.insert(row) }
@@ -64,9 +55,6 @@ final class CountedIntersection: CountedNode {
         for row in right.delta.removed where try left.contains(row, .before) { out.removed.insert(row) }
         return out
     }
-
-    override var canContain: Bool { left.canContain && right.canContain }
-    override func canProbe(_ positions: [Int]) -> Bool { left.canProbe(positions) && right.canContain }
 
     override func contains(_ row: Row, _ state: CountedState) throws -> Bool {
         try left.contains(row, state) && right.contains(row, state)
@@ -78,16 +66,7 @@ final class CountedIntersection: CountedNode {
 }
 
 /// Difference A − B: stateless. Gained (A⁺ − B) ∪ (B⁻ ∩ A), lost (A⁻ − B₀) ∪ (B⁺ ∩ A₀).
-final class CountedDifference: CountedNode {
-    let left: CountedNode
-    let right: CountedNode
-
-    init(relation: Relation, left: CountedNode, right: CountedNode, context: CountedContext) {
-        self.left = left
-        self.right = right
-        super.init(relation: relation, context: context, sourcesBelow: left.sourcesBelow.union(right.sourcesBelow))
-    }
-
+final class CountedDifference: CountedFilteringPair {
     override func computeDelta() throws -> CountedDelta {
         var out = CountedDelta()
         for row in left.delta.added where try !right.contains(row, .after) { out.added.insert(row) }
@@ -97,9 +76,6 @@ final class CountedDifference: CountedNode {
         return out
     }
 
-    override var canContain: Bool { left.canContain && right.canContain }
-    override func canProbe(_ positions: [Int]) -> Bool { left.canProbe(positions) && right.canContain }
-
     override func contains(_ row: Row, _ state: CountedState) throws -> Bool {
         try left.contains(row, state) && !right.contains(row, state)
     }
@@ -107,4 +83,20 @@ final class CountedDifference: CountedNode {
     override func rows(matching positions: [Int], _ key: Row, _ state: CountedState) throws -> [Row] {
         try left.rows(matching: positions, key, state).filter { try !right.contains($0, state) }
     }
+}
+
+/// Intersection and difference: rows of `left` kept or dropped by membership in `right`,
+/// so a probe by values goes to `left` and each row found is checked against `right`.
+class CountedFilteringPair: CountedNode {
+    let left: CountedNode
+    let right: CountedNode
+
+    init(relation: Relation, left: CountedNode, right: CountedNode, context: CountedContext) {
+        self.left = left
+        self.right = right
+        super.init(relation: relation, context: context, sourcesBelow: left.sourcesBelow.union(right.sourcesBelow))
+    }
+
+    override var canContain: Bool { left.canContain && right.canContain }
+    override func canProbe(_ positions: [Int]) -> Bool { left.canProbe(positions) && right.canContain }
 }
