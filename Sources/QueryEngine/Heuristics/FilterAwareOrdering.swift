@@ -336,7 +336,7 @@ public final class FilterAwareOrdering: Heuristic {
     private static func andSelectivity(_ parts: [Predicate]) -> Double {
         var bounds: [(Attribute, Bool)] = []
         var product = 1.0
-        for part in parts.flatMap(JoinConjunctPushdown.conjuncts(of:)) {
+        for part in parts.flatMap(\.conjuncts) {
             if let bound = rangeBound(part) {
                 if bounds.contains(where: { $0.0 == bound.0 && $0.1 == bound.1 }) { continue }
                 bounds.append(bound)

@@ -41,14 +41,9 @@ public final class JoinConjunctPushdown: Heuristic {
             let edge = Edge(parent: node, operand: operand)
             guard !run.hasProvided(along: edge), run.derivedFilter(filter, along: edge) == nil else { continue }
             let scheme = graph[graph.child(at: edge)].scheme
-            let readable = Self.conjuncts(of: filter).filter { !$0.attributes.isEmpty && $0.attributes.allSatisfy(scheme.contains) }
+            let readable = filter.conjuncts.filter { !$0.attributes.isEmpty && $0.attributes.allSatisfy(scheme.contains) }
             guard !readable.isEmpty else { continue }
             run.provideFilter(.all(readable), along: edge)
         }
-    }
-
-    static func conjuncts(of filter: Predicate) -> [Predicate] {
-        guard case let .and(parts) = filter else { return [filter] }
-        return parts.flatMap(conjuncts(of:))
     }
 }

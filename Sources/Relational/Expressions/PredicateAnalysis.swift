@@ -1,6 +1,12 @@
 // The analyses the engine needs from a select expression.
 
 extension Predicate {
+    /// The parts of an AND, nested ANDs flattened; any other predicate is its one part.
+    public var conjuncts: [Predicate] {
+        guard case let .and(parts) = self else { return [self] }
+        return parts.flatMap(\.conjuncts)
+    }
+
     /// Every attribute the predicate reads.
     public var attributes: Set<Attribute> {
         var out = Set<Attribute>()

@@ -72,13 +72,7 @@ extension Predicate {
     /// then every conjunct is asked within the narrowed ranges (`e < c` then needs a value
     /// below null: none). Sound because a row satisfying the AND satisfies each conjunct.
     private static func conjunctsMayMatch(_ parts: [Predicate], within range: (Attribute) -> ValueRange?) -> Bool {
-        var conjuncts: [Predicate] = []
-        func flatten(_ parts: [Predicate]) {
-            for part in parts {
-                if case let .and(inner) = part { flatten(inner) } else { conjuncts.append(part) }
-            }
-        }
-        flatten(parts)
+        let conjuncts = parts.flatMap(\.conjuncts)
         var allowed: [Attribute: AllowedValues] = [:]
         for conjunct in conjuncts {
             guard case let .comparison(left, op, right) = conjunct else { continue }
