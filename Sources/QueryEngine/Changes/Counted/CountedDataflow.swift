@@ -14,10 +14,10 @@ import Relational
 final class CountedDataflow {
     let context: CountedContext
     private let keys: RelationKeys
-    private var nodes: [ObjectIdentifier: CountedNode] = [:]
+    private var nodes: [ObjectIdentifier: any CountedNode] = [:]
     private var copies: [ObjectIdentifier: CountedMaterialized] = [:]
     /// Every node, operands before the nodes built on them.
-    private var order: [CountedNode] = []
+    private var order: [any CountedNode] = []
 
     init(engine: QueryEngine, keys: [ObjectIdentifier: [[Attribute]]]) {
         context = CountedContext(engine: engine)
@@ -37,9 +37,9 @@ final class CountedDataflow {
 
     /// The node maintaining `relation`, built (with its state) when first asked.
     @discardableResult
-    func node(for relation: Relation) throws -> CountedNode {
+    func node(for relation: Relation) throws -> any CountedNode {
         if let known = nodes[ObjectIdentifier(relation)] { return known }
-        let built: CountedNode
+        let built: any CountedNode
         switch relation.definition {
         case let .source(source):
             built = CountedSourceNode(relation: relation, source: source, context: context)
@@ -56,11 +56,11 @@ final class CountedDataflow {
             case .union:
                 built = CountedUnion(relation: relation, operands: try children.map(containable), context: context)
             case .intersection:
-                built = CountedIntersection(relation: relation, left: try containable(children[0]),
-                                            right: try containable(children[1]), context: context)
+                built = CountedMembershipFilter(relation: relation, left: try containable(children[0]),
+                                                right: try containable(children[1]), keptWhenInRight: true, context: context)
             case .difference:
-                built = CountedDifference(relation: relation, left: try containable(children[0]),
-                                          right: try containable(children[1]), context: context)
+                built = CountedMembershipFilter(relation: relation, left: try containable(children[0]),
+                                                right: try containable(children[1]), keptWhenInRight: false, context: context)
             case let .join(pairs):
                 let leftKey = try pairs.map { try children[0].scheme.requireIndex(of: $0.left, context: "counted join") }
                 let rightKey = try pairs.map { try children[1].scheme.requireIndex(of: $0.right, context: "counted join") }
@@ -76,19 +76,19 @@ final class CountedDataflow {
     }
 
     /// `node`, or a maintained copy of it when it cannot tell whether it holds a row.
-    private func containable(_ node: CountedNode) throws -> CountedNode {
+    private func containable(_ node: any CountedNode) throws -> CountedNode {
         node.canContain ? node : try copy(of: node)
     }
 
     /// `node`, or a maintained copy indexed on `positions` when it cannot be probed there.
-    private func probeable(_ node: CountedNode, _ positions: [Int]) throws -> CountedNode {
+    private func probeable(_ node: any CountedNode, _ positions: [Int]) throws -> CountedNode {
         if node.canProbe(positions) { return node }
         let c = try copy(of: node)
         c.addIndex(positions)
         return c
     }
 
-    private func copy(of node: CountedNode) throws -> CountedMaterialized {
+    private func copy(of node: any CountedNode) throws -> CountedMaterialized {
         if let m = node as? CountedMaterialized { return m }
         let key = ObjectIdentifier(node.relation)
         if let known = copies[key] { return known }

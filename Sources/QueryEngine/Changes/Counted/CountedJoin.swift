@@ -5,8 +5,9 @@ import Relational
 /// must be probeable there (the builder keeps a maintained index of one that is not).
 /// It cannot itself be probed by values (its parents keep a maintained copy when they must).
 final class CountedJoin: CountedNode {
-    let left: CountedNode
-    let right: CountedNode
+    let core: CountedNodeCore
+    let left: any CountedNode
+    let right: any CountedNode
     let leftKey: [Int]
     let rightKey: [Int]
     /// For each output position: from the left row (true) or the right, and where.
@@ -15,7 +16,7 @@ final class CountedJoin: CountedNode {
     private let leftInOutput: [Int]
     private let rightInOutput: [Int]
 
-    init(relation: Relation, left: CountedNode, right: CountedNode, pairs: [JoinPair], context: CountedContext) throws {
+    init(relation: Relation, left: any CountedNode, right: any CountedNode, pairs: [JoinPair], context: CountedContext) throws {
         self.left = left
         self.right = right
         leftKey = try pairs.map { try left.scheme.requireIndex(of: $0.left, context: "counted join") }
@@ -27,14 +28,14 @@ final class CountedJoin: CountedNode {
         }
         leftInOutput = try left.scheme.attributes.map { try out.requireIndex(of: $0, context: "counted join") }
         rightInOutput = try right.scheme.attributes.map { try out.requireIndex(of: $0, context: "counted join") }
-        super.init(relation: relation, context: context, sourcesBelow: left.sourcesBelow.union(right.sourcesBelow))
+        core = CountedNodeCore(relation: relation, context: context, sourcesBelow: left.sourcesBelow.union(right.sourcesBelow))
     }
 
     private func joined(_ l: Row, _ r: Row) -> Row {
         Row(assembly.map { $0.fromLeft ? l[$0.position] : r[$0.position] })
     }
 
-    override func computeDelta() throws -> CountedDelta {
+    func computeDelta() throws -> CountedDelta {
         var out = CountedDelta()
         let l = left.delta, r = right.delta
         for a in l.added {
@@ -52,15 +53,15 @@ final class CountedJoin: CountedNode {
         return out
     }
 
-    override var canContain: Bool { left.canContain && right.canContain }
-    override func canProbe(_ positions: [Int]) -> Bool { false }
+    var canContain: Bool { left.canContain && right.canContain }
+    func canProbe(_ positions: [Int]) -> Bool { false }
 
-    override func contains(_ row: Row, _ state: CountedState) throws -> Bool {
+    func contains(_ row: Row, _ state: CountedState) throws -> Bool {
         let l = row.picking(leftInOutput), r = row.picking(rightInOutput)
         return try l.picking(leftKey) == r.picking(rightKey) && left.contains(l, state) && right.contains(r, state)
     }
 
-    override func rows(matching positions: [Int], _ key: Row, _ state: CountedState) throws -> [Row] {
+    func rows(matching positions: [Int], _ key: Row, _ state: CountedState) throws -> [Row] {
         throw ChangeError("counted propagation: a join probed by values (a builder bug)")
     }
 }

@@ -5,7 +5,8 @@ import Relational
 /// without an index on the attributes). Its delta is its node's, applied to the copy.
 /// Probes of a copy of a source count as source rows read, like probes of the source.
 final class CountedMaterialized: CountedNode {
-    let inner: CountedNode
+    let core: CountedNodeCore
+    let inner: any CountedNode
     private let countsAsSource: Bool
     private var rows: Set<Row>
     private var indexes: [[Int]: [Row: Set<Row>]] = [:]
@@ -13,7 +14,7 @@ final class CountedMaterialized: CountedNode {
     /// would share its storage and make each change copy it).
     private var indexPositions: [[Int]] = []
 
-    init(_ inner: CountedNode, context: CountedContext) throws {
+    init(_ inner: any CountedNode, context: CountedContext) throws {
         self.inner = inner
         if case let .source(s) = inner.relation.definition {
             countsAsSource = true
@@ -22,7 +23,7 @@ final class CountedMaterialized: CountedNode {
             countsAsSource = false
             rows = try context.evaluate(inner.relation)
         }
-        super.init(relation: inner.relation, context: context, sourcesBelow: inner.sourcesBelow)
+        core = CountedNodeCore(relation: inner.relation, context: context, sourcesBelow: inner.sourcesBelow)
     }
 
     /// Rows kept: the copy plus one entry per row per index.
@@ -37,7 +38,7 @@ final class CountedMaterialized: CountedNode {
         indexPositions.append(positions)
     }
 
-    override func computeDelta() throws -> CountedDelta {
+    func computeDelta() throws -> CountedDelta {
         let d = inner.delta
         for row in d.removed {
             rows.remove(row)
@@ -54,16 +55,16 @@ final class CountedMaterialized: CountedNode {
         return d
     }
 
-    override var canContain: Bool { true }
-    override func canProbe(_ positions: [Int]) -> Bool { indexes[positions] != nil }
+    var canContain: Bool { true }
+    func canProbe(_ positions: [Int]) -> Bool { indexes[positions] != nil }
 
-    override func contains(_ row: Row, _ state: CountedState) throws -> Bool {
+    func contains(_ row: Row, _ state: CountedState) throws -> Bool {
         let holds = rows.contains(row)
         if countsAsSource && holds { context.rowsRead += 1 }
         return state == .after ? holds : heldBefore(row, holdsAfter: holds)
     }
 
-    override func rows(matching positions: [Int], _ key: Row, _ state: CountedState) throws -> [Row] {
+    func rows(matching positions: [Int], _ key: Row, _ state: CountedState) throws -> [Row] {
         guard let index = indexes[positions] else {
             throw ChangeError("counted propagation: no index on positions \(positions) (a builder bug)")
         }
@@ -79,18 +80,19 @@ final class CountedMaterialized: CountedNode {
 /// compares the whole closure after with the whole closure before. Exact, and as costly as
 /// a requery of the closure; the engine run's counters join the propagation's.
 final class CountedClosureRequery: CountedNode {
-    let operand: CountedNode
+    let core: CountedNodeCore
+    let operand: any CountedNode
     private var rows: Set<Row>
 
-    init(relation: Relation, operand: CountedNode, context: CountedContext) throws {
+    init(relation: Relation, operand: any CountedNode, context: CountedContext) throws {
         self.operand = operand
         rows = try context.evaluate(relation)
-        super.init(relation: relation, context: context, sourcesBelow: operand.sourcesBelow)
+        core = CountedNodeCore(relation: relation, context: context, sourcesBelow: operand.sourcesBelow)
     }
 
     var keptRows: Int { rows.count }
 
-    override func computeDelta() throws -> CountedDelta {
+    func computeDelta() throws -> CountedDelta {
         guard !operand.delta.isEmpty else { return CountedDelta() }
         let run = try context.engine.run([relation])
         context.runs.add(run)
@@ -100,15 +102,15 @@ final class CountedClosureRequery: CountedNode {
         return out
     }
 
-    override var canContain: Bool { true }
-    override func canProbe(_ positions: [Int]) -> Bool { false }
+    var canContain: Bool { true }
+    func canProbe(_ positions: [Int]) -> Bool { false }
 
-    override func contains(_ row: Row, _ state: CountedState) throws -> Bool {
+    func contains(_ row: Row, _ state: CountedState) throws -> Bool {
         let holds = rows.contains(row)
         return state == .after ? holds : heldBefore(row, holdsAfter: holds)
     }
 
-    override func rows(matching positions: [Int], _ key: Row, _ state: CountedState) throws -> [Row] {
+    func rows(matching positions: [Int], _ key: Row, _ state: CountedState) throws -> [Row] {
         throw ChangeError("counted propagation: a closure probed by values (a builder bug)")
     }
 }

@@ -40,65 +40,76 @@ final class CountedContext {
 /// its operands, or from a source's index; `canContain`/`canProbe` say whether it can do so
 /// without a scan, and the builder puts a `CountedMaterialized` copy in front of a node that
 /// cannot (see `CountedDataflow`).
-class CountedNode {
+protocol CountedNode: AnyObject {
+    /// The bookkeeping every node shares (its relation, this transaction's delta).
+    var core: CountedNodeCore { get }
+    /// This node's rule: its delta from its operands' deltas and probes.
+    func computeDelta() throws -> CountedDelta
+    func contains(_ row: Row, _ state: CountedState) throws -> Bool
+    /// Rows whose values at `positions` are `key`.
+    func rows(matching positions: [Int], _ key: Row, _ state: CountedState) throws -> [Row]
+    var canContain: Bool { get }
+    func canProbe(_ positions: [Int]) -> Bool
+}
+
+extension CountedNode {
+    var relation: Relation { core.relation }
+    var context: CountedContext { core.context }
+    var sourcesBelow: Set<ObjectIdentifier> { core.sourcesBelow }
+    var scheme: Scheme { core.relation.scheme }
+    var delta: CountedDelta { core.delta }
+
+    func update() throws {
+        core.removedByKey = [:]
+        if sourcesBelow.contains(where: { context.sourceDeltas[$0] != nil }) {
+            core.delta = try computeDelta()
+        } else {
+            core.delta = CountedDelta()
+        }
+    }
+
+    /// Forgets the last transaction's delta (after propagation, so probes see the state after).
+    func clearDelta() {
+        core.delta = CountedDelta()
+        core.removedByKey = [:]
+    }
+
+    // MARK: The state before, from the state after and this node's delta
+
+    /// Whether the node held `row` before, given whether it holds it after.
+    func heldBefore(_ row: Row, holdsAfter: Bool) -> Bool {
+        holdsAfter ? !delta.added.contains(row) : delta.removed.contains(row)
+    }
+
+    /// The rows matching before, given those matching after.
+    func matchingBefore(_ after: [Row], _ positions: [Int], _ key: Row) -> [Row] {
+        let delta = core.delta
+        if delta.isEmpty { return after }
+        var out = delta.added.isEmpty ? after : after.filter { !delta.added.contains($0) }
+        if !delta.removed.isEmpty {
+            if core.removedByKey[positions] == nil {
+                core.removedByKey[positions] = Dictionary(grouping: delta.removed) { $0.picking(positions) }
+            }
+            out += core.removedByKey[positions]?[key] ?? []
+        }
+        return out
+    }
+}
+
+/// What every counted node keeps beside its rule's own state.
+final class CountedNodeCore {
     let relation: Relation
     let context: CountedContext
-    /// Sources under this node, by identity: a transaction that changes none of them
+    /// Sources under the node, by identity: a transaction that changes none of them
     /// leaves the node's delta empty without running its rule.
     let sourcesBelow: Set<ObjectIdentifier>
-    private(set) var delta = CountedDelta()
+    fileprivate(set) var delta = CountedDelta()
     /// Per probe positions, this transaction's removed rows by their values there.
-    private var removedByKey: [[Int]: [Row: [Row]]] = [:]
+    fileprivate var removedByKey: [[Int]: [Row: [Row]]] = [:]
 
     init(relation: Relation, context: CountedContext, sourcesBelow: Set<ObjectIdentifier>) {
         self.relation = relation
         self.context = context
         self.sourcesBelow = sourcesBelow
-    }
-
-    var scheme: Scheme { relation.scheme }
-
-    final func update() throws {
-        removedByKey = [:]
-        if sourcesBelow.contains(where: { context.sourceDeltas[$0] != nil }) {
-            delta = try computeDelta()
-        } else {
-            delta = CountedDelta()
-        }
-    }
-
-    /// Forgets the last transaction's delta (after propagation, so probes see the state after).
-    final func clearDelta() {
-        delta = CountedDelta()
-        removedByKey = [:]
-    }
-
-    // MARK: For subclasses
-
-    func computeDelta() throws -> CountedDelta { fatalError("abstract") }
-    func contains(_ row: Row, _ state: CountedState) throws -> Bool { fatalError("abstract") }
-    /// Rows whose values at `positions` are `key`.
-    func rows(matching positions: [Int], _ key: Row, _ state: CountedState) throws -> [Row] { fatalError("abstract") }
-    var canContain: Bool { fatalError("abstract") }
-    func canProbe(_ positions: [Int]) -> Bool { fatalError("abstract") }
-
-    // MARK: The state before, from the state after and this node's delta
-
-    /// Whether the node held `row` before, given whether it holds it after.
-    final func heldBefore(_ row: Row, holdsAfter: Bool) -> Bool {
-        holdsAfter ? !delta.added.contains(row) : delta.removed.contains(row)
-    }
-
-    /// The rows matching before, given those matching after.
-    final func matchingBefore(_ after: [Row], _ positions: [Int], _ key: Row) -> [Row] {
-        if delta.isEmpty { return after }
-        var out = delta.added.isEmpty ? after : after.filter { !delta.added.contains($0) }
-        if !delta.removed.isEmpty {
-            if removedByKey[positions] == nil {
-                removedByKey[positions] = Dictionary(grouping: delta.removed) { $0.picking(positions) }
-            }
-            out += removedByKey[positions]?[key] ?? []
-        }
-        return out
     }
 }

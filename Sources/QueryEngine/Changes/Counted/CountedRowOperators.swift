@@ -2,41 +2,43 @@ import Relational
 
 /// Select: stateless; its delta is its operand's, filtered, and its probes are its operand's.
 final class CountedSelect: CountedNode {
-    let operand: CountedNode
+    let core: CountedNodeCore
+    let operand: any CountedNode
     private let predicate: CompiledPredicate
 
-    init(relation: Relation, operand: CountedNode, predicate: Predicate, context: CountedContext) throws {
+    init(relation: Relation, operand: any CountedNode, predicate: Predicate, context: CountedContext) throws {
         self.operand = operand
         self.predicate = try CompiledPredicate(predicate, scheme: operand.scheme)
-        super.init(relation: relation, context: context, sourcesBelow: operand.sourcesBelow)
+        core = CountedNodeCore(relation: relation, context: context, sourcesBelow: operand.sourcesBelow)
     }
 
-    override func computeDelta() throws -> CountedDelta {
+    func computeDelta() throws -> CountedDelta {
         CountedDelta(added: operand.delta.added.filter(predicate.matches),
                      removed: operand.delta.removed.filter(predicate.matches))
     }
 
-    override var canContain: Bool { operand.canContain }
-    override func canProbe(_ positions: [Int]) -> Bool { operand.canProbe(positions) }
+    var canContain: Bool { operand.canContain }
+    func canProbe(_ positions: [Int]) -> Bool { operand.canProbe(positions) }
 
-    override func contains(_ row: Row, _ state: CountedState) throws -> Bool {
+    func contains(_ row: Row, _ state: CountedState) throws -> Bool {
         try predicate.matches(row) && operand.contains(row, state)
     }
 
-    override func rows(matching positions: [Int], _ key: Row, _ state: CountedState) throws -> [Row] {
+    func rows(matching positions: [Int], _ key: Row, _ state: CountedState) throws -> [Row] {
         try operand.rows(matching: positions, key, state).filter(predicate.matches)
     }
 }
 
 /// Rename: stateless; values move between positions (the scheme stays sorted by name).
 final class CountedRename: CountedNode {
-    let operand: CountedNode
+    let core: CountedNodeCore
+    let operand: any CountedNode
     /// For each output position, the operand position it comes from.
     private let fromOperand: [Int]
     /// For each operand position, the output position it goes to.
     private let toOutput: [Int]
 
-    init(relation: Relation, operand: CountedNode, map: [Attribute: Attribute], context: CountedContext) throws {
+    init(relation: Relation, operand: any CountedNode, map: [Attribute: Attribute], context: CountedContext) throws {
         self.operand = operand
         var oldName: [Attribute: Attribute] = [:]
         for (old, new) in map { oldName[new] = old }
@@ -47,24 +49,24 @@ final class CountedRename: CountedNode {
         var to = Array(repeating: 0, count: from.count)
         for (out, o) in from.enumerated() { to[o] = out }
         toOutput = to
-        super.init(relation: relation, context: context, sourcesBelow: operand.sourcesBelow)
+        core = CountedNodeCore(relation: relation, context: context, sourcesBelow: operand.sourcesBelow)
     }
 
     private func renamed(_ row: Row) -> Row { row.picking(fromOperand) }
     private func unrenamed(_ row: Row) -> Row { row.picking(toOutput) }
 
-    override func computeDelta() throws -> CountedDelta {
+    func computeDelta() throws -> CountedDelta {
         CountedDelta(added: Set(operand.delta.added.map(renamed)), removed: Set(operand.delta.removed.map(renamed)))
     }
 
-    override var canContain: Bool { operand.canContain }
-    override func canProbe(_ positions: [Int]) -> Bool { operand.canProbe(positions.map { fromOperand[$0] }) }
+    var canContain: Bool { operand.canContain }
+    func canProbe(_ positions: [Int]) -> Bool { operand.canProbe(positions.map { fromOperand[$0] }) }
 
-    override func contains(_ row: Row, _ state: CountedState) throws -> Bool {
+    func contains(_ row: Row, _ state: CountedState) throws -> Bool {
         try operand.contains(unrenamed(row), state)
     }
 
-    override func rows(matching positions: [Int], _ key: Row, _ state: CountedState) throws -> [Row] {
+    func rows(matching positions: [Int], _ key: Row, _ state: CountedState) throws -> [Row] {
         try operand.rows(matching: positions.map { fromOperand[$0] }, key, state).map(renamed)
     }
 }
@@ -76,16 +78,17 @@ final class CountedRename: CountedNode {
 /// so gained = project(A⁺) − project(A⁻), lost = project(A⁻) − project(A⁺), and membership
 /// is a probe of the operand.
 final class CountedProject: CountedNode {
-    let operand: CountedNode
+    let core: CountedNodeCore
+    let operand: any CountedNode
     /// Operand positions of the kept attributes, in output order.
     private let kept: [Int]
     /// Nil when the projection keeps a key (see above).
     private var counts: [Row: Int]?
 
-    init(relation: Relation, operand: CountedNode, keepsKey: Bool, context: CountedContext) throws {
+    init(relation: Relation, operand: any CountedNode, keepsKey: Bool, context: CountedContext) throws {
         self.operand = operand
         kept = try relation.scheme.attributes.map { try operand.scheme.requireIndex(of: $0, context: "counted project") }
-        super.init(relation: relation, context: context, sourcesBelow: operand.sourcesBelow)
+        core = CountedNodeCore(relation: relation, context: context, sourcesBelow: operand.sourcesBelow)
         if !(keepsKey && operand.canProbe(kept)) {
             var c: [Row: Int] = [:]
             for row in try context.evaluate(operand.relation) { c[row.picking(kept), default: 0] += 1 }
@@ -96,7 +99,7 @@ final class CountedProject: CountedNode {
     /// Rows held in counts (the state this node keeps).
     var keptRows: Int { counts?.count ?? 0 }
 
-    override func computeDelta() throws -> CountedDelta {
+    func computeDelta() throws -> CountedDelta {
         let d = operand.delta
         guard var c = counts else {
             let gained = Set(d.added.map { $0.picking(kept) })
@@ -127,10 +130,10 @@ final class CountedProject: CountedNode {
         return out
     }
 
-    override var canContain: Bool { counts != nil || operand.canProbe(kept) }
-    override func canProbe(_ positions: [Int]) -> Bool { operand.canProbe(positions.map { kept[$0] }) }
+    var canContain: Bool { counts != nil || operand.canProbe(kept) }
+    func canProbe(_ positions: [Int]) -> Bool { operand.canProbe(positions.map { kept[$0] }) }
 
-    override func contains(_ row: Row, _ state: CountedState) throws -> Bool {
+    func contains(_ row: Row, _ state: CountedState) throws -> Bool {
         if let counts {
             let holds = counts[row] != nil
             return state == .after ? holds : heldBefore(row, holdsAfter: holds)
@@ -138,7 +141,7 @@ final class CountedProject: CountedNode {
         return try !operand.rows(matching: kept, row, state).isEmpty
     }
 
-    override func rows(matching positions: [Int], _ key: Row, _ state: CountedState) throws -> [Row] {
+    func rows(matching positions: [Int], _ key: Row, _ state: CountedState) throws -> [Row] {
         var seen: Set<Row> = []
         var out: [Row] = []
         for row in try operand.rows(matching: positions.map { kept[$0] }, key, state) {

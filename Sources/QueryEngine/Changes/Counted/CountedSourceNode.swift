@@ -5,16 +5,17 @@ import Relational
 /// by the source's delta. A source without an index on the probed attributes (or not a
 /// memory table) cannot be probed: the builder keeps a maintained copy of it instead.
 final class CountedSourceNode: CountedNode {
+    let core: CountedNodeCore
     let source: any SourceRelation
     private let table: MemoryTable?
 
     init(relation: Relation, source: any SourceRelation, context: CountedContext) {
         self.source = source
         self.table = source as? MemoryTable
-        super.init(relation: relation, context: context, sourcesBelow: [ObjectIdentifier(source)])
+        core = CountedNodeCore(relation: relation, context: context, sourcesBelow: [ObjectIdentifier(source)])
     }
 
-    override func computeDelta() throws -> CountedDelta {
+    func computeDelta() throws -> CountedDelta {
         guard let d = context.sourceDeltas[ObjectIdentifier(source)] else { return CountedDelta() }
         return CountedDelta(added: d.added, removed: d.removed)
     }
@@ -25,15 +26,15 @@ final class CountedSourceNode: CountedNode {
         return positions.first { table.indexedAttributes.contains(scheme.attributes[$0]) }
     }
 
-    override var canContain: Bool { indexed(Array(scheme.attributes.indices)) != nil }
-    override func canProbe(_ positions: [Int]) -> Bool { indexed(positions) != nil }
+    var canContain: Bool { indexed(Array(scheme.attributes.indices)) != nil }
+    func canProbe(_ positions: [Int]) -> Bool { indexed(positions) != nil }
 
-    override func contains(_ row: Row, _ state: CountedState) throws -> Bool {
+    func contains(_ row: Row, _ state: CountedState) throws -> Bool {
         let holds = try rows(matchingAfter: Array(scheme.attributes.indices), row).contains(row)
         return state == .after ? holds : heldBefore(row, holdsAfter: holds)
     }
 
-    override func rows(matching positions: [Int], _ key: Row, _ state: CountedState) throws -> [Row] {
+    func rows(matching positions: [Int], _ key: Row, _ state: CountedState) throws -> [Row] {
         let after = try rows(matchingAfter: positions, key)
         return state == .after ? after : matchingBefore(after, positions, key)
     }
