@@ -39,6 +39,8 @@ public final class PreparedQuery {
     private var spareRuntimes: [NodeRuntime]?
     /// The hook timer the last finished run counted with; the next run resets and reuses it.
     private var spareHookTimer: HookTimer?
+    /// The estimate cache the last finished run asked; the next run empties and reuses it.
+    private var spareEstimates: EstimateCache?
 
     init(engine: QueryEngine, outputs: [Relation]) throws {
         if !engine.disabledPasses.isEmpty { try engine.catalog.checkPassNames(engine.disabledPasses.sorted()) }
@@ -117,7 +119,8 @@ public final class PreparedQuery {
             graph: optimized, heuristics: heuristicsForRun(), counters: counters,
             batchSize: engine.batchSize,
             checked: engine.checked, kernels: kernels, timesHooks: engine.timesHooks, template: template,
-            hookPlan: hookPlan, reusing: takeSpareRuntimes(), spareTimer: takeSpareHookTimer())
+            hookPlan: hookPlan, reusing: takeSpareRuntimes(), spareTimer: takeSpareHookTimer(),
+            spareEstimates: takeSpareEstimates())
         let results = try runner.run()
         timings.runMicroseconds = (clock.now - runStart).microseconds
 
@@ -132,6 +135,7 @@ public final class PreparedQuery {
             hookReports: runner.hookTimer.reports, snapshots: snapshots)
         spareRuntimes = runner.handOverRuntimes()
         spareHookTimer = runner.hookTimer
+        spareEstimates = runner.handOverEstimates()
         return run
     }
 
@@ -140,11 +144,17 @@ public final class PreparedQuery {
     func dropSpareRunState() {
         spareRuntimes = nil
         spareHookTimer = nil
+        spareEstimates = nil
     }
 
     private func takeSpareRuntimes() -> [NodeRuntime]? {
         defer { spareRuntimes = nil }
         return spareRuntimes
+    }
+
+    private func takeSpareEstimates() -> EstimateCache? {
+        defer { spareEstimates = nil }
+        return spareEstimates
     }
 
     private func takeSpareHookTimer() -> HookTimer? {
