@@ -89,7 +89,12 @@ public struct PlanGraph {
 
     public init() {}
 
-    public subscript(id: NodeID) -> PlanNode { nodes[id] }
+    /// Borrowed, not copied: `graph[id].operation` reads one field where a getter copied the
+    /// whole node (its operation, scheme and edge lists retained and released), several
+    /// times in every heuristic hook.
+    public subscript(id: NodeID) -> PlanNode {
+        _read { yield nodes[id] }
+    }
 
     public var liveNodeIDs: [NodeID] { nodes.indices.filter { nodes[$0].isLive } }
 

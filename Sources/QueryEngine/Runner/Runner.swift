@@ -265,4 +265,9 @@ final class Runner: RunnerContext {
         guard let kernel = runtimes[join].kernel as? HashJoinKernel else { return ([], 0) }
         return (kernel.keys(ofOperand: operand), kernel.rowsReceived(operand))
     }
+
+    func joinKeySet(of join: NodeID, operand: Int) -> (keys: Set<Row>, rows: Int) {
+        guard let kernel = runtimes[join].kernel as? HashJoinKernel else { return ([], 0) }
+        return (kernel.keySet(ofOperand: operand), kernel.rowsReceived(operand))
+    }
 }
