@@ -60,6 +60,8 @@ final class Runner: RunnerContext {
             self.estimates = EstimateCache(nodes: template.nodeCount)
         }
         self.counters.growthBudget = growthBudget.limit
+        // One name per drained source: grown from empty, the list took two allocations.
+        self.counters.initiatorOrder.reserveCapacity(template.sources.count)
         self.outputs = graph.outputNodes.map { _ in ResultRows() }
         try addRuntimes(kernels, reusing: spare)
     }
