@@ -39,6 +39,9 @@ public final class PreparedQuery {
     private var spareRuntimes: [NodeRuntime]?
     /// The hook timer the last finished run counted with; the next run resets and reuses it.
     private var spareHookTimer: HookTimer?
+    /// The graph the last finished run edited (copies added), restored by the next run to
+    /// `optimized` in place (`PlanGraph.restore(to:)`).
+    private var spareGraph: PlanGraph?
     /// The estimate cache the last finished run asked; the next run empties and reuses it.
     private var spareEstimates: EstimateCache?
 
@@ -116,7 +119,7 @@ public final class PreparedQuery {
         let clock = ContinuousClock()
         let runStart = clock.now
         let runner = try Runner(
-            graph: optimized, heuristics: heuristicsForRun(), counters: counters,
+            graph: takeRestoredGraph(), heuristics: heuristicsForRun(), counters: counters,
             batchSize: engine.batchSize,
             checked: engine.checked, kernels: kernels, timesHooks: engine.timesHooks, template: template,
             hookPlan: hookPlan, reusing: takeSpareRuntimes(), spareTimer: takeSpareHookTimer(),
@@ -136,6 +139,7 @@ public final class PreparedQuery {
         spareRuntimes = runner.handOverRuntimes()
         spareHookTimer = runner.hookTimer
         spareEstimates = runner.handOverEstimates()
+        spareGraph = runner.handOverGraph()
         return run
     }
 
@@ -145,11 +149,20 @@ public final class PreparedQuery {
         spareRuntimes = nil
         spareHookTimer = nil
         spareEstimates = nil
+        spareGraph = nil
     }
 
     private func takeSpareRuntimes() -> [NodeRuntime]? {
         defer { spareRuntimes = nil }
         return spareRuntimes
+    }
+
+    /// The last run's graph restored to `optimized`, or `optimized` itself (shared, copied on
+    /// the run's first edit) when there is none or it cannot be restored.
+    private func takeRestoredGraph() -> PlanGraph {
+        guard var graph = spareGraph else { return optimized }
+        spareGraph = nil
+        return graph.restore(to: optimized) ? graph : optimized
     }
 
     private func takeSpareEstimates() -> EstimateCache? {

@@ -118,6 +118,24 @@ public struct PlanGraph {
         }
     }
 
+    /// Makes this graph equal to `original` again, in place, when it is `original` after a
+    /// run's edits: nodes added after `original`'s (subtree copies, dropped here) and edges
+    /// moved by `setChildren` (restored). Returns false, changing nothing, for any other
+    /// graph. A prepared query's next run then starts from this storage instead of copying
+    /// the whole node list at its first copy and freeing it at its end.
+    mutating func restore(to original: PlanGraph) -> Bool {
+        guard nodes.count >= original.nodes.count, outputNodes == original.outputNodes else { return false }
+        for id in original.nodes.indices where nodes[id].approximateCount != original.nodes[id].approximateCount {
+            return false
+        }
+        if nodes.count > original.nodes.count { nodes.removeLast(nodes.count - original.nodes.count) }
+        for id in original.nodes.indices {
+            if nodes[id].children != original.nodes[id].children { nodes[id].children = original.nodes[id].children }
+            if nodes[id].parents != original.nodes[id].parents { nodes[id].parents = original.nodes[id].parents }
+        }
+        return true
+    }
+
     /// Detaches a node from its operands and marks it dead.
     public mutating func kill(_ id: NodeID) {
         setChildren(of: id, to: [])

@@ -124,6 +124,13 @@ final class Runner: RunnerContext {
         return runtimes
     }
 
+    /// Gives up the run's graph, for the next run of the same prepared query to restore
+    /// (`PlanGraph.restore(to:)`) instead of copying the prepared one again.
+    func handOverGraph() -> PlanGraph {
+        defer { graph = PlanGraph() }
+        return graph
+    }
+
     /// Gives up the run's estimate cache for the next run of the same prepared query to
     /// empty and reuse (the runner keeps none, so the next run's cache is not shared).
     func handOverEstimates() -> EstimateCache {
