@@ -20,6 +20,8 @@ public final class PreparedQuery {
     /// them, later runs what each gives (`Heuristic.instanceForRun`, see `run`).
     let heuristics: [any Heuristic]
     private var preparedInstancesUsed = false
+    /// The instances the last run used, updated in place for the next (see `heuristicsForRun`).
+    private var runHeuristics: [any Heuristic] = []
     /// Which heuristics each hook calls (`HookPlan`), shared by every run.
     let hookPlan: HookPlan
     let planned: PlanGraph
@@ -103,7 +105,14 @@ public final class PreparedQuery {
             preparedInstancesUsed = true
             return heuristics
         }
-        return heuristics.map { $0.instanceForRun() ?? Self.fresh(like: $0, engine.flags) }
+        // Most heuristics serve every run (`instanceForRun` gives themselves), so the last
+        // run's list is updated where an instance changed instead of a new list made per run.
+        if runHeuristics.count != heuristics.count { runHeuristics = heuristics }
+        for i in heuristics.indices {
+            let instance = heuristics[i].instanceForRun() ?? Self.fresh(like: heuristics[i], engine.flags)
+            if instance !== runHeuristics[i] { runHeuristics[i] = instance }
+        }
+        return runHeuristics
     }
 
     private static func fresh(like heuristic: any Heuristic, _ flags: FlagSet) -> any Heuristic {
