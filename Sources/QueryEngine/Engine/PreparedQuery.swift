@@ -20,6 +20,8 @@ public final class PreparedQuery {
     /// them, later runs what each gives (`Heuristic.instanceForRun`, see `run`).
     let heuristics: [any Heuristic]
     private var preparedInstancesUsed = false
+    /// The instances the last run used, updated in place for the next (see `heuristicsForRun`).
+    private var runHeuristics: [any Heuristic] = []
     /// Which heuristics each hook calls (`HookPlan`), shared by every run.
     let hookPlan: HookPlan
     let planned: PlanGraph
@@ -39,6 +41,11 @@ public final class PreparedQuery {
     private var spareRuntimes: [NodeRuntime]?
     /// The hook timer the last finished run counted with; the next run resets and reuses it.
     private var spareHookTimer: HookTimer?
+    /// The graph the last finished run edited (copies added), restored by the next run to
+    /// `optimized` in place (`PlanGraph.restore(to:)`).
+    private var spareGraph: PlanGraph?
+    /// The estimate cache the last finished run asked; the next run empties and reuses it.
+    private var spareEstimates: EstimateCache?
 
     init(engine: QueryEngine, outputs: [Relation]) throws {
         if !engine.disabledPasses.isEmpty { try engine.catalog.checkPassNames(engine.disabledPasses.sorted()) }
@@ -98,7 +105,14 @@ public final class PreparedQuery {
             preparedInstancesUsed = true
             return heuristics
         }
-        return heuristics.map { $0.instanceForRun() ?? Self.fresh(like: $0, engine.flags) }
+        // Most heuristics serve every run (`instanceForRun` gives themselves), so the last
+        // run's list is updated where an instance changed instead of a new list made per run.
+        if runHeuristics.count != heuristics.count { runHeuristics = heuristics }
+        for i in heuristics.indices {
+            let instance = heuristics[i].instanceForRun() ?? Self.fresh(like: heuristics[i], engine.flags)
+            if instance !== runHeuristics[i] { runHeuristics[i] = instance }
+        }
+        return runHeuristics
     }
 
     private static func fresh(like heuristic: any Heuristic, _ flags: FlagSet) -> any Heuristic {
@@ -114,10 +128,11 @@ public final class PreparedQuery {
         let clock = ContinuousClock()
         let runStart = clock.now
         let runner = try Runner(
-            graph: optimized, heuristics: heuristicsForRun(), counters: counters,
+            graph: takeRestoredGraph(), heuristics: heuristicsForRun(), counters: counters,
             batchSize: engine.batchSize,
             checked: engine.checked, kernels: kernels, timesHooks: engine.timesHooks, template: template,
-            hookPlan: hookPlan, reusing: takeSpareRuntimes(), spareTimer: takeSpareHookTimer())
+            hookPlan: hookPlan, reusing: takeSpareRuntimes(), spareTimer: takeSpareHookTimer(),
+            spareEstimates: takeSpareEstimates())
         let results = try runner.run()
         timings.runMicroseconds = (clock.now - runStart).microseconds
 
@@ -132,6 +147,8 @@ public final class PreparedQuery {
             hookReports: runner.hookTimer.reports, snapshots: snapshots)
         spareRuntimes = runner.handOverRuntimes()
         spareHookTimer = runner.hookTimer
+        spareEstimates = runner.handOverEstimates()
+        spareGraph = runner.handOverGraph()
         return run
     }
 
@@ -140,11 +157,26 @@ public final class PreparedQuery {
     func dropSpareRunState() {
         spareRuntimes = nil
         spareHookTimer = nil
+        spareEstimates = nil
+        spareGraph = nil
     }
 
     private func takeSpareRuntimes() -> [NodeRuntime]? {
         defer { spareRuntimes = nil }
         return spareRuntimes
+    }
+
+    /// The last run's graph restored to `optimized`, or `optimized` itself (shared, copied on
+    /// the run's first edit) when there is none or it cannot be restored.
+    private func takeRestoredGraph() -> PlanGraph {
+        guard var graph = spareGraph else { return optimized }
+        spareGraph = nil
+        return graph.restore(to: optimized) ? graph : optimized
+    }
+
+    private func takeSpareEstimates() -> EstimateCache? {
+        defer { spareEstimates = nil }
+        return spareEstimates
     }
 
     private func takeSpareHookTimer() -> HookTimer? {

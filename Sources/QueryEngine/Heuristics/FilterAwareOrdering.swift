@@ -282,22 +282,21 @@ public final class FilterAwareOrdering: Heuristic {
         if state.sizeCall[node] == state.call { return state.sizes[node] }
         let children = nodes[node].children
         var found = 0
+        // Matched without binding the operator: binding copied its payload (join pairs,
+        // predicates) at every call.
         switch nodes[node].operation {
         case .source: found = run.estimate(node).map { Self.guessed($0, source: node, nodes: nodes, run: run) } ?? Int.max
         case .dead: found = 0
-        case let .apply(op):
-            switch op {
-            case .union:
-                for child in children {
-                    let (added, overflow) = found.addingReportingOverflow(size(child, nodes, run))
-                    found = overflow ? Int.max : added
-                }
-            case .join, .intersection:
-                found = children.isEmpty ? 0 : Int.max
-                for child in children { found = min(found, size(child, nodes, run)) }
-            case .difference, .select, .project, .rename, .closure:
-                found = children.first.map { size($0, nodes, run) } ?? 0
+        case .apply(.union):
+            for child in children {
+                let (added, overflow) = found.addingReportingOverflow(size(child, nodes, run))
+                found = overflow ? Int.max : added
             }
+        case .apply(.join), .apply(.intersection):
+            found = children.isEmpty ? 0 : Int.max
+            for child in children { found = min(found, size(child, nodes, run)) }
+        case .apply(.difference), .apply(.select), .apply(.project), .apply(.rename), .apply(.closure):
+            found = children.first.map { size($0, nodes, run) } ?? 0
         }
         state.sizes[node] = found
         state.sizeCall[node] = state.call

@@ -248,6 +248,8 @@ final class HashJoinKernel: Kernel {
     /// The distinct keys stored for one operand.
     func keys(ofOperand operand: Int) -> [Row] { tables.stored(operand, creating: false)?.keyRows ?? [] }
 
+    func keySet(ofOperand operand: Int) -> Set<Row> { tables.stored(operand, creating: false)?.keySet ?? [] }
+
     func freshCopy() -> any Kernel { HashJoinKernel(self) }
 
     func resetForRun() -> Bool {

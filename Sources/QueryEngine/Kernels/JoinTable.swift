@@ -177,4 +177,12 @@ final class JoinTable {
     var keyRows: [Row] {
         keys.allValues.enumerated().map { Row(spelled[$0.offset] ?? $0.element) }
     }
+
+    /// The same keys as a set.
+    var keySet: Set<Row> {
+        let values = keys.allValues
+        var set = Set<Row>(minimumCapacity: values.count)
+        for (i, value) in values.enumerated() { set.insert(Row(spelled[i] ?? value)) }
+        return set
+    }
 }

@@ -89,7 +89,12 @@ public struct PlanGraph {
 
     public init() {}
 
-    public subscript(id: NodeID) -> PlanNode { nodes[id] }
+    /// Borrowed, not copied: `graph[id].operation` reads one field where a getter copied the
+    /// whole node (its operation, scheme and edge lists retained and released), several
+    /// times in every heuristic hook.
+    public subscript(id: NodeID) -> PlanNode {
+        _read { yield nodes[id] }
+    }
 
     public var liveNodeIDs: [NodeID] { nodes.indices.filter { nodes[$0].isLive } }
 
@@ -113,6 +118,24 @@ public struct PlanGraph {
         }
     }
 
+    /// Makes this graph equal to `original` again, in place, when it is `original` after a
+    /// run's edits: nodes added after `original`'s (subtree copies, dropped here) and edges
+    /// moved by `setChildren` (restored). Returns false, changing nothing, for any other
+    /// graph. A prepared query's next run then starts from this storage instead of copying
+    /// the whole node list at its first copy and freeing it at its end.
+    mutating func restore(to original: PlanGraph) -> Bool {
+        guard nodes.count >= original.nodes.count, outputNodes == original.outputNodes else { return false }
+        for id in original.nodes.indices where nodes[id].approximateCount != original.nodes[id].approximateCount {
+            return false
+        }
+        if nodes.count > original.nodes.count { nodes.removeLast(nodes.count - original.nodes.count) }
+        for id in original.nodes.indices {
+            if nodes[id].children != original.nodes[id].children { nodes[id].children = original.nodes[id].children }
+            if nodes[id].parents != original.nodes[id].parents { nodes[id].parents = original.nodes[id].parents }
+        }
+        return true
+    }
+
     /// Detaches a node from its operands and marks it dead.
     public mutating func kill(_ id: NodeID) {
         setChildren(of: id, to: [])
@@ -126,30 +149,29 @@ public struct PlanGraph {
     /// Ties are broken by id: the walk starts from the wanted nodes in increasing id order.
     /// Flags per node id rather than hashed sets: the runner asks at every start and copy.
     public func topologicalOrder(of ids: [NodeID]? = nil) -> [NodeID] {
-        // Flags reserved and appended: `Array(repeating:count:)` takes the standard library's
-        // unspecialized allocation, and the runner asks this at every subtree copy.
-        var wanted: [Bool]
+        // One flag array (wanted, visited) reserved and appended: `Array(repeating:count:)`
+        // takes the standard library's unspecialized allocation, and the runner asks this
+        // twice at every subtree copy. The postorder is reversed in place.
+        let wanted: UInt8 = 1, visited: UInt8 = 2
+        var flags: [UInt8] = []
+        flags.reserveCapacity(nodes.count)
         if let ids {
-            wanted = []
-            wanted.reserveCapacity(nodes.count)
-            for _ in nodes.indices { wanted.append(false) }
-            for id in ids { wanted[id] = true }
+            for _ in nodes.indices { flags.append(0) }
+            for id in ids { flags[id] = wanted }
         } else {
-            wanted = nodes.map(\.isLive)
+            for node in nodes { flags.append(node.isLive ? wanted : 0) }
         }
-        var visited: [Bool] = []
-        visited.reserveCapacity(nodes.count)
-        for _ in nodes.indices { visited.append(false) }
         var postorder: [NodeID] = []
         postorder.reserveCapacity(ids?.count ?? nodes.count)
         func visit(_ id: NodeID) {
-            guard !visited[id] else { return }
-            visited[id] = true
+            guard flags[id] & visited == 0 else { return }
+            flags[id] |= visited
             for child in nodes[id].children { visit(child) }
-            if wanted[id] { postorder.append(id) }
+            if flags[id] & wanted != 0 { postorder.append(id) }
         }
-        for id in nodes.indices where wanted[id] { visit(id) }
-        return postorder.reversed()
+        for id in nodes.indices where flags[id] & wanted != 0 { visit(id) }
+        postorder.reverse()
+        return postorder
     }
 
     /// A node and everything below it, each once, the node first.

@@ -30,11 +30,12 @@ final class Runner: RunnerContext {
     /// `kernels`: each node's compiled kernel (`NodeRuntime.compile`), of which the run
     /// takes empty copies; nil compiles them here. `template`: nil computes it here.
     /// `spareTimer`: the hook timer an earlier run of the same prepared query (same
-    /// heuristics, plan and timing) finished with, reset here instead of made anew.
+    /// heuristics, plan and timing) finished with, reset here instead of made anew;
+    /// `spareEstimates` likewise, the estimate cache it handed back (`handOverEstimates`).
     init(
         graph: PlanGraph, heuristics: [any Heuristic], counters: RunCounters, batchSize: Int, checked: Bool = false,
         kernels: [(any Kernel)?]? = nil, timesHooks: Bool = true, template: RunTemplate? = nil, hookPlan: HookPlan? = nil,
-        reusing spare: [NodeRuntime]? = nil, spareTimer: HookTimer? = nil
+        reusing spare: [NodeRuntime]? = nil, spareTimer: HookTimer? = nil, spareEstimates: EstimateCache? = nil
     ) throws {
         let template = template ?? RunTemplate(graph: graph, heuristics: heuristics)
         self.template = template
@@ -52,8 +53,15 @@ final class Runner: RunnerContext {
         self.counters = counters
         self.batchSize = max(1, batchSize)
         self.growthBudget = GrowthBudget(limit: template.growthLimit)
-        self.estimates = EstimateCache(nodes: template.nodeCount)
+        if var spareEstimates {
+            spareEstimates.removeAllKeepingCapacity()
+            self.estimates = spareEstimates
+        } else {
+            self.estimates = EstimateCache(nodes: template.nodeCount)
+        }
         self.counters.growthBudget = growthBudget.limit
+        // One name per drained source: grown from empty, the list took two allocations.
+        self.counters.initiatorOrder.reserveCapacity(template.sources.count)
         self.outputs = graph.outputNodes.map { _ in ResultRows() }
         try addRuntimes(kernels, reusing: spare)
     }
@@ -114,6 +122,20 @@ final class Runner: RunnerContext {
         defer { runtimes = [] }
         for runtime in runtimes { runtime.releaseKernelState() }
         return runtimes
+    }
+
+    /// Gives up the run's graph, for the next run of the same prepared query to restore
+    /// (`PlanGraph.restore(to:)`) instead of copying the prepared one again.
+    func handOverGraph() -> PlanGraph {
+        defer { graph = PlanGraph() }
+        return graph
+    }
+
+    /// Gives up the run's estimate cache for the next run of the same prepared query to
+    /// empty and reuse (the runner keeps none, so the next run's cache is not shared).
+    func handOverEstimates() -> EstimateCache {
+        defer { estimates = EstimateCache() }
+        return estimates
     }
 
     /// Creates runtime state for copies just added; each shares its original's compiled
@@ -251,5 +273,10 @@ final class Runner: RunnerContext {
     func joinKeys(of join: NodeID, operand: Int) -> (keys: [Row], rows: Int) {
         guard let kernel = runtimes[join].kernel as? HashJoinKernel else { return ([], 0) }
         return (kernel.keys(ofOperand: operand), kernel.rowsReceived(operand))
+    }
+
+    func joinKeySet(of join: NodeID, operand: Int) -> (keys: Set<Row>, rows: Int) {
+        guard let kernel = runtimes[join].kernel as? HashJoinKernel else { return ([], 0) }
+        return (kernel.keySet(ofOperand: operand), kernel.rowsReceived(operand))
     }
 }

@@ -29,6 +29,9 @@ public protocol RunnerContext: AnyObject {
     /// The distinct join-key rows received so far on one operand of a join node, and how
     /// many rows that operand delivered.
     func joinKeys(of join: NodeID, operand: Int) -> (keys: [Row], rows: Int)
+    /// The same keys as a set (what an IN-set filter holds), built from the join's table
+    /// without a list in between.
+    func joinKeySet(of join: NodeID, operand: Int) -> (keys: Set<Row>, rows: Int)
 
     /// Every row one operand of a node has delivered, when the node's kernel still holds
     /// them all (an intersection while its other operand is incomplete, a difference's left
