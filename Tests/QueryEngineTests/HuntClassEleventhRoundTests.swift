@@ -76,4 +76,19 @@ final class HuntClassEleventhRoundTests: HuntCaseTestCase {
         XCTAssertEqual(try rowsRead(query, other, disable: ["filter-aware-ordering"]), 30)
         XCTAssertEqual(try rowsRead(query, other), 0)
     }
+    /// Seed 23 case 1667: `t2 join t0` (2 rows indexed, 86 unindexed) waiting for a one-row
+    /// side's keys. Each source's rows were "held" at the join by the other, so neither was
+    /// deferred; but that join is the waiting side itself, started by either. Deferred, the
+    /// one-row side's key empties `small` through its index and `big` gets `false`.
+    func testSourcesHeldByEachOtherAtTheWaitingJoinAreDeferred() throws {
+        let small = try MemoryTable(name: "small", columns: ["k", "m"], rows: [[.integer(1), .integer(1)], [.integer(2), .integer(2)]],
+                                    indexedAttributes: ["k"])
+        let big = try MemoryTable(name: "big", columns: ["m"], rows: (1...20).map { [.integer($0)] })
+        let one = try MemoryTable(name: "one", columns: ["k", "x"],
+                                  rows: [[.integer(99), .integer(1)], [.integer(98), .integer(-1)], [.integer(97), .integer(-2)]])
+        let query = try Relation(source: small).join(Relation(source: big)).join(Relation(source: one).select("x" *> 0))
+        XCTAssertEqual(try rowsRead(query, small, preset: "seed"), 2)
+        XCTAssertEqual(try rowsRead(query, small, disable: ["filter-aware-ordering"]), 2)
+        XCTAssertEqual(try rowsRead(query, small), 0)
+    }
 }

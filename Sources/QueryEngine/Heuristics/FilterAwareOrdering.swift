@@ -365,21 +365,25 @@ public final class FilterAwareOrdering: Heuristic {
             while bits != 0 {
                 let id = (w << 6) + bits.trailingZeroBitCount
                 bits &= bits - 1
-                if run.estimate(id) == 0 || (id != node && Self.rowsAreHeld(id, below: pairNode, run)) { continue }
+                if run.estimate(id) == 0 || (id != node && Self.rowsAreHeld(id, below: pairNode, waiting: node, run)) { continue }
                 state.deferredBits[w] |= 1 << UInt64(id & 63)
                 deferred.append(id)
             }
         }
     }
 
-    /// Whether every parent of `source` is a join or intersection (other than `pairNode`)
+    /// Whether every parent of `source` is a join or intersection (other than `pairNode` and
+    /// the waiting side `waiting`)
     /// whose other operand, a different node, has not completed.
-    private static func rowsAreHeld(_ source: NodeID, below pairNode: NodeID, _ run: any RunnerContext) -> Bool {
+    private static func rowsAreHeld(_ source: NodeID, below pairNode: NodeID, waiting: NodeID, _ run: any RunnerContext) -> Bool {
         let graph = run.graph
         let parents = graph[source].parents
         guard !parents.isEmpty else { return false }
         for edge in parents {
-            guard edge.parent != pairNode, graph[edge.parent].children.count == 2 else { return false }
+            // A join that is the waiting side itself starts with the source's rows (eleventh
+            // round, seed 23 case 1667: `t2 join t0` waiting on a one-row side's keys, each
+            // held by the other, neither deferred: 5 rows against 1).
+            guard edge.parent != pairNode, edge.parent != waiting, graph[edge.parent].children.count == 2 else { return false }
             switch graph[edge.parent].operation {
             case .apply(.join), .apply(.intersection): break
             default: return false
