@@ -118,21 +118,124 @@ public final class FilterAwareOrdering: Heuristic {
         for pair in state.pairs {
             let children = nodes[pair.node].children
             let waitingChild = children[pair.waiting], producingChild = children[pair.producing]
-            guard !run.hasStarted(waitingChild), !run.isComplete(waitingChild), !run.isComplete(producingChild),
-                !run.hasProvided(along: Edge(parent: pair.node, operand: pair.waiting))
+            // A filter the waiting edge already has (a select's, pushed at the start) does not
+            // stop the pair: the join filter narrows it (`provideFilter` ANDs a second one).
+            // Issue 15, eleventh round, seed 21 case 546: `(t0 join [d = e] t1) select (…)`,
+            // the select's conjuncts on both edges at the start; `t1` (20 rows, `e > 47`, 9
+            // rows) was drained before `t0` (30, guessed at under a row, 1 row): 9 against 1.
+            // The waiting side's size is then guessed under that filter too, which its
+            // sources may not see yet (seed 19 case 856: a union that feeds an output, its
+            // sources' filters never active, given `d in {1, 16}` by the join: counted whole,
+            // it deferred the union's 145 rows behind a 283-row table).
+            guard !run.hasStarted(waitingChild), !run.isComplete(waitingChild), !run.isComplete(producingChild)
             else { continue }
             fillSources(waitingChild, nodes)
             fillSources(producingChild, nodes)
-            // The producing side must have an undrained source of its own, and the waiting
-            // side one that is not deferred yet.
-            guard hasCandidate(under: producingChild, notUnder: waitingChild),
-                hasUndeferredCandidate(under: waitingChild, notUnder: producingChild),
-                size(producingChild, nodes, run) < size(waitingChild, nodes, run),
-                !hasLargerSource(under: producingChild, notUnder: waitingChild, than: size(waitingChild, nodes, run), nodes, run)
+            // The producing side must have an undrained source, and the waiting side one of
+            // its own not deferred yet. The producing side's may be under the waiting side
+            // too (a shared node under both): its rows then start the waiting side, but the
+            // join filter still narrows what the waiting side has not drained (seed 26 case
+            // 410: `shared join (t1 select … minus shared)`, `t1` 65 rows drained before
+            // `shared`'s keyed `t0`, 69 rows against 5).
+            let ownSources = hasCandidate(under: producingChild, notUnder: waitingChild)
+            guard ownSources || hasCandidate(under: producingChild, notUnder: nil),
+                hasUndeferredCandidate(under: waitingChild, notUnder: producingChild)
             else { continue }
-            insertCandidates(under: waitingChild, notUnder: producingChild, of: pair.node, into: &deferred, run)
+            let producingSize = size(producingChild, nodes, run)
+            let waitingSize = narrowed(size(waitingChild, nodes, run),
+                                       by: run.providedFilter(along: Edge(parent: pair.node, operand: pair.waiting)))
+            if producingSize < waitingSize,
+                !hasLargerSource(under: producingChild, notUnder: ownSources ? waitingChild : nil,
+                                 than: size(waitingChild, nodes, run), nodes, run) {
+                insertCandidates(under: waitingChild, notUnder: producingChild, of: pair.node, into: &deferred, run)
+            }
+            insertKeylessCandidates(under: waitingChild, notUnder: producingChild, cheaperThan: producingSize,
+                                    into: &deferred, nodes, run)
         }
         return deferred
+    }
+
+    /// `size` under `filter` as well, guessed with System R's selectivities.
+    private func narrowed(_ size: Int, by filter: Predicate?) -> Int {
+        guard let filter, size < Int.max else { return size }
+        return Int((Double(size) * Self.guessedSelectivity(filter)).rounded(.up))
+    }
+
+    /// Defers the waiting side's candidates whose rows give no other undrained source a key
+    /// filter (`keysReachNoOtherSource`), when the producing side is smaller than what the
+    /// waiting side's candidates read unfiltered. Such a source's rows buy nothing by coming
+    /// first; waiting, it can still be keyed by the producing side, and if that empties it,
+    /// the join above it gives its siblings `false`. The pair rule above misses it because a
+    /// join's size is its smaller operand's, while a product's operand or a join keyed only
+    /// through the source itself filters nothing and reads its other operand whole. Issue
+    /// 15, eleventh round: seed 21 case 1503, `t1 join t0 join t2` with `t1 join t0` a
+    /// product (76 rows and 1) and `t2` (5 rows) keying `t0`: `t0` was drained first and
+    /// `t1` read whole (82 rows against 5); seed 26 case 74, `(t2 join t0) join t0 join t1`,
+    /// the first join a product and the second keyed on `t0`'s own attribute (65 against 5).
+    private func insertKeylessCandidates(under node: NodeID, notUnder other: NodeID, cheaperThan limit: Int,
+                                         into deferred: inout [NodeID], _ nodes: [PlanNode], _ run: any RunnerContext) {
+        var unfiltered = 0
+        for w in 0..<state.words {
+            var bits = candidateWord(w, under: node, notUnder: other)
+            while bits != 0 {
+                let id = (w << 6) + bits.trailingZeroBitCount
+                bits &= bits - 1
+                let (sum, overflow) = unfiltered.addingReportingOverflow(size(id, nodes, run))
+                unfiltered = overflow ? Int.max : sum
+            }
+        }
+        guard limit < unfiltered else { return }
+        for w in 0..<state.words {
+            var bits = candidateWord(w, under: node, notUnder: other) & ~state.deferredBits[w]
+            while bits != 0 {
+                let id = (w << 6) + bits.trailingZeroBitCount
+                bits &= bits - 1
+                guard run.estimate(id) != 0, keysReachNoOtherSource(id, nodes) else { continue }
+                state.deferredBits[w] |= 1 << UInt64(id & 63)
+                deferred.append(id)
+            }
+        }
+    }
+
+    /// Whether every parent of `source` is a join whose other operand holds no undrained
+    /// candidate, other than `source`, with one of the join's key attributes on that side (a
+    /// product has none), and no rename or closure (through which a key could reach one under another
+    /// name), while some candidate there is undrained: the source's rows then filter
+    /// nothing below that join and cannot complete it.
+    private func keysReachNoOtherSource(_ source: NodeID, _ nodes: [PlanNode]) -> Bool {
+        let parents = nodes[source].parents
+        guard !parents.isEmpty, nodes[source].outputs.isEmpty else { return false }
+        for edge in parents {
+            guard case let .apply(.join(pairs)) = nodes[edge.parent].operation, nodes[edge.parent].children.count == 2
+            else { return false }
+            let sibling = nodes[edge.parent].children[1 - edge.operand]
+            // The sibling's side of each key pair (`join [c = b]` keys `c` on the left by `b`).
+            let keys = pairs.map { edge.operand == 0 ? $0.right : $0.left }
+            var undrained = false
+            var pending = [sibling]
+            var seen: Set<NodeID> = [sibling]
+            while let id = pending.popLast() {
+                switch nodes[id].operation {
+                case .source:
+                    guard id != source, isCandidate(id) else { break }
+                    undrained = true
+                    if nodes[id].scheme.attributes.contains(where: keys.contains) { return false }
+                case .apply(.rename), .apply(.closure):
+                    if !keys.isEmpty { return false }
+                default: break
+                }
+                for child in nodes[id].children where seen.insert(child).inserted { pending.append(child) }
+            }
+            // With the other operand drained, the source's rows complete the join, whose
+            // output may then filter others (seed 19 case 562: `t0 join t1` under a join with
+            // `t2`, `t1` drained; deferring `t0` let `t2` be read unkeyed, 11 rows against 6).
+            if !undrained { return false }
+        }
+        return true
+    }
+
+    private func isCandidate(_ id: NodeID) -> Bool {
+        id >> 6 < state.candidateBits.count && state.candidateBits[id >> 6] & (1 << UInt64(id & 63)) != 0
     }
 
     private func beginCall(_ count: Int, _ candidates: [NodeID]) {
@@ -164,11 +267,13 @@ public final class FilterAwareOrdering: Heuristic {
     }
 
     /// The candidates under `node` and not under `other`, word `w`.
-    private func candidateWord(_ w: Int, under node: NodeID, notUnder other: NodeID) -> UInt64 {
-        state.sourceBits[node * state.words + w] & state.candidateBits[w] & ~state.sourceBits[other * state.words + w]
+    private func candidateWord(_ w: Int, under node: NodeID, notUnder other: NodeID?) -> UInt64 {
+        let under = state.sourceBits[node * state.words + w] & state.candidateBits[w]
+        guard let other else { return under }
+        return under & ~state.sourceBits[other * state.words + w]
     }
 
-    private func hasCandidate(under node: NodeID, notUnder other: NodeID) -> Bool {
+    private func hasCandidate(under node: NodeID, notUnder other: NodeID?) -> Bool {
         for w in 0..<state.words where candidateWord(w, under: node, notUnder: other) != 0 { return true }
         return false
     }
@@ -180,7 +285,7 @@ public final class FilterAwareOrdering: Heuristic {
     /// reads (issue 15, seventh round, seed 17 case 231: `probe join (keyed join big)`
     /// deferred the 5-row `probe` behind `keyed join big` and `big`, unindexed and also
     /// under an outer join waiting on this one, was read whole: 280 rows against 2).
-    private func hasLargerSource(under node: NodeID, notUnder other: NodeID, than limit: Int,
+    private func hasLargerSource(under node: NodeID, notUnder other: NodeID?, than limit: Int,
                                  _ nodes: [PlanNode], _ run: any RunnerContext) -> Bool {
         for w in 0..<state.words {
             var bits = candidateWord(w, under: node, notUnder: other)
@@ -205,18 +310,31 @@ public final class FilterAwareOrdering: Heuristic {
         _ source: NodeID, than limit: Int, _ nodes: [PlanNode], _ run: any RunnerContext,
         _ size: (NodeID, [PlanNode], any RunnerContext) -> Int
     ) -> Bool {
-        let parents = nodes[source].parents
-        guard parents.count == 1, nodes[source].outputs.isEmpty, let up = parents.first else { return false }
-        switch nodes[up.parent].operation {
-        case .apply(.join), .apply(.intersection): break
-        default: return false
+        // Up through selects, projects and renames, each the only parent, to the join
+        // (eleventh round, seed 26 case 1442: `t2 select (…) join [b = b, d = e] t1`, `t2`
+        // 150 rows unindexed and keyed by `t1`'s 5 rows through the select, kept `t0` (142
+        // rows, `e > 57`, 33 rows) from being deferred behind that join: 38 against 5).
+        var operand = source
+        var up: Edge
+        while true {
+            let parents = nodes[operand].parents
+            guard parents.count == 1, nodes[operand].outputs.isEmpty, let parent = parents.first else { return false }
+            up = parent
+            switch nodes[up.parent].operation {
+            case .apply(.join), .apply(.intersection): break
+            case .apply(.select), .apply(.project), .apply(.rename):
+                operand = up.parent
+                continue
+            default: return false
+            }
+            break
         }
         let siblings = nodes[up.parent].children
         guard siblings.count == 2 else { return false }
         let sibling = siblings[1 - up.operand]
         // A join without a shared attribute (a product) gives no key filter: seed 15 case 608.
-        let shared = nodes[sibling].scheme.attributes.contains(where: nodes[source].scheme.attributes.contains)
-        return sibling != source && shared && size(sibling, nodes, run) <= limit
+        let shared = nodes[sibling].scheme.attributes.contains(where: nodes[operand].scheme.attributes.contains)
+        return sibling != operand && shared && size(sibling, nodes, run) <= limit
     }
 
     private func hasUndeferredCandidate(under node: NodeID, notUnder other: NodeID) -> Bool {
@@ -247,21 +365,25 @@ public final class FilterAwareOrdering: Heuristic {
             while bits != 0 {
                 let id = (w << 6) + bits.trailingZeroBitCount
                 bits &= bits - 1
-                if run.estimate(id) == 0 || (id != node && Self.rowsAreHeld(id, below: pairNode, run)) { continue }
+                if run.estimate(id) == 0 || (id != node && Self.rowsAreHeld(id, below: pairNode, waiting: node, run)) { continue }
                 state.deferredBits[w] |= 1 << UInt64(id & 63)
                 deferred.append(id)
             }
         }
     }
 
-    /// Whether every parent of `source` is a join or intersection (other than `pairNode`)
+    /// Whether every parent of `source` is a join or intersection (other than `pairNode` and
+    /// the waiting side `waiting`)
     /// whose other operand, a different node, has not completed.
-    private static func rowsAreHeld(_ source: NodeID, below pairNode: NodeID, _ run: any RunnerContext) -> Bool {
+    private static func rowsAreHeld(_ source: NodeID, below pairNode: NodeID, waiting: NodeID, _ run: any RunnerContext) -> Bool {
         let graph = run.graph
         let parents = graph[source].parents
         guard !parents.isEmpty else { return false }
         for edge in parents {
-            guard edge.parent != pairNode, graph[edge.parent].children.count == 2 else { return false }
+            // A join that is the waiting side itself starts with the source's rows (eleventh
+            // round, seed 23 case 1667: `t2 join t0` waiting on a one-row side's keys, each
+            // held by the other, neither deferred: 5 rows against 1).
+            guard edge.parent != pairNode, edge.parent != waiting, graph[edge.parent].children.count == 2 else { return false }
             switch graph[edge.parent].operation {
             case .apply(.join), .apply(.intersection): break
             default: return false
@@ -364,7 +486,8 @@ public final class FilterAwareOrdering: Heuristic {
     private static func partSelectivity(_ filter: Predicate) -> Double {
         switch filter {
         case let .constant(holds): return holds ? 1 : 0
-        case let .comparison(_, op, _):
+        case let .comparison(lhs, op, rhs):
+            if let bounded = nullBoundSelectivity(lhs, op, rhs) { return bounded }
             switch op {
             case .equal: return 0.1
             case .notEqual: return 0.9
@@ -374,6 +497,25 @@ public final class FilterAwareOrdering: Heuristic {
         case let .or(parts): return min(1, parts.reduce(0) { $0 + guessedSelectivity($1) })
         case let .not(inner): return 1 - guessedSelectivity(inner)
         case let .inSet(_, keys): return min(1, Double(keys.count) * 0.1)
+        }
+    }
+
+    /// A comparison of an attribute with null, the lowest value: `a < null` holds for no
+    /// row, `a >= null` for every row (no three-valued logic). Issue 15, eleventh round,
+    /// seed 25 case 1883: `t0 select (a == 40 or (a < null and true)) join t1`, 22 rows
+    /// unindexed against 5; guessed at 1/10 + 1/3 of 22, the select's side looked larger,
+    /// `t1` was drained first and read (5 rows against 0, `a == 40` matching nothing).
+    private static func nullBoundSelectivity(_ lhs: Term, _ op: ComparisonOperator, _ rhs: Term) -> Double? {
+        let normalized: ComparisonOperator
+        switch (lhs, rhs) {
+        case (.attribute, .value(let v)) where v.isNull: normalized = op
+        case (.value(let v), .attribute) where v.isNull: normalized = op.swapped
+        default: return nil
+        }
+        switch normalized {
+        case .less: return 0
+        case .greaterOrEqual: return 1
+        default: return nil
         }
     }
 
