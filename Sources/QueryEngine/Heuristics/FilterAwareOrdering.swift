@@ -118,11 +118,14 @@ public final class FilterAwareOrdering: Heuristic {
         for pair in state.pairs {
             let children = nodes[pair.node].children
             let waitingChild = children[pair.waiting], producingChild = children[pair.producing]
-            // A waiting edge with a filter still takes the producing side's keys as a narrowing,
-            // unless it has a key filter already (issue 15, tenth round: a select's `true`
-            // there stopped the deferral, seed 22 case 1060, 150 rows against 1).
+            // A set operation's waiting edge with a filter still takes the producing side's rows
+            // as a narrowing, unless it has a key filter already (issue 15, tenth round: a
+            // select's filter there stopped the deferral, seed 22 case 1060, 150 rows against
+            // 1). Not a join's: there it cost seed 17 case 1972 (3 rows → 20, null keys).
+            let waitingEdge = Edge(parent: pair.node, operand: pair.waiting)
             guard !run.hasStarted(waitingChild), !run.isComplete(waitingChild), !run.isComplete(producingChild),
-                !JoinFilterPushdown.hasKeyFilter(run.providedFilter(along: Edge(parent: pair.node, operand: pair.waiting)))
+                nodes[pair.node].operation.isJoin ? !run.hasProvided(along: waitingEdge)
+                    : !JoinFilterPushdown.hasKeyFilter(run.providedFilter(along: waitingEdge))
             else { continue }
             fillSources(waitingChild, nodes)
             fillSources(producingChild, nodes)
@@ -389,5 +392,12 @@ public final class FilterAwareOrdering: Heuristic {
         case .difference: return [(0, 1)]
         case .union, .select, .project, .rename, .closure: return []
         }
+    }
+}
+
+extension NodeOperation {
+    fileprivate var isJoin: Bool {
+        if case .apply(.join) = self { return true }
+        return false
     }
 }
