@@ -29,6 +29,7 @@ final class PassAndHookReportTests: XCTestCase {
             "late-subtree-copying.vetoesCopy": 1,  // asked before the seed's copy, which it allows
             "late-filter-narrowing.filterActivated": 2,
             "join-conjunct-pushdown.filterActivated": 2,
+            "join-conjunct-pushdown.nodesAdded": 2,  // the joins active before the first drain
         ])
         XCTAssertTrue(run.hookReports.allSatisfy { $0.microseconds >= 0 })
         let off = try QueryEngine(preset: "all-off").run([query])

@@ -1,16 +1,28 @@
 import Relational
 
-/// `join-conjunct-pushdown`: when a join's filter activates, a side that cannot read all
-/// of it (the runner passes a join's filter to a side only whole) gets the conjuncts it can
-/// read.
+/// `join-conjunct-pushdown`: a join side that cannot read all of the join's filter (the
+/// runner passes a join's filter to a side only whole) gets the part of it the side can read:
+/// the conjuncts it reads, and of an OR the OR of what it reads of each disjunct (when it reads
+/// something of every one). It does so when the join's filter activates and again each time
+/// it narrows, narrowing a side's filter given earlier (a key filter, say).
 ///
 /// Sound for the reason per-edge filters are: a joined row satisfying `A and B`, where `B`
-/// reads only one side's attributes, comes from a row of that side satisfying `B`; the side
-/// may still deliver rows failing `B`, which the join's own filter never passes. The hunt's
-/// case (issue 15, fifth round, seed 15 case 338, reduced): `(t3 join t0) select (e < c and
-/// c <= d and c < 0)`. The select reaches `t3` whole but not `t0` (no `d`), so `t0` was read
-/// unfiltered; given `e < c and c < 0` it delivers nothing (its lowest `c` is 3), and the
-/// join's empty side then keeps `t3` unread.
+/// reads only one side's attributes, comes from a row of that side satisfying `B`; one
+/// satisfying `(A and B) or C` satisfies `B` or `C`, and so does its row of a side reading
+/// `B` and `C`. The side may still deliver rows failing them, which the join's own filter
+/// never passes. The hunt's case (issue 15, fifth round, seed 15 case 338, reduced): `(t3
+/// join t0) select (e < c and c <= d and c < 0)`. The select reaches `t3` whole but not `t0`
+/// (no `d`), so `t0` was read unfiltered; given `e < c and c < 0` it delivers nothing (its
+/// lowest `c` is 3), and the join's empty side then keeps `t3` unread.
+///
+/// Tenth round (seed 22 case 860, seed 21 case 1412; reduced `(t0 join [e = b] t1) select (c
+/// >= 14) join t2`): the select's predicate activates the inner join at the start; `t2`'s key
+/// filter `a == 58` reaches it later as a narrowing (`late-filter-narrowing`), and the runner
+/// passes the narrowed filter to neither side (each lacks an attribute of `c >= 14`), so `t0`
+/// was read in full (19 rows against 1). Seed 21 case 891 (reduced `(shared intersect shared
+/// select (e <= 33)) join t0`, `shared = t1 join t2`): the shared join's filter is the OR
+/// `(e <= 33 and a == 70) or a == 70`, which no side reads whole; `t2` reads `a == 70` of
+/// each disjunct (21 rows against 1).
 public final class JoinConjunctPushdown: Heuristic {
     public static let pushdown = FlagKey<Bool>("join-conjunct-pushdown")
 
@@ -29,21 +41,71 @@ public final class JoinConjunctPushdown: Heuristic {
     public func instanceForRun() -> (any Heuristic)? { self }
 
     public func hooks(for graph: PlanGraph) -> HeuristicHooks {
-        graph.hasJoin ? .filterActivated : .none
+        graph.hasJoin ? [.nodesAdded, .filterActivated, .filterNarrowed] : .none
+    }
+
+    /// Before any source is drained, a join's filter activates while `select-pushdown` is
+    /// still walking the graph parents first: parts given then would activate a select below
+    /// before it gave its own predicate, and the select's edge, taken, would never get it. So
+    /// the joins of added nodes get their parts once every heuristic before this one (last in
+    /// the catalog) has seen the nodes. The hunt's case (issue 15, tenth round, seed 21 case
+    /// 1563, reduced `(t1 join (t2 project [c, e] closure [e -> c] select (false))) select (e
+    /// > b and c > 69)`): `c > 69` activated the inner select and flowed on to the closure
+    /// before the select's `false` could, and `t1`'s key then had the closure read all of
+    /// `t2` (20 rows against 0; 282 against 0 whole).
+    public func nodesAdded(_ nodes: [NodeID], run: any RunnerContext) {
+        for id in nodes { givePartsRead(id, run) }
     }
 
     public func filterActivated(_ node: NodeID, run: any RunnerContext) {
+        // Before the first drain every activation comes from `nodesAdded`'s walks.
+        if run.counters.initiatorOrder.isEmpty { return }
+        givePartsRead(node, run)
+    }
+
+    public func filterNarrowed(_ node: NodeID, run: any RunnerContext) {
+        givePartsRead(node, run)
+    }
+
+    /// Along each edge the runner cannot pass the join's filter whole, provides what the side
+    /// reads of it (an edge with a filter already narrows, while a source under it waits).
+    private func givePartsRead(_ node: NodeID, _ run: any RunnerContext) {
         let graph = run.graph
         guard case .apply(.join) = graph[node].operation else { return }
         let state = run.filterState(of: node)
         guard state.isActive, let filter = state.filter, filter != .true else { return }
         for operand in graph[node].children.indices {
             let edge = Edge(parent: node, operand: operand)
-            guard !run.hasProvided(along: edge), run.derivedFilter(filter, along: edge) == nil else { continue }
-            let scheme = graph[graph.child(at: edge)].scheme
-            let readable = filter.conjuncts.filter { !$0.attributes.isEmpty && $0.attributes.allSatisfy(scheme.contains) }
-            guard !readable.isEmpty else { continue }
-            run.provideFilter(.all(readable), along: edge)
+            guard run.derivedFilter(filter, along: edge) == nil else { continue }
+            let child = graph.child(at: edge)
+            guard let readable = Self.partRead(of: filter, by: graph[child].scheme), readable != .true else { continue }
+            if run.hasProvided(along: edge) {
+                guard !run.isComplete(child), run.hasUndrainedSource(below: child) else { continue }
+            }
+            run.provideFilter(readable, along: edge)
+        }
+    }
+
+    /// The weakest predicate over `scheme`'s attributes that `filter` implies, as far as this
+    /// syntactic walk finds one (nil: none): an AND keeps the parts read, an OR needs a part
+    /// of every disjunct.
+    static func partRead(of filter: Predicate, by scheme: Scheme) -> Predicate? {
+        switch filter {
+        case .constant:
+            return filter
+        case let .and(parts):
+            let read = parts.compactMap { partRead(of: $0, by: scheme) }
+            return read.isEmpty ? nil : .all(read)
+        case let .or(parts):
+            var read: [Predicate] = []
+            for part in parts {
+                guard let r = partRead(of: part, by: scheme) else { return nil }
+                if !read.contains(r) { read.append(r) }
+            }
+            return .any(read)
+        case .comparison, .not, .inSet:
+            let attributes = filter.attributes
+            return !attributes.isEmpty && attributes.allSatisfy(scheme.contains) ? filter : nil
         }
     }
 }
