@@ -64,7 +64,7 @@ public final class JoinFilterPushdown: Heuristic {
         if keys.isEmpty {
             filter = .false
         } else if keys.count <= maxKeys {
-            filter = .inSet(attributes: attributes, keys: Set(keys))
+            filter = .inSet(attributes: attributes, keys: keys)
         } else {
             filter = Self.range(attributes: attributes, keys: keys)
         }
@@ -87,7 +87,7 @@ public final class JoinFilterPushdown: Heuristic {
     /// For each attribute, `a >= min and a <= max` over the keys' values there. A bound that
     /// excludes nothing (a null minimum) or cannot be bound by SQLite (NaN) is left out,
     /// which only weakens the filter.
-    static func range(attributes: [Attribute], keys: [Row]) -> Predicate {
+    static func range(attributes: [Attribute], keys: Set<Row>) -> Predicate {
         var parts: [Predicate] = []
         for (i, attribute) in attributes.enumerated() {
             let values = keys.compactMap { i < $0.count ? $0.values[i] : nil }

@@ -41,7 +41,7 @@ public final class JoinFilterThreshold: Heuristic {
         // The other side may already have a filter (it then narrows) or have received rows
         // from a source drained earlier; it is worth a filter while a source under it waits.
         guard !run.isComplete(other), run.hasUndrainedSource(below: other) else { return }
-        let (keys, rows) = run.joinKeySet(of: edge.parent, operand: edge.operand)
+        let (keys, rows) = run.joinKeys(of: edge.parent, operand: edge.operand)
         guard rows <= limit, !pairs.isEmpty || rows == 0 else { return }
         let attributes = pairs.map { otherEdge.operand == 0 ? $0.left : $0.right }
         let filter: Predicate = keys.isEmpty ? .false : .inSet(attributes: attributes, keys: keys)

@@ -91,7 +91,7 @@ public final class LateSubtreeCopying: Heuristic {
         let child = run.graph.child(at: edge)
         guard run.graph[child].parents.count >= 2, let current = state.filter else { return false }
         let narrowed = run.providedFilter(along: edge).map { Predicate.all([$0, filter]) } ?? filter
-        guard narrowed.isUnsatisfiable || Self.atSource(child, narrowed, current, run).map({
+        guard narrowed.isUnsatisfiable || atSource(child, narrowed, current, run).map({
             fetchesFarLess($0.source, $0.narrowed, than: $0.current, run)
         }) == true else { return false }
         return Self.mayNarrowLater(child, besides: edge, run) && copyable(child, run)
@@ -105,11 +105,11 @@ public final class LateSubtreeCopying: Heuristic {
     /// because only a shared source was asked. Not through a project: seed 15 case 999, a
     /// project under a chain of unions, then copied level by level and read its source twice
     /// (284 rows → 568).
-    private static func atSource(
+    private func atSource(
         _ node: NodeID, _ narrowed: Predicate, _ current: Predicate, _ run: any RunnerContext
     ) -> (source: NodeID, narrowed: Predicate, current: Predicate)? {
         var id = node, narrowed = narrowed, current = current
-        for _ in 0..<8 {
+        for _ in 0..<limit {  // a longer chain could not be copied anyway
             switch run.graph[id].operation {
             case .source:
                 return (id, narrowed, current)

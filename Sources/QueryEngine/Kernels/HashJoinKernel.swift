@@ -246,9 +246,7 @@ final class HashJoinKernel: Kernel {
     }
 
     /// The distinct keys stored for one operand.
-    func keys(ofOperand operand: Int) -> [Row] { tables.stored(operand, creating: false)?.keyRows ?? [] }
-
-    func keySet(ofOperand operand: Int) -> Set<Row> { tables.stored(operand, creating: false)?.keySet ?? [] }
+    func keys(ofOperand operand: Int) -> Set<Row> { tables.stored(operand, creating: false)?.keySet ?? [] }
 
     func freshCopy() -> any Kernel { HashJoinKernel(self) }
 

@@ -174,11 +174,6 @@ final class JoinTable {
     }
 
     /// The distinct keys stored, each as a key row (as first stored).
-    var keyRows: [Row] {
-        keys.allValues.enumerated().map { Row(spelled[$0.offset] ?? $0.element) }
-    }
-
-    /// The same keys as a set.
     var keySet: Set<Row> {
         let values = keys.allValues
         var set = Set<Row>(minimumCapacity: values.count)

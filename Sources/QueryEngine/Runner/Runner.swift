@@ -270,13 +270,8 @@ final class Runner: RunnerContext {
         runtimes[node].kernel?.retainedRows(ofOperand: operand)
     }
 
-    func joinKeys(of join: NodeID, operand: Int) -> (keys: [Row], rows: Int) {
+    func joinKeys(of join: NodeID, operand: Int) -> (keys: Set<Row>, rows: Int) {
         guard let kernel = runtimes[join].kernel as? HashJoinKernel else { return ([], 0) }
         return (kernel.keys(ofOperand: operand), kernel.rowsReceived(operand))
-    }
-
-    func joinKeySet(of join: NodeID, operand: Int) -> (keys: Set<Row>, rows: Int) {
-        guard let kernel = runtimes[join].kernel as? HashJoinKernel else { return ([], 0) }
-        return (kernel.keySet(ofOperand: operand), kernel.rowsReceived(operand))
     }
 }

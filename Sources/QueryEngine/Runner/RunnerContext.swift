@@ -26,12 +26,9 @@ public protocol RunnerContext: AnyObject {
     /// already has one, the new filter narrows it (`Runner/FilterFlow.swift`).
     func provideFilter(_ filter: Predicate, along edge: Edge)
 
-    /// The distinct join-key rows received so far on one operand of a join node, and how
-    /// many rows that operand delivered.
-    func joinKeys(of join: NodeID, operand: Int) -> (keys: [Row], rows: Int)
-    /// The same keys as a set (what an IN-set filter holds), built from the join's table
-    /// without a list in between.
-    func joinKeySet(of join: NodeID, operand: Int) -> (keys: Set<Row>, rows: Int)
+    /// The distinct join-key rows received so far on one operand of a join node (a set, as
+    /// an IN-set filter holds them), and how many rows that operand delivered.
+    func joinKeys(of join: NodeID, operand: Int) -> (keys: Set<Row>, rows: Int)
 
     /// Every row one operand of a node has delivered, when the node's kernel still holds
     /// them all (an intersection while its other operand is incomplete, a difference's left
