@@ -190,22 +190,36 @@ enum BatchPiece {
     }
 
     /// Each row's values at `positions`, in that order (project, rename): a view only
-    /// remaps its columns.
+    /// remaps its columns. When every column left reads one part of a view of several (a
+    /// project keeping one side of a join), the view keeps that part alone: a row's values
+    /// are its columns', so they are unchanged, and a join that receives a one-part view
+    /// keeps its rows by position instead of decoding them.
     func mapping(_ positions: [Int]) -> BatchPiece {
+        var maps = ColumnMapCache()
+        return mapping(positions, maps: &maps)
+    }
+
+    /// `mapping(positions)`, taking a view's new column maps from `maps` (a kernel's, for
+    /// its fixed `positions`) when the view's maps are the ones it last saw.
+    func mapping(_ positions: [Int], maps: inout ColumnMapCache) -> BatchPiece {
         switch self {
         case let .rows(rows):
             return .rows(rows.map { $0.picking(positions) })
         case let .columns(view):
-            return .columns(ColumnView(parts: view.parts, partOf: positions.map { view.partOf[$0] },
-                                       columnOf: positions.map { view.columnOf[$0] }, dependence: view.dependence))
+            let mapped = maps.maps(of: view, positions)
+            if let only = mapped.onlyPart {
+                return .columns(ColumnView(parts: [view.parts[only]], partOf: mapped.partOf, columnOf: mapped.columnOf))
+            }
+            return .columns(ColumnView(parts: view.parts, partOf: mapped.partOf, columnOf: mapped.columnOf,
+                                       dependence: view.dependence))
         }
     }
 
     /// Calls `body(k, key)` for every row `k`, `key` holding the row's values at
     /// `positions` (nil: every column): one integer value as that integer, anything else as
-    /// its encoding.
-    func forEachKey(_ positions: [Int]?, _ body: (Int, RowKey) -> Void) {
-        let encoder = KeyEncoder()
+    /// its encoding. `encoder`: one to encode with (a kernel's, kept across batches), else a new one.
+    func forEachKey(_ positions: [Int]?, encoder given: KeyEncoder? = nil, _ body: (Int, RowKey) -> Void) {
+        let encoder = given ?? KeyEncoder()
         switch self {
         case let .rows(rows):
             for (k, row) in rows.enumerated() {
@@ -261,6 +275,35 @@ enum BatchPiece {
         case let .columns(view):
             return view.withStoredRows { test.selectRows(view.count, of: $0) }
         }
+    }
+}
+
+/// The column maps `BatchPiece.mapping` last made for one kernel, with the view maps they
+/// were made from: a project or rename is handed views with the same maps batch after
+/// batch (a table's shared maps, a join's kept ones), and two new arrays per batch were
+/// two allocations.
+struct ColumnMapCache {
+    private var fromPartOf: [Int] = []
+    private var fromColumnOf: [Int] = []
+    private var fromParts = -1
+    private var mapped: (partOf: [Int], columnOf: [Int], onlyPart: Int?) = ([], [], nil)
+
+    /// A view's maps after keeping the columns at `positions` (always the same for one
+    /// cache), and the one part they all read when the view has several (`onlyPart`: the
+    /// view then keeps that part alone, `partOf` all zeros).
+    mutating func maps(of view: ColumnView, _ positions: [Int]) -> (partOf: [Int], columnOf: [Int], onlyPart: Int?) {
+        if fromParts == view.parts.count, fromPartOf == view.partOf, fromColumnOf == view.columnOf { return mapped }
+        let partOf = positions.map { view.partOf[$0] }
+        let columnOf = positions.map { view.columnOf[$0] }
+        if view.parts.count > 1, let only = partOf.first, partOf.allSatisfy({ $0 == only }) {
+            mapped = (TableColumnMaps.zeros(partOf.count), columnOf, only)
+        } else {
+            mapped = (partOf, columnOf, nil)
+        }
+        fromParts = view.parts.count
+        fromPartOf = view.partOf
+        fromColumnOf = view.columnOf
+        return mapped
     }
 }
 

@@ -118,7 +118,8 @@ final class Runner: RunnerContext {
     /// the next run of the same prepared query to reset instead of making anew. The runner
     /// must not run again after this.
     func handOverRuntimes() -> [NodeRuntime] {
-        if runtimes.count > template.nodeCount { runtimes.removeLast(runtimes.count - template.nodeCount) }
+        // One at a time: `removeLast(_:)` takes the generic range replacement (~1,000 instructions).
+        while runtimes.count > template.nodeCount { runtimes.removeLast() }
         defer { runtimes = [] }
         for runtime in runtimes { runtime.releaseKernelState() }
         return runtimes
