@@ -122,6 +122,28 @@ struct ColumnView {
         }
     }
 
+    /// At most this many rows make a small view: its values are read from the stores one
+    /// by one (`storedValue`) rather than through readers borrowed for the batch, whose
+    /// set-up (a generic borrow per part, about 1,000 instructions) is worth it for a run of
+    /// rows, not for the one or two a selective query moves.
+    static let smallCount = 4
+
+    var isSmall: Bool { count <= Self.smallCount }
+
+    /// The value of row `k` in column `j`, read from its store without a reader.
+    func storedValue(_ k: Int, _ j: Int) -> Value {
+        let p = partOf[j]
+        return parts[p].store.value(row: parts[p].positions[k], column: columnOf[j])
+    }
+
+    /// Row `k`, decoded without readers (`storedValue`).
+    func storedRow(_ k: Int) -> Row {
+        var values: [Value] = []
+        values.reserveCapacity(width)
+        for j in 0..<width { values.append(storedValue(k, j)) }
+        return Row(values)
+    }
+
     /// The value of row `k` in column `j`.
     @inline(__always)
     func value(_ readers: [KeyReader], _ k: Int, _ j: Int) -> Value {
@@ -167,6 +189,10 @@ enum BatchPiece {
             out.append(contentsOf: rows)
         case let .columns(view):
             out.reserveCapacity(out.count + view.count)
+            if view.isSmall {
+                for k in 0..<view.count { out.append(view.storedRow(k)) }
+                return
+            }
             view.withReaders { readers in
                 for k in 0..<view.count { out.append(view.row(readers, k)) }
             }
@@ -233,6 +259,26 @@ enum BatchPiece {
                 }
                 encoder.reset()
                 if let positions { encoder.append(row, at: positions) } else { for v in row.values { encoder.append(v) } }
+                body(k, RowKey(encoder: encoder, integer: 0, isInteger: false))
+            }
+        case let .columns(view) where view.isSmall:
+            // Values read one by one and spelled as the rows above spell them (equal keys
+            // meet whichever way they came), with no readers borrowed.
+            for k in 0..<view.count {
+                if let positions, positions.count == 1, case let .integer(i) = view.storedValue(k, positions[0]) {
+                    body(k, RowKey(encoder: encoder, integer: i, isInteger: true))
+                    continue
+                }
+                if positions == nil, view.width == 1, case let .integer(i) = view.storedValue(k, 0) {
+                    body(k, RowKey(encoder: encoder, integer: i, isInteger: true))
+                    continue
+                }
+                encoder.reset()
+                if let positions {
+                    for j in positions { encoder.append(view.storedValue(k, j)) }
+                } else {
+                    for j in 0..<view.width { encoder.append(view.storedValue(k, j)) }
+                }
                 body(k, RowKey(encoder: encoder, integer: 0, isInteger: false))
             }
         case let .columns(view):

@@ -25,6 +25,8 @@ final class HashJoinKernel: Kernel {
     /// one kernel), so a batch of a few rows allocates neither list.
     private var matchRows: [Int] = []
     private var matchHandles: [Int] = []
+    /// A small view's integer keys (`receiveIntegerKeys`), kept likewise.
+    private var smallKeys: [Int64] = []
     /// The last match view's column maps and dependence, per probing operand: they follow
     /// from the probing view's maps and the stored store's alone, and a run delivers the
     /// same ones batch after batch, run after run.
@@ -228,8 +230,30 @@ final class HashJoinKernel: Kernel {
         let part = view.partOf[j]
         let column = view.columnOf[j]
         let n = view.count
-        var others: [Int] = []
         var decoded = false
+        if view.isSmall {
+            // A few rows: keys read from the store one by one, no readers borrowed, when all
+            // are stored as integers (else the general way below).
+            var keys = smallKeys
+            smallKeys = []
+            keys.removeAll(keepingCapacity: true)
+            for k in 0..<n {
+                guard case let .integer(i) = view.storedValue(k, j) else { break }
+                keys.append(i)
+            }
+            if keys.count == n {
+                keys.withUnsafeBufferPointer { keys in
+                    if let slot, let mine {
+                        view.parts[0].positions.withUnsafeBufferPointer { mine.insert(integers: keys, slot: slot, positions: $0) }
+                    }
+                    decoded = theirs?.matches(integers: keys, rows: &rows, handles: &handles) ?? false
+                }
+                smallKeys = keys
+                return decoded
+            }
+            smallKeys = keys
+        }
+        var others: [Int] = []
         rows.reserveCapacity(n)
         handles.reserveCapacity(n)
         view.withReaders { readers in
