@@ -175,11 +175,13 @@ final class ProjectKernel: Kernel {
 
     func resetForRun() -> Bool {
         if seen.count <= Self.reuseLimit { seen.removeAllKeepingCapacity() } else { seen = EncodedKeySet() }
-        if smallPieces == nil {
-            smallPieces = []
-        } else {
-            smallPieces?.removeAll(keepingCapacity: true)
-        }
+        // Emptied one by one, keeping the list's storage (`removeAll(keepingCapacity:)` takes
+        // the array's generic range replacement, about 1,000 instructions); the pieces must
+        // go, as they hold the sources' columns.
+        var pieces = smallPieces ?? []
+        smallPieces = nil
+        while !pieces.isEmpty { pieces.removeLast() }
+        smallPieces = pieces
         smallRows = 0
         coded = nil
         positions = nil
