@@ -122,6 +122,28 @@ struct ColumnView {
         }
     }
 
+    /// At most this many rows make a small view: its values are read from the stores one
+    /// by one (`storedValue`) rather than through readers borrowed for the batch, whose
+    /// set-up (a generic borrow per part, about 1,000 instructions) is worth it for a run of
+    /// rows, not for the one or two a selective query moves.
+    static let smallCount = 4
+
+    var isSmall: Bool { count <= Self.smallCount }
+
+    /// The value of row `k` in column `j`, read from its store without a reader.
+    func storedValue(_ k: Int, _ j: Int) -> Value {
+        let p = partOf[j]
+        return parts[p].store.value(row: parts[p].positions[k], column: columnOf[j])
+    }
+
+    /// Row `k`, decoded without readers (`storedValue`).
+    func storedRow(_ k: Int) -> Row {
+        var values: [Value] = []
+        values.reserveCapacity(width)
+        for j in 0..<width { values.append(storedValue(k, j)) }
+        return Row(values)
+    }
+
     /// The value of row `k` in column `j`.
     @inline(__always)
     func value(_ readers: [KeyReader], _ k: Int, _ j: Int) -> Value {
@@ -167,6 +189,10 @@ enum BatchPiece {
             out.append(contentsOf: rows)
         case let .columns(view):
             out.reserveCapacity(out.count + view.count)
+            if view.isSmall {
+                for k in 0..<view.count { out.append(view.storedRow(k)) }
+                return
+            }
             view.withReaders { readers in
                 for k in 0..<view.count { out.append(view.row(readers, k)) }
             }
@@ -190,22 +216,36 @@ enum BatchPiece {
     }
 
     /// Each row's values at `positions`, in that order (project, rename): a view only
-    /// remaps its columns.
+    /// remaps its columns. When every column left reads one part of a view of several (a
+    /// project keeping one side of a join), the view keeps that part alone: a row's values
+    /// are its columns', so they are unchanged, and a join that receives a one-part view
+    /// keeps its rows by position instead of decoding them.
     func mapping(_ positions: [Int]) -> BatchPiece {
+        var maps = ColumnMapCache()
+        return mapping(positions, maps: &maps)
+    }
+
+    /// `mapping(positions)`, taking a view's new column maps from `maps` (a kernel's, for
+    /// its fixed `positions`) when the view's maps are the ones it last saw.
+    func mapping(_ positions: [Int], maps: inout ColumnMapCache) -> BatchPiece {
         switch self {
         case let .rows(rows):
             return .rows(rows.map { $0.picking(positions) })
         case let .columns(view):
-            return .columns(ColumnView(parts: view.parts, partOf: positions.map { view.partOf[$0] },
-                                       columnOf: positions.map { view.columnOf[$0] }, dependence: view.dependence))
+            let mapped = maps.maps(of: view, positions)
+            if let only = mapped.onlyPart {
+                return .columns(ColumnView(parts: [view.parts[only]], partOf: mapped.partOf, columnOf: mapped.columnOf))
+            }
+            return .columns(ColumnView(parts: view.parts, partOf: mapped.partOf, columnOf: mapped.columnOf,
+                                       dependence: view.dependence))
         }
     }
 
     /// Calls `body(k, key)` for every row `k`, `key` holding the row's values at
     /// `positions` (nil: every column): one integer value as that integer, anything else as
-    /// its encoding.
-    func forEachKey(_ positions: [Int]?, _ body: (Int, RowKey) -> Void) {
-        let encoder = KeyEncoder()
+    /// its encoding. `encoder`: one to encode with (a kernel's, kept across batches), else a new one.
+    func forEachKey(_ positions: [Int]?, encoder given: KeyEncoder? = nil, _ body: (Int, RowKey) -> Void) {
+        let encoder = given ?? KeyEncoder()
         switch self {
         case let .rows(rows):
             for (k, row) in rows.enumerated() {
@@ -219,6 +259,26 @@ enum BatchPiece {
                 }
                 encoder.reset()
                 if let positions { encoder.append(row, at: positions) } else { for v in row.values { encoder.append(v) } }
+                body(k, RowKey(encoder: encoder, integer: 0, isInteger: false))
+            }
+        case let .columns(view) where view.isSmall:
+            // Values read one by one and spelled as the rows above spell them (equal keys
+            // meet whichever way they came), with no readers borrowed.
+            for k in 0..<view.count {
+                if let positions, positions.count == 1, case let .integer(i) = view.storedValue(k, positions[0]) {
+                    body(k, RowKey(encoder: encoder, integer: i, isInteger: true))
+                    continue
+                }
+                if positions == nil, view.width == 1, case let .integer(i) = view.storedValue(k, 0) {
+                    body(k, RowKey(encoder: encoder, integer: i, isInteger: true))
+                    continue
+                }
+                encoder.reset()
+                if let positions {
+                    for j in positions { encoder.append(view.storedValue(k, j)) }
+                } else {
+                    for j in 0..<view.width { encoder.append(view.storedValue(k, j)) }
+                }
                 body(k, RowKey(encoder: encoder, integer: 0, isInteger: false))
             }
         case let .columns(view):
@@ -261,6 +321,35 @@ enum BatchPiece {
         case let .columns(view):
             return view.withStoredRows { test.selectRows(view.count, of: $0) }
         }
+    }
+}
+
+/// The column maps `BatchPiece.mapping` last made for one kernel, with the view maps they
+/// were made from: a project or rename is handed views with the same maps batch after
+/// batch (a table's shared maps, a join's kept ones), and two new arrays per batch were
+/// two allocations.
+struct ColumnMapCache {
+    private var fromPartOf: [Int] = []
+    private var fromColumnOf: [Int] = []
+    private var fromParts = -1
+    private var mapped: (partOf: [Int], columnOf: [Int], onlyPart: Int?) = ([], [], nil)
+
+    /// A view's maps after keeping the columns at `positions` (always the same for one
+    /// cache), and the one part they all read when the view has several (`onlyPart`: the
+    /// view then keeps that part alone, `partOf` all zeros).
+    mutating func maps(of view: ColumnView, _ positions: [Int]) -> (partOf: [Int], columnOf: [Int], onlyPart: Int?) {
+        if fromParts == view.parts.count, fromPartOf == view.partOf, fromColumnOf == view.columnOf { return mapped }
+        let partOf = positions.map { view.partOf[$0] }
+        let columnOf = positions.map { view.columnOf[$0] }
+        if view.parts.count > 1, let only = partOf.first, partOf.allSatisfy({ $0 == only }) {
+            mapped = (TableColumnMaps.zeros(partOf.count), columnOf, only)
+        } else {
+            mapped = (partOf, columnOf, nil)
+        }
+        fromParts = view.parts.count
+        fromPartOf = view.partOf
+        fromColumnOf = view.columnOf
+        return mapped
     }
 }
 

@@ -20,6 +20,30 @@ final class HashJoinKernel: Kernel {
     private var rowsReceivedRight = 0
     private var completeLeft = false
     private var completeRight = false
+    /// Every match of the batch being received: the probing row's index and the stored
+    /// row's handle. Kept by the kernel, emptied per batch (`receive` never runs nested on
+    /// one kernel), so a batch of a few rows allocates neither list.
+    private var matchRows: [Int] = []
+    private var matchHandles: [Int] = []
+    /// A small view's integer keys (`receiveIntegerKeys`), kept likewise.
+    private var smallKeys: [Int64] = []
+    /// The last match view's column maps and dependence, per probing operand: they follow
+    /// from the probing view's maps and the stored store's alone, and a run delivers the
+    /// same ones batch after batch, run after run.
+    private var lastMaps: (MatchMaps?, MatchMaps?)
+
+    /// A match view's column maps, with what they were made from.
+    private struct MatchMaps {
+        let partOf: [Int]
+        let columnOf: [Int]
+        let storedColumnOf: [Int]
+        let probeParts: Int
+        let probeDistinct: Int?
+        let storedDistinct: Int?
+        let outPartOf: [Int]
+        let outColumnOf: [Int]
+        let dependence: ColumnView.Dependence?
+    }
 
     func rowsReceived(_ operand: Int) -> Int { operand == 0 ? rowsReceivedLeft : rowsReceivedRight }
     private func isComplete(_ operand: Int) -> Bool { operand == 0 ? completeLeft : completeRight }
@@ -74,9 +98,21 @@ final class HashJoinKernel: Kernel {
         let mine = tables.stored(operand, creating: keep)
         let theirs = tables.stored(other, creating: false)
         let slot = view.parts.count == 1 ? mine?.slot(for: view) : nil
-        // Every match: the probing row's index and the stored row's handle.
-        var matchRows: [Int] = []
-        var matchHandles: [Int] = []
+        // Every match: the probing row's index and the stored row's handle (the kernel's
+        // lists, taken while filled so that they are not shared).
+        var matchRows = self.matchRows
+        var matchHandles = self.matchHandles
+        self.matchRows = []
+        self.matchHandles = []
+        defer {
+            // Kept for the next batch unless a large batch grew them.
+            if matchRows.capacity <= JoinTable.reuseLimit {
+                matchRows.removeAll(keepingCapacity: true)
+                matchHandles.removeAll(keepingCapacity: true)
+                self.matchRows = matchRows
+                self.matchHandles = matchHandles
+            }
+        }
         var decodedMatches = false
         if keyAt.count == 1, !keep || slot != nil {
             decodedMatches = receiveIntegerKeys(
@@ -140,12 +176,29 @@ final class HashJoinKernel: Kernel {
             ColumnView.Part(store: part.store, positions: probeIndexes.map { part.positions[$0] }, distinctColumn: part.distinctColumn)
         }
         parts.append(ColumnView.Part(store: stored.store, positions: storedPositions, distinctColumn: stored.distinctColumn))
+        let maps = matchMaps(view, operand, stored: stored)
+        return ColumnView(parts: parts, partOf: maps.outPartOf, columnOf: maps.outColumnOf, dependence: maps.dependence)
+    }
+
+    /// The match view's column maps and dependence: the last ones for this operand when
+    /// made from the same maps, else made now and kept.
+    private func matchMaps(_ view: ColumnView, _ operand: Int,
+                           stored: (store: ColumnStore, columnOf: [Int], distinctColumn: Int?)) -> MatchMaps {
+        let probeDistinct = view.parts.count == 1 ? view.parts[0].distinctColumn : nil
+        if let last = operand == 0 ? lastMaps.0 : lastMaps.1, last.probeParts == view.parts.count,
+           last.probeDistinct == probeDistinct, last.storedDistinct == stored.distinctColumn,
+           last.partOf == view.partOf, last.columnOf == view.columnOf, last.storedColumnOf == stored.columnOf {
+            return last
+        }
         let storedPart = view.parts.count
-        return ColumnView(
-            parts: parts,
-            partOf: sources.map { $0.operand == operand ? view.partOf[$0.position] : storedPart },
-            columnOf: sources.map { $0.operand == operand ? view.columnOf[$0.position] : stored.columnOf[$0.position] },
+        let maps = MatchMaps(
+            partOf: view.partOf, columnOf: view.columnOf, storedColumnOf: stored.columnOf, probeParts: view.parts.count,
+            probeDistinct: probeDistinct, storedDistinct: stored.distinctColumn,
+            outPartOf: sources.map { $0.operand == operand ? view.partOf[$0.position] : storedPart },
+            outColumnOf: sources.map { $0.operand == operand ? view.columnOf[$0.position] : stored.columnOf[$0.position] },
             dependence: dependence(probing: view, operand, stored: stored))
+        if operand == 0 { lastMaps.0 = maps } else { lastMaps.1 = maps }
+        return maps
     }
 
     /// How the parts of a match view of a single-part probing view (part 0) and a stored
@@ -177,8 +230,30 @@ final class HashJoinKernel: Kernel {
         let part = view.partOf[j]
         let column = view.columnOf[j]
         let n = view.count
-        var others: [Int] = []
         var decoded = false
+        if view.isSmall {
+            // A few rows: keys read from the store one by one, no readers borrowed, when all
+            // are stored as integers (else the general way below).
+            var keys = smallKeys
+            smallKeys = []
+            keys.removeAll(keepingCapacity: true)
+            for k in 0..<n {
+                guard case let .integer(i) = view.storedValue(k, j) else { break }
+                keys.append(i)
+            }
+            if keys.count == n {
+                keys.withUnsafeBufferPointer { keys in
+                    if let slot, let mine {
+                        view.parts[0].positions.withUnsafeBufferPointer { mine.insert(integers: keys, slot: slot, positions: $0) }
+                    }
+                    decoded = theirs?.matches(integers: keys, rows: &rows, handles: &handles) ?? false
+                }
+                smallKeys = keys
+                return decoded
+            }
+            smallKeys = keys
+        }
+        var others: [Int] = []
         rows.reserveCapacity(n)
         handles.reserveCapacity(n)
         view.withReaders { readers in

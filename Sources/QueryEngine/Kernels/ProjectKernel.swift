@@ -14,6 +14,14 @@ import Relational
 ///   stored codes (`CodedKeySet`: no text bytes copied or hashed).
 /// The first piece read otherwise moves the kept keys into the encoded set, spelled in
 /// full, and the kernel goes on there.
+///
+/// A run's first few rows (at most `smallLimit`, the usual whole input of a selective
+/// query) skip those set-ups: their keys go to the encoded set, which the kernel keeps
+/// emptied across the runs of a prepared query, and the pieces are kept. A piece that
+/// would take the run past the limit ends that: the encoded set is emptied, the kept
+/// pieces go through the ways above as if they had just arrived (their new rows were
+/// emitted already; the same rows are new either way, since every way compares rows by
+/// value), and the kernel goes on as it would have from the start.
 final class ProjectKernel: Kernel {
     private let map: ColumnMap
     /// Unchecked exclusivity: touched once per row, never by overlapping accesses.
@@ -23,21 +31,54 @@ final class ProjectKernel: Kernel {
     private var dependent: DependentKeys?
     /// Set once keys went to `seen`: they stay there.
     private var encodedOnly = false
+    /// This run's pieces while it has had at most `smallLimit` rows (their keys in `seen`
+    /// alone); nil once it had more.
+    private var smallPieces: [BatchPiece]? = []
+    private var smallRows = 0
+    /// Encodes the keys of pieces that go to `seen` (one per kernel, not one per piece).
+    private let encoder = KeyEncoder()
+    /// The last views' maps remapped (kept across runs: they depend on no run state).
+    private var maps = ColumnMapCache()
+    static let smallLimit = 16
+    /// At most this many keys for `seen` to be emptied keeping its storage at a run's reset.
+    static let reuseLimit = 4096
 
     init(map: ColumnMap) { self.map = map }
 
     func receive(_ batch: Batch, operand: Int) -> Batch {
         var out = Batch()
         for piece in batch.pieces {
-            let keep = newRowsByPosition(piece) ?? newRowsByDeterminingPosition(piece) ?? codedNewRows(piece) ?? encodedNewRows(piece)
-            out.append(piece.selecting(keep).mapping(map.positions))
+            let keep = smallNewRows(piece) ?? newRows(piece)
+            out.append(piece.selecting(keep).mapping(map.positions, maps: &maps))
         }
         return out
     }
 
+    private func newRows(_ piece: BatchPiece) -> [Int] {
+        newRowsByPosition(piece) ?? newRowsByDeterminingPosition(piece) ?? codedNewRows(piece) ?? encodedNewRows(piece)
+    }
+
+    /// The piece's new rows while the run is small (see the type's note), else nil, after
+    /// replaying the kept pieces when this piece ends the small run.
+    private func smallNewRows(_ piece: BatchPiece) -> [Int]? {
+        guard var pieces = smallPieces else { return nil }
+        let count = piece.count
+        if smallRows + count <= Self.smallLimit {
+            smallRows += count
+            smallPieces = nil  // so the list is not shared while it grows
+            pieces.append(piece)
+            smallPieces = pieces
+            return encodedNewRows(piece)
+        }
+        smallPieces = nil
+        seen.removeAllKeepingCapacity()
+        for earlier in pieces { _ = newRows(earlier) }
+        return nil
+    }
+
     private func encodedNewRows(_ piece: BatchPiece) -> [Int] {
         var keep: [Int] = []
-        piece.forEachKey(map.positions) { k, key in
+        piece.forEachKey(map.positions, encoder: encoder) { k, key in
             if seen.insert(key).inserted { keep.append(k) }
         }
         return keep
@@ -133,7 +174,15 @@ final class ProjectKernel: Kernel {
     func freshCopy() -> any Kernel { ProjectKernel(map: map) }
 
     func resetForRun() -> Bool {
-        seen = EncodedKeySet()
+        if seen.count <= Self.reuseLimit { seen.removeAllKeepingCapacity() } else { seen = EncodedKeySet() }
+        // Emptied one by one, keeping the list's storage (`removeAll(keepingCapacity:)` takes
+        // the array's generic range replacement, about 1,000 instructions); the pieces must
+        // go, as they hold the sources' columns.
+        var pieces = smallPieces ?? []
+        smallPieces = nil
+        while !pieces.isEmpty { pieces.removeLast() }
+        smallPieces = pieces
+        smallRows = 0
         coded = nil
         positions = nil
         dependent = nil

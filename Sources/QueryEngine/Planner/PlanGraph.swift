@@ -152,6 +152,8 @@ public struct PlanGraph {
         // One flag array (wanted, visited) reserved and appended: `Array(repeating:count:)`
         // takes the standard library's unspecialized allocation, and the runner asks this
         // twice at every subtree copy. The postorder is reversed in place.
+        // One node is its own order (a subtree copy of a source, the usual one, asks twice).
+        if let ids, ids.count <= 1 { return ids }
         let wanted: UInt8 = 1, visited: UInt8 = 2
         var flags: [UInt8] = []
         flags.reserveCapacity(nodes.count)

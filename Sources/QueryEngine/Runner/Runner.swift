@@ -118,7 +118,8 @@ final class Runner: RunnerContext {
     /// the next run of the same prepared query to reset instead of making anew. The runner
     /// must not run again after this.
     func handOverRuntimes() -> [NodeRuntime] {
-        if runtimes.count > template.nodeCount { runtimes.removeLast(runtimes.count - template.nodeCount) }
+        // One at a time: `removeLast(_:)` takes the generic range replacement (~1,000 instructions).
+        while runtimes.count > template.nodeCount { runtimes.removeLast() }
         defer { runtimes = [] }
         for runtime in runtimes { runtime.releaseKernelState() }
         return runtimes
@@ -150,12 +151,20 @@ final class Runner: RunnerContext {
 
     private func nextInitiator() -> NodeID? {
         // Only sources are candidates: keeping their list avoids scanning every node per pick.
-        undrainedSources.removeAll { runtimes[$0].complete }
+        // Compacted in place: `removeAll(where:)` took the array's generic range replacement.
+        var kept = 0
+        for i in undrainedSources.indices where !runtimes[undrainedSources[i]].complete {
+            undrainedSources[kept] = undrainedSources[i]
+            kept += 1
+        }
+        while undrainedSources.count > kept { undrainedSources.removeLast() }
         var candidates = undrainedSources
         guard !candidates.isEmpty else { return nil }
         var deferred: [NodeID] = []
         for i in hookTimer.plan.callers[HookTimer.Hook.deferInitiators.rawValue] {
-            deferred += hookTimer.time(i, .deferInitiators) { heuristics[i].deferInitiators(candidates, run: self) }
+            let more = hookTimer.time(i, .deferInitiators) { heuristics[i].deferInitiators(candidates, run: self) }
+            // The first list taken as it is, not copied into a new one.
+            if deferred.isEmpty { deferred = more } else { deferred += more }
         }
         if !deferred.isEmpty {
             let kept = candidates.filter { !deferred.contains($0) }
