@@ -61,4 +61,27 @@ final class HuntClassTwelfthRoundTests: HuntCaseTestCase {
         XCTAssertEqual(try rowsRead([query], big, disable: ["late-subtree-copying"]), 0)
         XCTAssertEqual(try rowsRead([query], big), 0)  // 9 before
     }
+
+    /// Seed 33 case 1778 (a cost of the first cut of case 4): `shared_4 join shared_4 join
+    /// shared_2`, `shared_4 = (shared_3 join shared_3 join t2) select (c == 64)`, `shared_3 =
+    /// shared union shared_2 union shared`, `shared = t2 select (c != d)`. The keys narrowing
+    /// the self-join's one edge reach its other edge in the same wave; counted as a parent
+    /// whose range keeps the keys lost, they had the union and the shared select copied level
+    /// by level, each copy reading the same rows again (6 rows → 15). Edges of the same
+    /// parent no longer count.
+    func testAnotherEdgeOfTheSameParentDoesNotLoseTheKeys() throws {
+        let big = try MemoryTable(name: "big", columns: ["b", "c", "d"],
+                                  rows: (1...12).map { [.integer($0), .integer($0 % 4 == 0 ? 64 : $0), .integer($0 + 100)] },
+                                  indexedAttributes: ["c"])
+        let other = try MemoryTable(name: "other", columns: ["b", "c", "e"],
+                                    rows: (1...12).map { [.integer($0 + 50), .integer($0), .integer($0)] },
+                                    indexedAttributes: ["b", "e"])
+        let shared = try Relation(source: big).select(.comparison(.attribute("c"), .notEqual, .attribute("d")))
+        let shared2 = try Relation(source: other).rename(["e": "d"])
+        let shared3 = try shared.union(shared2).union(shared)
+        let shared4 = try shared3.join(shared3).join(Relation(source: big)).select("c" *== 64)
+        let query = try shared4.join(shared4).join(shared2)
+        XCTAssertEqual(try rowsRead([query], big, disable: ["late-subtree-copying"]), 15)
+        XCTAssertEqual(try rowsRead([query], big), 6)  // 15 when its own other edge counted
+    }
 }
