@@ -51,7 +51,9 @@ public final class LateSubtreeCopying: Heuristic {
         let child = run.graph.child(at: edge)
         let state = run.filterState(of: child)
         if state.isActive {
-            if narrowingIsLostInTheOr(filter, along: edge, state, run) { run.copySubtree(along: edge) }
+            if narrowingIsLostInTheOr(filter, along: edge, state, run) || keyNarrowingIsLost(filter, along: edge, run) {
+                run.copySubtree(along: edge)
+            }
             return
         }
         guard state.remainingParents > 0, copyable(child, run),
@@ -89,12 +91,61 @@ public final class LateSubtreeCopying: Heuristic {
         _ filter: Predicate, along edge: Edge, _ state: FilterState, _ run: any RunnerContext
     ) -> Bool {
         let child = run.graph.child(at: edge)
-        guard run.graph[child].parents.count >= 2, let current = state.filter else { return false }
+        guard run.graph[child].parents.count >= 2, let current = state.filter,
+            !Self.othersGiveNothing(child, besides: edge, run)
+        else { return false }
         let narrowed = run.providedFilter(along: edge).map { Predicate.all([$0, filter]) } ?? filter
         guard narrowed.isUnsatisfiable || atSource(child, narrowed, current, run).map({
             fetchesFarLess($0.source, $0.narrowed, than: $0.current, run)
         }) == true else { return false }
         return Self.mayNarrowLater(child, besides: edge, run) && copyable(child, run)
+    }
+
+    /// Case 4 (issue 15, twelfth round): a key filter (an IN-set of a complete operand's
+    /// keys, or `false`) narrows the edge into an active shared node of any kind while another
+    /// parent's edge holds a predicate that is no key filter (a select's range, pushed at the
+    /// start by `select-pushdown`): the runner's OR keeps the range, and the keys, however few,
+    /// are lost in it. Case 3 asks the source's estimate and follows only renames and selects;
+    /// an index's estimate of a key IN-set over several attributes is what its one attribute
+    /// fetches (seed 29 case 541: 30 keys on `(a, c, d)`, `t1` indexed on `d`, estimated far
+    /// above the quarter), and the shared node may be a project or a join (33/920: `t1 project
+    /// [a]` under a difference and an intersection; 29/1753: `t0 join t2` under a select and a
+    /// difference). When the seed's `subtree-copying` sees the same filter arrive before the
+    /// node is active (as without `select-pushdown`) it copies on the keys reaching a source
+    /// that fetches selectively; so does this, when another parent may still narrow what it
+    /// gave (else the original, keeping its OR, is read whole anyway).
+    private func keyNarrowingIsLost(_ filter: Predicate, along edge: Edge, _ run: any RunnerContext) -> Bool {
+        guard JoinFilterPushdown.hasKeyFilter(filter) else { return false }
+        let graph = run.graph
+        let child = graph.child(at: edge)
+        guard graph[child].parents.count >= 2 else { return false }
+        // Another edge of the same parent (a self-join, a union of the node with itself) gets
+        // the same narrowing in the same wave: it keeps nothing lost. (33/1778: counted, each
+        // self-join and union level copied the shared select anew, 6 rows read → 15.)
+        let others = graph[child].parents.filter { $0.parent != edge.parent }
+        guard others.contains(where: { other in
+            guard let given = run.providedFilter(along: other) else { return false }
+            return !given.isUnsatisfiable && !JoinFilterPushdown.hasKeyFilter(given)
+        }) else { return false }
+        let narrowed = run.providedFilter(along: edge).map { Predicate.all([$0, filter]) } ?? filter
+        return SubtreeCopying.reachesSelectiveSource(child, narrowed, run)
+            && Self.mayNarrowLater(child, besides: edge, run) && copyable(child, run)
+    }
+
+    /// Whether every parent of `node` other than `edge` has given `false` (or another
+    /// filter nothing passes): the runner's OR, rebuilt as `edge` narrows, is then the
+    /// narrowing alone, which no copy improves on. And a copy would leave the original,
+    /// active, with its old OR, which a later narrowing of those edges can no longer change
+    /// (the runner skips a narrowing the edge's filter already implies). The hunt's case
+    /// (issue 15, twelfth round, seed 26 case 73, `(t2 join ((t2 join t2) select (null > d)
+    /// select (d <= 39 and …))) project [d] join [d = a] t0`, `t0` empty): the outer
+    /// join's `false` reached `t2` last, and the selects' range, narrowed to `false` down the
+    /// self-join's edges, was copied away from it: `t2` read 49 rows under the range (0 without
+    /// the copy).
+    static func othersGiveNothing(_ node: NodeID, besides edge: Edge, _ run: any RunnerContext) -> Bool {
+        run.graph[node].parents.allSatisfy { other in
+            other == edge || run.providedFilter(along: other)?.isUnsatisfiable == true
+        }
     }
 
     /// The source under `node` and both filters as they reach it, when `node` is the source
@@ -155,7 +206,8 @@ public final class LateSubtreeCopying: Heuristic {
     /// (seed 18 case 1589, 6 rows that way and 41 when such operands were skipped).
     static func mayNarrowLater(_ node: NodeID, besides edge: Edge, _ run: any RunnerContext) -> Bool {
         let graph = run.graph
-        var pending = graph[node].parents.filter { $0 != edge }
+        // An edge already given `false` narrows no further (seed 26 case 73, at `othersGiveNothing`).
+        var pending = graph[node].parents.filter { $0 != edge && run.providedFilter(along: $0)?.isUnsatisfiable != true }
         var seen: Set<NodeID> = []
         while let up = pending.popLast() {
             if case let .apply(op) = graph[up.parent].operation {
