@@ -62,26 +62,33 @@ final class ClosureKernel: DemandDrivenKernel {
     }
 
     func beginDemand(filter: Predicate, canFetchBy: (Attribute) -> Bool) -> KeyDemand? {
-        guard !demanding, edgeSet.isEmpty else { return nil }
-        let pinned = filter.impliedValueSets
-        if let starts = pinned[from], canFetchBy(from) {
-            backwards = false
-            return start(from: starts, attribute: from)
-        }
-        if let starts = pinned[to], canFetchBy(to) {
-            backwards = true
-            return start(from: starts, attribute: to)
-        }
-        return nil
+        guard !demanding, edgeSet.isEmpty, let first = demandCandidates(filter: filter, canFetchBy: canFetchBy).first
+        else { return nil }
+        start(first)
+        return first
     }
 
-    private func start(from starts: Set<Value>, attribute: Attribute) -> KeyDemand {
+    /// Forwards from pinned `from` values first, else backwards from pinned `to` values.
+    func demandCandidates(filter: Predicate, canFetchBy: (Attribute) -> Bool) -> [KeyDemand] {
+        let pinned = filter.impliedValueSets
+        return [from, to].compactMap { attribute in
+            guard let starts = pinned[attribute], canFetchBy(attribute) else { return nil }
+            return KeyDemand(attribute: attribute, keys: starts.sorted())
+        }
+    }
+
+    func restartDemand(_ demand: KeyDemand) -> Bool {
+        guard demanding, edgeSet.isEmpty, found.isEmpty, demand.attribute == from || demand.attribute == to else { return false }
+        start(demand)
+        return true
+    }
+
+    private func start(_ demand: KeyDemand) {
         demanding = true
-        let keys = starts.sorted()
+        backwards = demand.attribute != from
         // (x, x) stands for "search from x"; it is a result only if a path leads back to x.
-        delta = keys.map { Pair(anchor: $0, end: $0) }
-        requested = Set(keys)
-        return KeyDemand(attribute: attribute, keys: keys)
+        delta = demand.keys.map { Pair(anchor: $0, end: $0) }
+        requested = Set(demand.keys)
     }
 
     func nextDemand() -> (rows: Batch, demand: KeyDemand?) {

@@ -16,6 +16,16 @@ protocol DemandDrivenKernel: Kernel {
     /// the first demand, or nil (the kernel stays as it was) when it cannot.
     func beginDemand(filter: Predicate, canFetchBy: (Attribute) -> Bool) -> KeyDemand?
 
+    /// The first demands `beginDemand` could make under `filter`, one per attribute it pins
+    /// that the operand can be fetched by, in `beginDemand`'s order of preference. Changes
+    /// nothing.
+    func demandCandidates(filter: Predicate, canFetchBy: (Attribute) -> Bool) -> [KeyDemand]
+
+    /// In demand mode, before any row has arrived: starts again with `demand` (one of
+    /// `demandCandidates` under a filter that has narrowed since). False, and nothing
+    /// changed, once rows have arrived.
+    func restartDemand(_ demand: KeyDemand) -> Bool
+
     /// Every row of the last demand has arrived: returns the rows the node emits now and
     /// the next demand, nil when the node has all it needs (its output is then complete
     /// for every row its filter can pass).

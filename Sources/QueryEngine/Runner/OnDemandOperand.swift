@@ -58,6 +58,9 @@ extension Runner {
             return relation.canFetchSelectively(derived)
         }
         guard chainPassesKeys(chain, from: node, filter) else { return .impossible }
+        if let driven = onDemandSources[source], driven.driver == node {
+            return restartDemand(kernel, filter, driven, source, relation, canFetchBy) ? .driven : .impossible
+        }
         if let shared {
             // Only report that a copy would help when the kernel could use it.
             return kernelCouldDemand(filter, canFetchBy) ? .shared(shared) : .impossible
@@ -65,6 +68,29 @@ extension Runner {
         guard let demand = kernel.beginDemand(filter: filter, canFetchBy: canFetchBy) else { return .impossible }
         onDemandSources[source] = OnDemandSource(driver: node, chain: chain, firstDemand: demand)
         return .driven
+    }
+
+    /// The driver's filter has narrowed since its demand began, before its source started
+    /// (a join side's keys pinning `from` after a select pinned `to`): the search starts
+    /// again from the pinned attribute whose fetch is estimated smallest, when that is
+    /// smaller than the current first demand's.
+    private func restartDemand(_ kernel: DemandDrivenKernel, _ filter: Predicate, _ driven: OnDemandSource,
+                               _ source: NodeID, _ relation: any SourceRelation,
+                               _ canFetchBy: (Attribute) -> Bool) -> Bool {
+        func fetchEstimate(_ demand: KeyDemand) -> Int? {
+            guard let keyFilter = filterDown(chain: driven.chain, Predicate.any(demand.keys.map { demand.attribute *== $0 }))
+            else { return nil }
+            return estimates.estimate(relation, filter: keyFilter)
+        }
+        guard let current = fetchEstimate(driven.firstDemand) else { return false }
+        var best: (demand: KeyDemand, rows: Int)?
+        for candidate in kernel.demandCandidates(filter: filter, canFetchBy: canFetchBy) {
+            guard let rows = fetchEstimate(candidate) else { continue }
+            if rows < (best?.rows ?? current) { best = (candidate, rows) }
+        }
+        guard let best, kernel.restartDemand(best.demand) else { return false }
+        onDemandSources[source] = OnDemandSource(driver: driven.driver, chain: driven.chain, firstDemand: best.demand)
+        return true
     }
 
     /// Whether some attribute the filter pins can be fetched by (without switching the
