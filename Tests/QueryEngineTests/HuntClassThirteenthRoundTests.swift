@@ -66,4 +66,25 @@ final class HuntClassThirteenthRoundTests: HuntCaseTestCase {
         XCTAssertEqual(try totalRead(query, [big, small], disable: ["sampled-estimate-ordering"]), 5)
         XCTAssertEqual(try totalRead(query, [big, small]), 1)
     }
+
+    /// Seed 31 case 1168: `((t1 join t0) select (47 > a and 69 >= a) minus (t1 join t0))
+    /// intersect ((t3 union t3 rename [b -> c, c -> b]) closure [b -> c] rename [b -> a, c ->
+    /// e])`, `t1` one row with a null `e`, `t3` one row, `t0` indexed on `a` with nulls in
+    /// `e`. `filter-aware-ordering` added the union's operands, counting `t3` twice (2 rows
+    /// against the join's 1), deferred it, and `t1`'s null key matched every null of `t0`;
+    /// counted once, `t3` is not deferred, and the closure's rows key the difference.
+    func testAUnionOfASourceWithItselfCountsItOnce() throws {
+        let t0 = try MemoryTable(name: "t0", columns: ["a", "e"],
+                                 rows: (0..<60).map { [.integer($0), $0 % 3 == 0 ? .null : .integer($0)] },
+                                 indexedAttributes: ["a"])
+        let t1 = try MemoryTable(name: "t1", columns: ["e"], rows: [[.null]])
+        let t3 = try MemoryTable(name: "t3", columns: ["b", "c"], rows: [[.null, .integer(36)]], indexedAttributes: ["c"])
+        let shared = try Relation(source: t1).join(Relation(source: t0))
+        let left = try shared.select(.and(["a" *< 47, "a" *<= 69])).difference(shared)
+        let right = try Relation(source: t3).union(Relation(source: t3).rename(["b": "c", "c": "b"]))
+            .closure("b", "c").rename(["b": "a", "c": "e"])
+        let query = try left.intersection(right)
+        XCTAssertEqual(try totalRead(query, [t0, t1, t3], preset: "seed"), 22)
+        XCTAssertEqual(try totalRead(query, [t0, t1, t3]), 3)  // 21 when the union added its operands
+    }
 }
