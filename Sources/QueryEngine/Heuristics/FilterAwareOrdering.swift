@@ -25,30 +25,27 @@ public final class FilterAwareOrdering: Heuristic {
     ]
 
     public static func make(_ flags: FlagSet) -> FilterAwareOrdering? {
-        guard flags.isOn(awareness) else { return nil }
-        return FilterAwareOrdering(state: State(), sampling: flags.isOn(SampledEstimateOrdering.sampling))
+        flags.isOn(awareness) ? FilterAwareOrdering(state: State()) : nil
     }
 
     /// A fresh instance for the next run of a prepared query, sharing this one's state
     /// object: the runs of a prepared query come one after another, and each run resets what
     /// it uses when it starts (its first `nodesAdded`), so the buffers are allocated once
     /// and the original graph's pairs found once per prepared query.
-    public func instanceForRun() -> (any Heuristic)? { FilterAwareOrdering(state: state, sampling: samples != nil) }
+    public func instanceForRun() -> (any Heuristic)? { FilterAwareOrdering(state: state) }
 
     /// Nothing to defer without a node that can filter an operand, or with one source.
     public func hooks(for graph: PlanGraph) -> HeuristicHooks {
         graph.sourceCount >= 2 && graph.contains { !Self.filterPairs($0).isEmpty } ? .all : .none
     }
 
-    private init(state: State, sampling: Bool) {
-        self.state = state
-        self.samples = sampling ? SampledEstimates() : nil
-    }
+    private init(state: State) { self.state = state }
 
     private let state: State
-    /// With `sampled-estimate-ordering` on, a source whose filter no index answers is sized
-    /// by a sample of its rows (`SampledEstimates`, one run's) instead of `guessed`.
-    private let samples: SampledEstimates?
+    /// A source whose filter no index answers is sized by a sample of its rows
+    /// (`SampledEstimates`, one run's; issue 15, thirteenth round) rather than `guessed`,
+    /// which remains for sources that cannot be sampled (SQLite, Postgres).
+    private let samples = SampledEstimates()
     /// Whether this run's first `nodesAdded` (the whole graph) has come.
     private var started = false
 
@@ -415,7 +412,7 @@ public final class FilterAwareOrdering: Heuristic {
         // predicates) at every call.
         switch nodes[node].operation {
         case .source:
-            found = samples?.hundredths(node, run)
+            found = samples.hundredths(node, run)
                 ?? run.estimate(node).map { Self.guessed($0, source: node, nodes: nodes, run: run) } ?? Int.max
         case .dead: found = 0
         case .apply(.union):

@@ -4,8 +4,8 @@ import Relational
 /// (its estimate is its whole table), pick the next initiator by sampled estimates
 /// (`SampledEstimates`): such a source counts its sampled size, every other its own
 /// estimate; the smallest goes first, ties in declaration order. With no such candidate it
-/// leaves the pick to the initiator ordering. On, it also gives `filter-aware-ordering`
-/// the sampled sizes in place of System R's guessed selectivities.
+/// leaves the pick to the initiator ordering. (`filter-aware-ordering` sizes such sources
+/// by the same samples, whatever this flag says: a heuristic reads only its own flags.)
 ///
 /// The hunt's class (issue 15, thirteenth round): an unindexed equality (or a NOT no index
 /// reads) that matches nothing or little, estimated at its whole table, so a smaller table
@@ -23,7 +23,7 @@ public final class SampledEstimateOrdering: Heuristic {
     public static let flags = [
         FlagSpec(
             name: sampling.name, kind: .toggle, allOn: .toggle(true), allOff: .toggle(false),
-            meaning: "order sources (and filter-aware-ordering's sizes) by a sampled estimate when a source's filter is one no index answers",
+            meaning: "pick the next source by a sampled estimate when a source's filter is one no index answers (and the pick is at most half the smallest-estimate one)",
             laterThanSeed: true)
     ]
 

@@ -12,9 +12,8 @@ import Relational
 /// of a larger table counts half a sampled row. Other sources (SQLite, Postgres) and a
 /// source whose estimate an index narrowed answer nil: the caller keeps its own estimate.
 ///
-/// Used only by heuristics added after the seed (`sampled-estimate-ordering`, and
-/// `filter-aware-ordering` when that flag is on); the seed's smallest-estimate ordering
-/// never sees it. One instance serves one run: it remembers, per node, the filter it last
+/// Used only by heuristics added after the seed (`sampled-estimate-ordering`'s pick,
+/// `filter-aware-ordering`'s sizes); the seed's smallest-estimate ordering never sees it. One instance serves one run: it remembers, per node, the filter it last
 /// sampled and the answer (a filter changes only by narrowing, a handful of times a run).
 final class SampledEstimates {
     static let sampleSize = 128
