@@ -50,7 +50,7 @@ final class HuntClassTests: HuntCaseTestCase {
             return read
         }
         XCTAssertEqual(try read("seed"), 9)
-        XCTAssertEqual(try read("all-on", ["filter-aware-ordering", "provably-empty-first"]), 9)
+        XCTAssertEqual(try read("all-on", ["filter-aware-ordering", "provably-empty-first", "sampled-estimate-ordering"]), 9)
         XCTAssertEqual(try read("all-on"), 0)
     }
 
@@ -76,7 +76,7 @@ final class HuntClassTests: HuntCaseTestCase {
     func testAGuessedThirdDoesNotRoundIntoATie() throws {
         let select: Relational.Predicate = "label" *>= "x"
         XCTAssertEqual(try readSelectedThingsJoin(select, otherRows: 4, preset: "seed"), 4)
-        XCTAssertEqual(try readSelectedThingsJoin(select, otherRows: 4, preset: "all-on", disable: ["filter-aware-ordering", "provably-empty-first"]), 4)
+        XCTAssertEqual(try readSelectedThingsJoin(select, otherRows: 4, preset: "all-on", disable: ["filter-aware-ordering", "provably-empty-first", "sampled-estimate-ordering"]), 4)
         XCTAssertEqual(try readSelectedThingsJoin(select, otherRows: 4, preset: "all-on"), 0)
     }
 
@@ -86,7 +86,7 @@ final class HuntClassTests: HuntCaseTestCase {
     func testConjunctsMultiplyTheirGuessedSelectivities() throws {
         let select: Relational.Predicate = .and(["label" *>= "x", "id" *> .integer(20)])
         XCTAssertEqual(try readSelectedThingsJoin(select, otherRows: 2, preset: "seed"), 2)
-        XCTAssertEqual(try readSelectedThingsJoin(select, otherRows: 2, preset: "all-on", disable: ["filter-aware-ordering", "provably-empty-first"]), 2)
+        XCTAssertEqual(try readSelectedThingsJoin(select, otherRows: 2, preset: "all-on", disable: ["filter-aware-ordering", "provably-empty-first", "sampled-estimate-ordering"]), 2)
         XCTAssertEqual(try readSelectedThingsJoin(select, otherRows: 2, preset: "all-on"), 0)
     }
 
@@ -99,7 +99,7 @@ final class HuntClassTests: HuntCaseTestCase {
     func testASelectThatMatchesNothingIsDrainedFirst() throws {
         let select: Relational.Predicate = "label" *>= "x"
         XCTAssertEqual(try readSelectedThingsJoin(select, otherRows: 2, preset: "seed"), 2)
-        XCTAssertEqual(try readSelectedThingsJoin(select, otherRows: 2, preset: "all-on", disable: ["provably-empty-first"]), 2)
+        XCTAssertEqual(try readSelectedThingsJoin(select, otherRows: 2, preset: "all-on", disable: ["provably-empty-first", "sampled-estimate-ordering", "filter-aware-ordering"]), 2)
         XCTAssertEqual(try readSelectedThingsJoin(select, otherRows: 2, preset: "all-on"), 0)
     }
 
@@ -109,7 +109,7 @@ final class HuntClassTests: HuntCaseTestCase {
     /// (`label >= "t5"`) is left to the other orderings.
     func testRangesRuleOutNumbersAndTypes() throws {
         for select: Relational.Predicate in [.and(["id" *< 1, "label" *!= "t3"]), .and(["id" *>= "x,y", "label" *!= "t3"])] {
-            XCTAssertEqual(try readSelectedThingsJoin(select, otherRows: 2, preset: "all-on", disable: ["provably-empty-first"]), 2)
+            XCTAssertEqual(try readSelectedThingsJoin(select, otherRows: 2, preset: "all-on", disable: ["provably-empty-first", "sampled-estimate-ordering", "filter-aware-ordering"]), 2)
             XCTAssertEqual(try readSelectedThingsJoin(select, otherRows: 2, preset: "all-on"), 0)
         }
         let possible: Relational.Predicate = "label" *>= "t5"
@@ -126,7 +126,7 @@ final class HuntClassTests: HuntCaseTestCase {
     func testAnAndNarrowedToNullMatchesNothing() throws {
         XCTAssertEqual(try readCase338(withNegative: false, "seed"), 4)
         XCTAssertEqual(try readCase338(withNegative: false, "all-on", ["provably-empty-first"]), 0)  // join-conjunct-pushdown
-        XCTAssertEqual(try readCase338(withNegative: false, "all-on", ["provably-empty-first", "join-conjunct-pushdown"]), 4)
+        XCTAssertEqual(try readCase338(withNegative: false, "all-on", ["provably-empty-first", "join-conjunct-pushdown", "sampled-estimate-ordering", "filter-aware-ordering"]), 4)
         XCTAssertEqual(try readCase338(withNegative: false, "all-on", ["join-conjunct-pushdown"]), 0)
     }
 
@@ -136,7 +136,7 @@ final class HuntClassTests: HuntCaseTestCase {
     /// and the join's empty side keeps `t3` unread.
     func testAJoinSideGetsTheConjunctsItCanRead() throws {
         XCTAssertEqual(try readCase338(withNegative: true, "seed"), 4)
-        XCTAssertEqual(try readCase338(withNegative: true, "all-on", ["join-conjunct-pushdown"]), 4)
+        XCTAssertEqual(try readCase338(withNegative: true, "all-on", ["join-conjunct-pushdown", "sampled-estimate-ordering", "filter-aware-ordering"]), 4)
         XCTAssertEqual(try readCase338(withNegative: true, "all-on"), 0)
         XCTAssertEqual(try readCase338(withNegative: true, "all-on", ["provably-empty-first"]), 0)
     }

@@ -25,6 +25,7 @@ final class PassAndHookReportTests: XCTestCase {
             "filter-aware-ordering.deferInitiators": 3,
             "provably-empty-first.deferInitiators": 3,  // asks nothing: every filter here an index answers
             "provably-empty-first.chooseInitiator": 3,
+            "sampled-estimate-ordering.chooseInitiator": 3,  // leaves every pick: an index answers each filter
             "late-subtree-copying.willProvideFilter": 2,
             "late-subtree-copying.vetoesCopy": 1,  // asked before the seed's copy, which it allows
             "late-filter-narrowing.filterActivated": 2,

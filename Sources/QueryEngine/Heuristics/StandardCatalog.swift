@@ -1,8 +1,8 @@
 extension HeuristicCatalog {
     /// Every heuristic, in the order their hooks run: seed 000's, then later ones where
     /// their hooks must run (join-filter-pushdown after join-filter-threshold, which it
-    /// defers to; provably-empty-first before initiator-ordering, whose pick
-    /// it overrides). A new heuristic is one file under Heuristics/ plus one line here.
+    /// defers to; provably-empty-first, then sampled-estimate-ordering, before
+    /// initiator-ordering, whose pick they override). A new heuristic is one file under Heuristics/ plus one line here.
     public static var standard: HeuristicCatalog {
         HeuristicCatalog([
             UnionFlattening.self,
@@ -12,6 +12,7 @@ extension HeuristicCatalog {
             SetOperandFilter.self,
             FilterAwareOrdering.self,
             ProvablyEmptyFirst.self,
+            SampledEstimateOrdering.self,
             InitiatorOrdering.self,
             SubtreeCopying.self,
             LateSubtreeCopying.self,

@@ -1,0 +1,60 @@
+import Relational
+
+/// A sampled estimate of what a source delivers under its active filter, for a filter no
+/// index answers: the source's own estimate is then its whole table, and System R's
+/// guessed selectivities (1/10 an equality) cannot tell an equality that matches nothing
+/// from one that matches a tenth.
+///
+/// The filter is tested on at most `sampleSize` rows of a memory table, evenly spaced in
+/// stored order (every row of a table that small), read from its columns: a statistics
+/// pass like the column ranges `provably-empty-first` reads, not a scan, so it counts no
+/// row as read. The estimate is the sampled fraction of the table; a sample with no match
+/// of a larger table counts half a sampled row. Other sources (SQLite, Postgres) and a
+/// source whose estimate an index narrowed answer nil: the caller keeps its own estimate.
+///
+/// Used only by heuristics added after the seed (`sampled-estimate-ordering`'s pick,
+/// `filter-aware-ordering`'s sizes); the seed's smallest-estimate ordering never sees it. One instance serves one run: it remembers, per node, the filter it last
+/// sampled and the answer (a filter changes only by narrowing, a handful of times a run).
+final class SampledEstimates {
+    static let sampleSize = 128
+
+    private var known: [(filter: Predicate, hundredths: Int?)?] = []
+
+    /// The source's sampled size under its active filter in hundredths of a row, or nil when
+    /// there is nothing to sample (no active filter, `true`, an index-narrowed estimate, a
+    /// source that is not a memory table).
+    func hundredths(_ node: NodeID, _ run: any RunnerContext) -> Int? {
+        let state = run.filterState(of: node)
+        guard state.isActive, let filter = state.filter, filter != .true else { return nil }
+        let planNode = run.graph[node]
+        guard case let .source(source) = planNode.operation, let table = source as? MemoryTable,
+            let whole = planNode.approximateCount, whole > 0,
+            let estimate = run.estimate(node), estimate >= whole
+        else { return nil }
+        if node < known.count, let entry = known[node], entry.filter == filter { return entry.hundredths }
+        let found = Self.sample(table, filter)
+        if node >= known.count { known += repeatElement(nil, count: node + 1 - known.count) }
+        known[node] = (filter, found)
+        return found
+    }
+
+    /// The filter's matches in an evenly spaced sample, scaled to the table, in hundredths.
+    static func sample(_ table: MemoryTable, _ filter: Predicate) -> Int? {
+        guard let compiled = try? CompiledPredicate(filter, scheme: table.scheme) else { return nil }
+        let store = table.columns
+        let count = store.count
+        guard count > 0 else { return 0 }
+        let sampled = min(count, sampleSize)
+        var matches = 0
+        for i in 0..<sampled {
+            // Evenly spaced: position i * count / sampled, every row when count <= sampleSize.
+            let position = i * count / sampled
+            if compiled.matches(store.row(at: position)) { matches += 1 }
+        }
+        if matches == 0 {
+            return sampled == count ? 0 : (count * 100 + 2 * sampled - 1) / (2 * sampled)
+        }
+        let (scaled, overflow) = (count * 100).multipliedReportingOverflow(by: matches)
+        return overflow ? Int.max : (scaled + sampled - 1) / sampled
+    }
+}
