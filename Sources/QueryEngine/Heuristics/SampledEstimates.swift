@@ -5,19 +5,19 @@ import Relational
 /// guessed selectivities (1/10 an equality) cannot tell an equality that matches nothing
 /// from one that matches a tenth.
 ///
-/// The filter is tested on at most `sampleSize` rows of a memory table, evenly spaced in
-/// stored order (every row of a table that small), read from its columns: a statistics
-/// pass like the column ranges `provably-empty-first` reads, not a scan, so it counts no
-/// row as read. The estimate is the sampled fraction of the table; a sample with no match
-/// of a larger table counts half a sampled row. Other sources (SQLite, Postgres) and a
-/// source whose estimate an index narrowed answer nil: the caller keeps its own estimate.
+/// The filter is tested on the table's statistics sample (`MemoryTable.statisticsSample()`:
+/// at most 128 rows evenly spaced in stored order, every row of a table that small, built
+/// once after a change of rows and kept, as `ANALYZE` keeps its sample), so a query reads
+/// no row of the table for it, as it reads none for the column ranges `provably-empty-first`
+/// uses. The estimate is the sampled fraction of the table; a sample with no match of a
+/// larger table counts half a sampled row. Other sources (SQLite, Postgres) and a source
+/// whose estimate an index narrowed answer nil: the caller keeps its own estimate.
 ///
 /// Used only by heuristics added after the seed (`sampled-estimate-ordering`'s pick,
-/// `filter-aware-ordering`'s sizes); the seed's smallest-estimate ordering never sees it. One instance serves one run: it remembers, per node, the filter it last
-/// sampled and the answer (a filter changes only by narrowing, a handful of times a run).
+/// `filter-aware-ordering`'s sizes); the seed's smallest-estimate ordering never sees it.
+/// One instance serves one run: it remembers, per node, the filter it last sampled and the
+/// answer (a filter changes only by narrowing, a handful of times a run).
 final class SampledEstimates {
-    static let sampleSize = 128
-
     private var known: [(filter: Predicate, hundredths: Int?)?] = []
 
     /// The source's sampled size under its active filter in hundredths of a row, or nil when
@@ -38,19 +38,16 @@ final class SampledEstimates {
         return found
     }
 
-    /// The filter's matches in an evenly spaced sample, scaled to the table, in hundredths.
+    /// The filter's matches in the table's statistics sample, scaled to the table, in hundredths.
     static func sample(_ table: MemoryTable, _ filter: Predicate) -> Int? {
         guard let compiled = try? CompiledPredicate(filter, scheme: table.scheme) else { return nil }
-        let store = table.columns
-        let count = store.count
+        let count = table.count
         guard count > 0 else { return 0 }
-        let sampled = min(count, sampleSize)
+        let rows = table.statisticsSample()
+        let sampled = rows.count
+        guard sampled > 0 else { return nil }
         var matches = 0
-        for i in 0..<sampled {
-            // Evenly spaced: position i * count / sampled, every row when count <= sampleSize.
-            let position = i * count / sampled
-            if compiled.matches(store.row(at: position)) { matches += 1 }
-        }
+        for row in rows where compiled.matches(row) { matches += 1 }
         if matches == 0 {
             return sampled == count ? 0 : (count * 100 + 2 * sampled - 1) / (2 * sampled)
         }

@@ -35,6 +35,8 @@ public final class MemoryTable: SourceRelation {
     /// propagation changes a table every transaction): an added row widens it, a removed
     /// row leaves it (wider than needed is still sound), a bulk load or `removeAll` resets it.
     private var columnRanges: [ValueRange??] = []
+    /// The statistics sample once asked (`statisticsSample()`); dropped by any change of rows.
+    private var sample: [Row]?
     /// The membership table; nil while `keyIndex` answers membership.
     private var members: PositionTable?
     /// An index whose column has held distinct values in every row so far.
@@ -109,6 +111,7 @@ public final class MemoryTable: SourceRelation {
         }
         store.appendStored(stored)
         widenRanges(with: row)
+        sample = nil
         let position = store.count - 1
         store.withReaders { rows in
             members?.insert(position, hash: rows.rowHash(position), dense: true) { rows.rowHash($0) }
@@ -194,6 +197,7 @@ public final class MemoryTable: SourceRelation {
         store = rows
         store.seal()
         columnRanges = []
+        sample = nil
         rebuildMembershipAndIndexes()
         return store.count
     }
@@ -223,6 +227,7 @@ public final class MemoryTable: SourceRelation {
     public func removeAll() {
         store = ColumnStore(width: scheme.count)
         columnRanges = []
+        sample = nil
         indexes = indexes.map { ColumnIndex(column: $0.column) }
         if indexes.isEmpty { members = PositionTable() } else { members = nil; keyIndex = 0 }
     }
@@ -304,6 +309,7 @@ public final class MemoryTable: SourceRelation {
         }
         if position != last { store.moveRow(from: last, to: position) }
         store.removeLast()
+        sample = nil
     }
 
     /// Indexes and membership from scratch over `store`. Rows equal to an earlier row are
@@ -461,6 +467,29 @@ public final class MemoryTable: SourceRelation {
         columnRanges[column] = .some(found)
         return found
     }
+
+    /// At most this many rows make the statistics sample.
+    public static let statisticsSampleLimit = 128
+
+    /// The table's statistics sample: at most `statisticsSampleLimit` rows, evenly spaced in
+    /// stored order (every row of a table that small). Built when first asked after a change
+    /// of rows and kept until the next, as `ANALYZE` keeps its sample between changes, so
+    /// the queries that use it read no rows of the table for it. (PostgreSQL's `ANALYZE`
+    /// samples 300 rows per unit of its statistics target, 30,000 by default: on tables
+    /// that small its statistics are exact too.) `statisticsSamplesBuilt` counts the builds.
+    public func statisticsSample() -> [Row] {
+        if let sample { return sample }
+        let count = store.count
+        let sampled = min(count, Self.statisticsSampleLimit)
+        // Position i * count / sampled: every row when count <= the limit.
+        let built = (0..<sampled).map { store.row(at: $0 * count / sampled) }
+        sample = built
+        statisticsSamplesBuilt += 1
+        return built
+    }
+
+    /// How many times `statisticsSample()` built a sample (not reset by `resetStatistics`).
+    public private(set) var statisticsSamplesBuilt = 0
 
     /// Rows whose `attribute` equals `value`, through the index (no scan).
     public func lookup(_ attribute: Attribute, _ value: Value) throws -> [Row] {
