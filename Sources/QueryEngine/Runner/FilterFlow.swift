@@ -60,6 +60,12 @@ extension Runner {
     /// wave's order and have no parent outside it, so they follow in a second pass.
     private func narrowFilter(_ given: Predicate, with filter: Predicate, along edge: Edge) {
         guard let first = narrowEdge(given, filter, edge) else { return }
+        narrowingWave(from: first)
+    }
+
+    /// Rebuilds `first`'s filter from its parents' current filters and, where that narrows
+    /// an active filter, narrows its children's edges in turn (the wave above).
+    func narrowingWave(from first: NodeID) {
         var pending: Set<NodeID> = [first]
         while !pending.isEmpty {
             for id in graph.topologicalOrder() where pending.remove(id) != nil {

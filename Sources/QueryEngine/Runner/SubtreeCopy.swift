@@ -59,7 +59,8 @@ extension Runner {
         // The original loses a parent. If that parent had not provided yet, the original now
         // waits on one fewer. If it had, the copy takes its filter over (below), and the
         // original, still waiting, keeps only what its remaining parents gave; an active
-        // original keeps its OR (a superset, sound: its children already have it).
+        // original narrows to them, and the narrowing flows down as any narrowing does (a
+        // source not drained then fetches only what its remaining parents need).
         let given = runtimes[edge.parent].providedToOperand[edge.operand]
         let original = runtimes[root]
         if given == nil {
@@ -78,6 +79,8 @@ extension Runner {
         let added = graph.topologicalOrder(of: Array(firstCopy..<graph.nodes.count))
         forEachHeuristic(.nodesAdded) { $0.nodesAdded(added, run: self) }
         if let given { carryFilter(given, to: newRoot) }
+        // After the heuristics have seen the copies: the wave calls their hooks.
+        if given != nil, original.filterActive, !original.complete { narrowingWave(from: root) }
         return newRoot
     }
 
