@@ -248,8 +248,29 @@ public final class LateSubtreeCopying: Heuristic {
         let child = graph.child(at: edge)
         var memo: [NodeID: Bool] = [:]
         let waiting = graph[child].parents.filter { $0 != edge && !run.hasProvided(along: $0) }
-        if waiting.contains(where: { Self.neverProvides($0, run, &memo) }) { return true }
+        if waiting.contains(where: { Self.neverProvides($0, run, &memo) }) { return !Self.breaksAWait(edge, run) }
         return Self.siblingsGiveTheSame(edge, waiting, run)
+    }
+
+    /// Whether the copy breaks a wait that would drain a source unfiltered: a node below the
+    /// child waits on a parent outside the child's subtree (a join's key filter) that itself
+    /// waits, through its operands, on `edge.parent`. Uncopied, the node can get that filter
+    /// only after its own rows went up through the child, so it is fetched before its filter
+    /// is active. Hunt seed 39 case 1498 (default settings): `t2` under a shared select, under
+    /// `(shared union t2) select (d == 131) join t2` and under the output union; vetoed, the
+    /// join's `t2` waited on the union through the shared select and read all 5 rows, where
+    /// the copy let the join's empty side give it `false` (0 rows).
+    private static func breaksAWait(_ edge: Edge, _ run: any RunnerContext) -> Bool {
+        let graph = run.graph
+        let child = graph.child(at: edge)
+        guard let members = graph.subtree(of: child, upTo: 64) else { return false }
+        let inside = Set(members)
+        for node in members where node != child {
+            for up in graph[node].parents where !inside.contains(up.parent) && !run.hasProvided(along: up) {
+                if graph.subtree(of: up.parent, upTo: 256)?.contains(edge.parent) ?? false { return true }
+            }
+        }
+        return false
     }
 
     /// Whether the parent at `edge` can give no filter along it but by passing its own active
