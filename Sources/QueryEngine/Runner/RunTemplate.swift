@@ -4,7 +4,10 @@ import Relational
 /// computed once by `QueryEngine.prepare` (or by a runner built without one), so a prepared
 /// run does not walk the graph for it again. Runtime copies add nodes past `nodeCount`;
 /// the runner never kills a node, so the original nodes stay as listed here.
-struct RunTemplate {
+///
+/// A class: every run hands it to its runner, and a structure of eight lists was copied
+/// (each list retained and released) twice a run.
+final class RunTemplate {
     /// Nodes in the optimized graph (copies made while running come after).
     let nodeCount: Int
     /// Live nodes of the optimized graph, in id order.
@@ -25,7 +28,8 @@ struct RunTemplate {
 
     init(graph: PlanGraph, heuristics: [any Heuristic]) {
         nodeCount = graph.nodes.count
-        liveNodes = graph.liveNodeIDs
+        let liveNodes = graph.liveNodeIDs
+        self.liveNodes = liveNodes
         order = graph.topologicalOrder()
         sources = graph.nodes.indices.filter { graph[$0].operation.isSource }
         labels = graph.nodes.map(Self.label)
