@@ -184,7 +184,8 @@ final class Runner: RunnerContext {
         runtime.started = true
         counters.initiatorOrder.append(graph[id].name ?? source.sourceName)
         let filter = runtime.filterActive ? runtime.filter : nil
-        if let plan = onDemandSources[id] {
+        // Most runs fetch nothing on demand: an empty dictionary is not hashed into.
+        if !onDemandSources.isEmpty, let plan = onDemandSources[id] {
             try drainOnDemand(id, source, plan)
             markComplete(id)
             return
@@ -243,6 +244,12 @@ final class Runner: RunnerContext {
     func isComplete(_ node: NodeID) -> Bool { runtimes[node].complete }
 
     func hasUndrainedSource(below node: NodeID) -> Bool {
+        // A source is its own answer, with no list made: the join filter heuristics ask it
+        // of a join's other operand, most often a source.
+        if case .source = graph.nodes[node].operation {
+            let runtime = runtimes[node]
+            return !runtime.complete && !runtime.started
+        }
         var seen = SmallSet(node)
         var pending = [node]
         while let id = pending.popLast() {
@@ -265,7 +272,7 @@ final class Runner: RunnerContext {
         guard case let .source(source) = graph.nodes[node].operation else { return nil }
         let runtime = runtimes[node]
         let estimate: Int?
-        if let onDemand = onDemandSources[node] {
+        if let onDemand = onDemandSources.isEmpty ? nil : onDemandSources[node] {
             // A source fetched on demand is estimated by its first fetch.
             estimate = estimates.estimate(source, filter: firstFetchFilter(onDemand))
         } else {
