@@ -79,6 +79,15 @@ final class Runner: RunnerContext {
             throw RelationError.unsupported("internal error: output \(output) never completed")
         }
         let live = liveNodeIDs()
+        // Counted from nothing, a run whose nodes moved the same rows as the last run's
+        // (the usual case for a prepared query) reports the same per-source and per-node
+        // lists: the last run's are given again (`RunTemplate.lastCounts`).
+        let fresh = counters.rowsReadBySource.isEmpty && counters.perNode.isEmpty
+        if fresh, template.lastCounts.matches(live, self) {
+            counters.rowsReadBySource = template.lastCounts.rowsReadBySource
+            counters.perNode = template.lastCounts.perNode
+            return outputs
+        }
         counters.rowsReadBySource.reserveCapacity(template.sources.count)
         for id in live {
             if case let .source(source) = graph[id].operation, runtimes[id].rowsOut > 0 {
@@ -89,7 +98,17 @@ final class Runner: RunnerContext {
             NodeCounters(node: $0, label: $0 < template.nodeCount ? template.labels[$0] : RunTemplate.label(graph[$0]),
                          rowsIn: runtimes[$0].rowsIn, rowsOut: runtimes[$0].rowsOut)
         }
+        if fresh { template.lastCounts.record(live, self) }
         return outputs
+    }
+
+    /// The node of the optimized graph that `id` is a copy of (through copies of copies),
+    /// or `id` itself: a copy has its original's operation and name, so its label and
+    /// source are that node's.
+    func templateOriginal(of id: NodeID) -> NodeID {
+        var node = id
+        while node >= template.nodeCount, let original = graph.nodes[node].copiedFrom { node = original }
+        return node
     }
 
     /// The graph's live nodes: the template's, then live copies.
@@ -144,7 +163,7 @@ final class Runner: RunnerContext {
     func registerCopies() {
         for id in runtimes.count..<graph.nodes.count {
             let original = runtimes[graph[id].copiedFrom ?? id]
-            runtimes.append(NodeRuntime(node: graph[id], compiledLike: original))
+            runtimes.append(NodeRuntime(copy: id, in: graph, compiledLike: original))
             if graph[id].operation.isSource { undrainedSources.append(id) }
         }
     }
