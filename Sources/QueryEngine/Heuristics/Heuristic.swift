@@ -18,6 +18,8 @@ public protocol Heuristic: AnyObject {
     /// (which serves the first run itself). nil, the default, makes a fresh one with `make`.
     /// A heuristic whose stored properties are settings only returns `self`; one that keeps
     /// state for a run may return a fresh instance sharing what it worked out for the query.
+    /// A prepared query asks every instance at its second run and then only those that did
+    /// not give themselves (an instance that gave `self` serves every later run).
     func instanceForRun() -> (any Heuristic)?
 
     /// The hooks worth calling in runs of this optimized graph, asked once per prepared

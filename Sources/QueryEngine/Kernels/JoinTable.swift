@@ -177,7 +177,9 @@ final class JoinTable {
     var keySet: Set<Row> {
         let values = keys.allValues
         var set = Set<Row>(minimumCapacity: values.count)
-        for (i, value) in values.enumerated() { set.insert(Row(spelled[i] ?? value)) }
+        // An empty `spelled` (no integral real key) is not hashed into per key.
+        let respelled = !spelled.isEmpty
+        for (i, value) in values.enumerated() { set.insert(Row(respelled ? spelled[i] ?? value : value)) }
         return set
     }
 }

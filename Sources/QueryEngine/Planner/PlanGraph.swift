@@ -128,7 +128,8 @@ public struct PlanGraph {
         for id in original.nodes.indices where nodes[id].approximateCount != original.nodes[id].approximateCount {
             return false
         }
-        if nodes.count > original.nodes.count { nodes.removeLast(nodes.count - original.nodes.count) }
+        // One at a time: `removeLast(_:)` takes the array's generic range replacement.
+        while nodes.count > original.nodes.count { nodes.removeLast() }
         for id in original.nodes.indices {
             if nodes[id].children != original.nodes[id].children { nodes[id].children = original.nodes[id].children }
             if nodes[id].parents != original.nodes[id].parents { nodes[id].parents = original.nodes[id].parents }

@@ -7,8 +7,15 @@ import Relational
 struct FilterDisjuncts {
     private(set) var parts: [Predicate] = []
     private var known = Set<Predicate>()
-    /// Where the IN-set over each attribute list sits in `parts`.
-    private var inSetAt: [[Attribute]: Int] = [:]
+    /// Where the IN-set over each attribute list sits in `parts`: a list searched in order,
+    /// as a node's filter holds one or two IN-sets (a dictionary hashed every attribute name
+    /// per look-up and grew from empty in each copy's state).
+    private var inSetAt: [(attributes: [Attribute], index: Int)] = []
+
+    private func inSetIndex(_ attributes: [Attribute]) -> Int? {
+        for entry in inSetAt where entry.attributes == attributes { return entry.index }
+        return nil
+    }
 
     /// ORs in the disjuncts of `filter`; true when that changed the OR.
     mutating func add(_ filter: Predicate) -> Bool {
@@ -18,11 +25,11 @@ struct FilterDisjuncts {
         for piece in pieces {
             // IN-sets are found by their attributes (hashing a set would hash every key).
             if case let .inSet(attributes, keys) = piece {
-                if let i = inSetAt[attributes], case let .inSet(_, held) = parts[i] {
+                if let i = inSetIndex(attributes), case let .inSet(_, held) = parts[i] {
                     guard !keys.isSubset(of: held) else { continue }
                     parts[i] = .inSet(attributes: attributes, keys: held.union(keys))
                 } else {
-                    inSetAt[attributes] = parts.count
+                    inSetAt.append((attributes, parts.count))
                     parts.append(piece)
                 }
             } else {
@@ -55,20 +62,23 @@ struct FilterDisjuncts {
         for i in absorbed { known.remove(parts[i]) }
         let dropped = Set(absorbed)
         parts = parts.indices.filter { !dropped.contains($0) }.map { parts[$0] }
-        inSetAt = [:]
+        inSetAt = []
         for (i, part) in parts.enumerated() {
-            if case let .inSet(attributes, _) = part { inSetAt[attributes] = i }
+            if case let .inSet(attributes, _) = part { inSetAt.append((attributes, i)) }
         }
     }
 
-    /// The OR of the disjuncts.
-    var predicate: Predicate { Predicate.any(parts) }
+    /// The OR of the disjuncts. One disjunct is the OR itself (`Predicate.any` of one part
+    /// that is not an OR, as no part is, gives it back), without a list made to say so.
+    var predicate: Predicate { parts.count == 1 ? parts[0] : Predicate.any(parts) }
 
     /// No disjunct again, keeping the storage (a node's next run of a prepared query).
     mutating func removeAll() {
         guard !parts.isEmpty else { return }
-        parts.removeAll(keepingCapacity: true)
-        known.removeAll(keepingCapacity: true)
-        inSetAt.removeAll(keepingCapacity: true)
+        // One at a time: `removeAll(keepingCapacity:)` takes the array's generic range
+        // replacement.
+        while !parts.isEmpty { parts.removeLast() }
+        while !inSetAt.isEmpty { inSetAt.removeLast() }
+        if !known.isEmpty { known.removeAll(keepingCapacity: true) }
     }
 }

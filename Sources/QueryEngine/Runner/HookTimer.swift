@@ -45,6 +45,9 @@ final class HookTimer {
     /// Set by a protocol default implementation during the current call.
     private var calledDefault = false
     private let timing: Bool
+    /// The last untimed `reports` and the slots they were made from (see `reports`).
+    private var lastReports: [HookReport] = []
+    private var lastSlots: [Int] = []
 
     init(heuristics: [any Heuristic], plan: HookPlan, names: [String]? = nil, timing: Bool = true) {
         self.names = names ?? heuristics.map(Self.name(of:))
@@ -125,12 +128,23 @@ final class HookTimer {
     var reports: [HookReport] {
         var out: [HookReport] = []
         guard !calledSlots.isEmpty else { return out }
+        // Untimed, a prepared query's runs usually call the same hooks as often as the last
+        // run did: its list is then given again (shared, copy-on-write) instead of built anew
+        // with a name and hook string per report.
+        if !timing, lastReports.count == calledSlots.count,
+            zip(lastReports, calledSlots).allSatisfy({ $0.0.calls == calls[$0.1] }), calledSlots == lastSlots {
+            return lastReports
+        }
         out.reserveCapacity(calledSlots.count)
         for slot in calledSlots {
             let hook = Hook(rawValue: slot % Self.hooks) ?? .nodesAdded
             out.append(HookReport(
                 heuristic: names[slot / Self.hooks], hook: hook.name, calls: calls[slot],
                 microseconds: timing ? Double(nanoseconds[slot]) / 1_000 : 0))
+        }
+        if !timing {
+            lastReports = out
+            lastSlots = calledSlots
         }
         return out
     }

@@ -51,11 +51,23 @@ final class NodeRuntime {
             filterParents = node.parents.count + (node.outputs.isEmpty ? 0 : 1)
             operands = node.children.count
         }
+
+        private init(filterParents: Int, operands: Int) {
+            self.filterParents = filterParents
+            self.operands = operands
+        }
+
+        /// A node's shape read in place in the graph (an initializer taking the node
+        /// consumes it, so a node read from the graph was copied for it).
+        static func of(_ id: NodeID, in graph: PlanGraph) -> Shape {
+            Shape(filterParents: graph.nodes[id].parents.count + (graph.nodes[id].outputs.isEmpty ? 0 : 1),
+                  operands: graph.nodes[id].children.count)
+        }
     }
 
-    /// Fresh state for a copy of a node, sharing the original's compiled operator.
-    convenience init(node: PlanNode, compiledLike original: NodeRuntime) {
-        self.init(shape: Shape(node), compiled: original.kernel)
+    /// Fresh state for copy `id` of a node, sharing the original's compiled operator.
+    convenience init(copy id: NodeID, in graph: PlanGraph, compiledLike original: NodeRuntime) {
+        self.init(shape: Shape.of(id, in: graph), compiled: original.kernel)
     }
 
     /// Fresh state for a node whose operator is already compiled (`compile`): the runner

@@ -4,7 +4,10 @@ import Relational
 /// computed once by `QueryEngine.prepare` (or by a runner built without one), so a prepared
 /// run does not walk the graph for it again. Runtime copies add nodes past `nodeCount`;
 /// the runner never kills a node, so the original nodes stay as listed here.
-struct RunTemplate {
+///
+/// A class: every run hands it to its runner, and a structure of eight lists was copied
+/// (each list retained and released) twice a run.
+final class RunTemplate {
     /// Nodes in the optimized graph (copies made while running come after).
     let nodeCount: Int
     /// Live nodes of the optimized graph, in id order.
@@ -25,7 +28,8 @@ struct RunTemplate {
 
     init(graph: PlanGraph, heuristics: [any Heuristic]) {
         nodeCount = graph.nodes.count
-        liveNodes = graph.liveNodeIDs
+        let liveNodes = graph.liveNodeIDs
+        self.liveNodes = liveNodes
         order = graph.topologicalOrder()
         sources = graph.nodes.indices.filter { graph[$0].operation.isSource }
         labels = graph.nodes.map(Self.label)
@@ -37,4 +41,41 @@ struct RunTemplate {
     }
 
     static func label(_ node: PlanNode) -> String { node.name ?? node.operation.label }
+
+    /// The last run's per-node and per-source counts, kept for the next run of the same
+    /// prepared query (runs of one prepared query come one after another).
+    let lastCounts = LastCounts()
+}
+
+/// A run's `RunCounters.perNode` and `rowsReadBySource`, with what they were made from:
+/// per live node, the node of the optimized graph it is or copies (which fixes its label
+/// and source) and its rows in and out.
+final class LastCounts {
+    private(set) var perNode: [NodeCounters] = []
+    private(set) var rowsReadBySource: [ObjectIdentifier: Int] = [:]
+    private var made: [(node: NodeID, original: NodeID, rowsIn: Int, rowsOut: Int)] = []
+    private var recorded = false
+
+    /// Whether `run`'s live nodes are those recorded, each the same original with the same
+    /// rows in and out (so the lists would come out equal).
+    func matches(_ live: [NodeID], _ run: Runner) -> Bool {
+        guard recorded, live.count == made.count else { return false }
+        for (i, id) in live.enumerated() {
+            let entry = made[i]
+            guard entry.node == id, entry.rowsIn == run.runtimes[id].rowsIn, entry.rowsOut == run.runtimes[id].rowsOut,
+                entry.original == run.templateOriginal(of: id)
+            else { return false }
+        }
+        return true
+    }
+
+    func record(_ live: [NodeID], _ run: Runner) {
+        perNode = run.counters.perNode
+        rowsReadBySource = run.counters.rowsReadBySource
+        made.removeAll(keepingCapacity: true)
+        for id in live {
+            made.append((id, run.templateOriginal(of: id), run.runtimes[id].rowsIn, run.runtimes[id].rowsOut))
+        }
+        recorded = true
+    }
 }

@@ -79,6 +79,15 @@ final class Runner: RunnerContext {
             throw RelationError.unsupported("internal error: output \(output) never completed")
         }
         let live = liveNodeIDs()
+        // Counted from nothing, a run whose nodes moved the same rows as the last run's
+        // (the usual case for a prepared query) reports the same per-source and per-node
+        // lists: the last run's are given again (`RunTemplate.lastCounts`).
+        let fresh = counters.rowsReadBySource.isEmpty && counters.perNode.isEmpty
+        if fresh, template.lastCounts.matches(live, self) {
+            counters.rowsReadBySource = template.lastCounts.rowsReadBySource
+            counters.perNode = template.lastCounts.perNode
+            return outputs
+        }
         counters.rowsReadBySource.reserveCapacity(template.sources.count)
         for id in live {
             if case let .source(source) = graph[id].operation, runtimes[id].rowsOut > 0 {
@@ -89,7 +98,17 @@ final class Runner: RunnerContext {
             NodeCounters(node: $0, label: $0 < template.nodeCount ? template.labels[$0] : RunTemplate.label(graph[$0]),
                          rowsIn: runtimes[$0].rowsIn, rowsOut: runtimes[$0].rowsOut)
         }
+        if fresh { template.lastCounts.record(live, self) }
         return outputs
+    }
+
+    /// The node of the optimized graph that `id` is a copy of (through copies of copies),
+    /// or `id` itself: a copy has its original's operation and name, so its label and
+    /// source are that node's.
+    func templateOriginal(of id: NodeID) -> NodeID {
+        var node = id
+        while node >= template.nodeCount, let original = graph.nodes[node].copiedFrom { node = original }
+        return node
     }
 
     /// The graph's live nodes: the template's, then live copies.
@@ -144,7 +163,7 @@ final class Runner: RunnerContext {
     func registerCopies() {
         for id in runtimes.count..<graph.nodes.count {
             let original = runtimes[graph[id].copiedFrom ?? id]
-            runtimes.append(NodeRuntime(node: graph[id], compiledLike: original))
+            runtimes.append(NodeRuntime(copy: id, in: graph, compiledLike: original))
             if graph[id].operation.isSource { undrainedSources.append(id) }
         }
     }
@@ -184,7 +203,8 @@ final class Runner: RunnerContext {
         runtime.started = true
         counters.initiatorOrder.append(graph[id].name ?? source.sourceName)
         let filter = runtime.filterActive ? runtime.filter : nil
-        if let plan = onDemandSources[id] {
+        // Most runs fetch nothing on demand: an empty dictionary is not hashed into.
+        if !onDemandSources.isEmpty, let plan = onDemandSources[id] {
             try drainOnDemand(id, source, plan)
             markComplete(id)
             return
@@ -243,6 +263,12 @@ final class Runner: RunnerContext {
     func isComplete(_ node: NodeID) -> Bool { runtimes[node].complete }
 
     func hasUndrainedSource(below node: NodeID) -> Bool {
+        // A source is its own answer, with no list made: the join filter heuristics ask it
+        // of a join's other operand, most often a source.
+        if case .source = graph.nodes[node].operation {
+            let runtime = runtimes[node]
+            return !runtime.complete && !runtime.started
+        }
         var seen = SmallSet(node)
         var pending = [node]
         while let id = pending.popLast() {
@@ -265,7 +291,7 @@ final class Runner: RunnerContext {
         guard case let .source(source) = graph.nodes[node].operation else { return nil }
         let runtime = runtimes[node]
         let estimate: Int?
-        if let onDemand = onDemandSources[node] {
+        if let onDemand = onDemandSources.isEmpty ? nil : onDemandSources[node] {
             // A source fetched on demand is estimated by its first fetch.
             estimate = estimates.estimate(source, filter: firstFetchFilter(onDemand))
         } else {

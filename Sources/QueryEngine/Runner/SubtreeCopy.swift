@@ -41,12 +41,14 @@ extension Runner {
             (firstCopy..<graph.nodes.count).first { graph.nodes[$0].copiedFrom == old }
         }
         for old in graph.topologicalOrder(of: members).reversed() {
-            let original = graph[old]
-            var node = PlanNode(operation: original.operation, scheme: original.scheme)
-            node.name = original.name
-            node.approximateCount = original.approximateCount
+            // The original's fields read in place: binding the node copied all of it (its
+            // edge lists too) and destroyed the copy, per copied node.
+            var node = PlanNode(operation: graph.nodes[old].operation, scheme: graph.nodes[old].scheme)
+            node.name = graph.nodes[old].name
+            node.approximateCount = graph.nodes[old].approximateCount
             node.copiedFrom = old
-            _ = graph.add(node, children: original.children.compactMap { copy(of: $0) })
+            let children = graph.nodes[old].children.compactMap { copy(of: $0) }
+            _ = graph.add(node, children: children)
         }
         guard let newRoot = copy(of: root) else { return nil }
         var siblings = graph[edge.parent].children
