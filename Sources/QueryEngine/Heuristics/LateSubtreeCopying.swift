@@ -128,8 +128,51 @@ public final class LateSubtreeCopying: Heuristic {
             return !given.isUnsatisfiable && !JoinFilterPushdown.hasKeyFilter(given)
         }) else { return false }
         let narrowed = run.providedFilter(along: edge).map { Predicate.all([$0, filter]) } ?? filter
-        return SubtreeCopying.reachesSelectiveSource(child, narrowed, run)
+        return Self.reachesSelectiveSource(child, narrowed, run)
             && Self.mayNarrowLater(child, besides: edge, run) && copyable(child, run)
+    }
+
+    /// `SubtreeCopying.reachesSelectiveSource`, but a join side the runner cannot pass the
+    /// join's filter to whole is followed with the part of it that side reads (what
+    /// `join-conjunct-pushdown` gives it). Issue 15, fourteenth round: with `select-pushdown`
+    /// a select's predicate reaches the shared node first, so a key narrowing arrives AND-ed
+    /// with it; when the predicate reads both sides of a join below (`b > d`, or an OR with
+    /// `c < d`), the runner passes the AND to neither side, and the seed's walk saw no source
+    /// the keys would fetch selectively: no copy, and the keys were lost in the OR. Without
+    /// `select-pushdown` the keys arrive alone, reach the indexed side whole, and the seed's
+    /// `subtree-copying` copies. Seed 29 case 1753 (`t0 join [b = d] t2` under a select `b >
+    /// d …` and a difference; 76 rows against 4), seed 38 case 1469 (`t1 join [e = c] t3`
+    /// under a join with one-row `t2` and an intersection, select `c < d or …`; 6 against 1).
+    static func reachesSelectiveSource(_ start: NodeID, _ startFilter: Predicate, _ run: any RunnerContext) -> Bool {
+        var seen: Set<Visit> = [Visit(node: start, filter: startFilter)]
+        var pending = [Visit(node: start, filter: startFilter)]
+        while let visit = pending.popLast() {
+            let node = run.graph[visit.node]
+            if case let .source(source) = node.operation {
+                if source.canFetchSelectively(visit.filter) { return true }
+                continue
+            }
+            let isJoin: Bool
+            if case .apply(.join) = node.operation { isJoin = true } else { isJoin = false }
+            for operand in node.children.indices {
+                let edge = Edge(parent: visit.node, operand: operand)
+                let child = run.graph.child(at: edge)
+                var derived = run.derivedFilter(visit.filter, along: edge)
+                if derived == nil, isJoin, let part = JoinConjunctPushdown.partRead(of: visit.filter, by: run.graph[child].scheme),
+                    part != .true {
+                    derived = part
+                }
+                guard let derived else { continue }
+                let next = Visit(node: child, filter: derived)
+                if seen.insert(next).inserted { pending.append(next) }
+            }
+        }
+        return false
+    }
+
+    private struct Visit: Hashable {
+        let node: NodeID
+        let filter: Predicate
     }
 
     /// Whether every parent of `node` other than `edge` has given `false` (or another
