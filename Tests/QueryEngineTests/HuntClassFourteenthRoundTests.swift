@@ -69,4 +69,25 @@ final class HuntClassFourteenthRoundTests: HuntCaseTestCase {
         XCTAssertEqual(try totalRead(query, [t1, t2, t3], disable: ["select-pushdown"]), 1)
         XCTAssertEqual(try totalRead(query, [t1, t2, t3]), 1)
     }
+
+    /// Seed 45 case 973: `(shared2 union shared2 select (e == 70)) join ((t0 minus shared)
+    /// select (a > 14 and d > 5)) project [e]`, `shared = t0 select (a < 35)`, `shared2 =
+    /// shared join [a = c] t1`, `t1` empty. The outer select made the difference active at
+    /// the start, so `shared` had heard from it; `t1`'s `false`, given last, was OR-ed with
+    /// the select's range, and `t0` read the range's rows. The difference is active but may
+    /// still narrow (the outer join waits on the union): copied, the empty join's side reads
+    /// nothing, the union completes empty, and the outer join's `false` reaches `t0` through
+    /// the difference.
+    func testAnEmptyJoinsFalseGivenLastIsCopiedWhenTheActiveOtherParentMayNarrow() throws {
+        let t0 = try MemoryTable(name: "t0", columns: ["a", "d", "e"],
+                                 rows: (0..<60).map { [.integer($0), .integer($0 % 10), .integer($0)] }, indexedAttributes: ["e"])
+        let t1 = try MemoryTable(name: "t1", columns: ["c"], rows: [])
+        let shared = try Relation(source: t0).select("a" *< 35)
+        let shared2 = try shared.equijoin(Relation(source: t1), matching: [JoinPair("a", "c")])
+        let right = try Relation(source: t0).difference(shared).select(.all(["a" *> 14, "d" *> 5]))
+        let query = try shared2.union(shared2.select("e" *== 70)).join(right).project(["e"])
+        XCTAssertEqual(try totalRead(query, [t0, t1], preset: "seed"), 47)
+        XCTAssertEqual(try totalRead(query, [t0, t1], disable: ["select-pushdown"]), 0)
+        XCTAssertEqual(try totalRead(query, [t0, t1]), 0)
+    }
 }

@@ -68,7 +68,8 @@ public final class LateSubtreeCopying: Heuristic {
         // With two or more parents waiting, the seed's `subtree-copying` decides.
         let state = run.filterState(of: child)
         guard state.remainingParents == 1, let others = state.filter else { return }
-        let lost = othersMayNarrow(child, besides: edge, run) && copyable(child, run)
+        let lost = (othersMayNarrow(child, besides: edge, run) || Self.mayNarrowLater(child, besides: edge, run))
+            && copyable(child, run)
             && SubtreeCopying.reachesSelectiveSource(child, filter, run)
             && Self.disjuncts(others).contains(where: { !SubtreeCopying.reachesSelectiveSource(child, $0, run) })
         if lost || fetchesFarLess(child, filter, than: others, run) && Self.mayNarrowLater(child, besides: edge, run)
@@ -338,7 +339,14 @@ public final class LateSubtreeCopying: Heuristic {
         return [filter]
     }
 
-    /// Some other parent gave its filter before receiving one itself.
+    /// Some other parent gave its filter before receiving one itself. (Case 2 also copies
+    /// when another parent, active, may still narrow what it gave (`mayNarrowLater`). Issue
+    /// 15, fourteenth round, seed 45 case 973: `shared = t0 select (35 > a)` under `shared
+    /// join t1` (`t1` empty) and `t0 minus shared`, itself under a select and a join with the
+    /// first. `select-pushdown` made the difference active at the start, so the empty join's
+    /// `false`, given last, was OR-ed with the select's range and `t0` read 10 rows. Copied,
+    /// the join's side reads nothing, the outer join's `false` then narrows the difference,
+    /// and `t0` is read not at all, as without `select-pushdown`.)
     private func othersMayNarrow(_ child: NodeID, besides edge: Edge, _ run: any RunnerContext) -> Bool {
         run.graph[child].parents.contains { other in
             other != edge && run.hasProvided(along: other) && !run.filterState(of: other.parent).isActive
