@@ -68,7 +68,7 @@ public final class LateSubtreeCopying: Heuristic {
         // With two or more parents waiting, the seed's `subtree-copying` decides.
         let state = run.filterState(of: child)
         guard state.remainingParents == 1, let others = state.filter else { return }
-        let lost = (othersMayNarrow(child, besides: edge, run) || Self.mayNarrowLater(child, besides: edge, run))
+        let lost = (othersMayNarrow(child, besides: edge, run) || Self.mayNarrowApart(child, besides: edge, run))
             && copyable(child, run)
             && SubtreeCopying.reachesSelectiveSource(child, filter, run)
             && Self.disjuncts(others).contains(where: { !SubtreeCopying.reachesSelectiveSource(child, $0, run) })
@@ -272,6 +272,50 @@ public final class LateSubtreeCopying: Heuristic {
         return false
     }
 
+    /// `mayNarrowLater`, counting only a waiting operand that does not read `node` but
+    /// through `edge` (the edge about to be copied away): one that does completes only once
+    /// `node` is drained, too late to narrow it. For case 2's active other parents (issue 15,
+    /// fourteenth round): with `mayNarrowLater` itself, seed 44 case 1365 (`t0 join (shared
+    /// union shared rename […])`, the join under both operands of a difference) copied the
+    /// project under the union for the second IN-set on the promise of the difference, whose
+    /// left operand is that join, and read `t2` twice (293 rows → 397).
+    static func mayNarrowApart(_ node: NodeID, besides edge: Edge, _ run: any RunnerContext) -> Bool {
+        let graph = run.graph
+        var pending = graph[node].parents.filter { $0 != edge && run.providedFilter(along: $0)?.isUnsatisfiable != true }
+        var seen: Set<NodeID> = []
+        while let up = pending.popLast() {
+            if case let .apply(op) = graph[up.parent].operation {
+                let others = graph[up.parent].children.indices.filter { $0 != up.operand }
+                let waits = others.contains {
+                    let operand = graph.child(at: Edge(parent: up.parent, operand: $0))
+                    return operand != node && !run.isComplete(operand) && !reads(node, from: operand, besides: edge, graph)
+                }
+                switch op {
+                case .join, .intersection: if waits { return true }
+                case .difference: if up.operand == 1, waits { return true }
+                case .union, .select, .project, .rename, .closure: break
+                }
+            }
+            guard seen.insert(up.parent).inserted, seen.count <= 64 else { continue }
+            pending.append(contentsOf: graph[up.parent].parents)
+        }
+        return false
+    }
+
+    /// Whether `node` lies below `start` on a path not through `edge` (past 256 nodes, assumed).
+    private static func reads(_ node: NodeID, from start: NodeID, besides edge: Edge, _ graph: PlanGraph) -> Bool {
+        var pending = [start]
+        var seen: Set<NodeID> = [start]
+        while let id = pending.popLast() {
+            if id == node { return true }
+            for (operand, child) in graph[id].children.enumerated() where Edge(parent: id, operand: operand) != edge {
+                if seen.insert(child).inserted { pending.append(child) }
+            }
+            if seen.count > 256 { return true }
+        }
+        return false
+    }
+
     /// Vetoes a copy (the seed's `subtree-copying` asks for it) that reads rows its original
     /// will read anyway:
     ///
@@ -340,7 +384,7 @@ public final class LateSubtreeCopying: Heuristic {
     }
 
     /// Some other parent gave its filter before receiving one itself. (Case 2 also copies
-    /// when another parent, active, may still narrow what it gave (`mayNarrowLater`). Issue
+    /// when another parent, active, may still narrow what it gave (`mayNarrowApart`). Issue
     /// 15, fourteenth round, seed 45 case 973: `shared = t0 select (35 > a)` under `shared
     /// join t1` (`t1` empty) and `t0 minus shared`, itself under a select and a join with the
     /// first. `select-pushdown` made the difference active at the start, so the empty join's
