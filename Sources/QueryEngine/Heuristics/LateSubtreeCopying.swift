@@ -68,7 +68,8 @@ public final class LateSubtreeCopying: Heuristic {
         // With two or more parents waiting, the seed's `subtree-copying` decides.
         let state = run.filterState(of: child)
         guard state.remainingParents == 1, let others = state.filter else { return }
-        let lost = othersMayNarrow(child, besides: edge, run) && copyable(child, run)
+        let lost = (othersMayNarrow(child, besides: edge, run) || Self.mayNarrowApart(child, besides: edge, run))
+            && copyable(child, run)
             && SubtreeCopying.reachesSelectiveSource(child, filter, run)
             && Self.disjuncts(others).contains(where: { !SubtreeCopying.reachesSelectiveSource(child, $0, run) })
         if lost || fetchesFarLess(child, filter, than: others, run) && Self.mayNarrowLater(child, besides: edge, run)
@@ -128,8 +129,51 @@ public final class LateSubtreeCopying: Heuristic {
             return !given.isUnsatisfiable && !JoinFilterPushdown.hasKeyFilter(given)
         }) else { return false }
         let narrowed = run.providedFilter(along: edge).map { Predicate.all([$0, filter]) } ?? filter
-        return SubtreeCopying.reachesSelectiveSource(child, narrowed, run)
+        return Self.reachesSelectiveSource(child, narrowed, run)
             && Self.mayNarrowLater(child, besides: edge, run) && copyable(child, run)
+    }
+
+    /// `SubtreeCopying.reachesSelectiveSource`, but a join side the runner cannot pass the
+    /// join's filter to whole is followed with the part of it that side reads (what
+    /// `join-conjunct-pushdown` gives it). Issue 15, fourteenth round: with `select-pushdown`
+    /// a select's predicate reaches the shared node first, so a key narrowing arrives AND-ed
+    /// with it; when the predicate reads both sides of a join below (`b > d`, or an OR with
+    /// `c < d`), the runner passes the AND to neither side, and the seed's walk saw no source
+    /// the keys would fetch selectively: no copy, and the keys were lost in the OR. Without
+    /// `select-pushdown` the keys arrive alone, reach the indexed side whole, and the seed's
+    /// `subtree-copying` copies. Seed 29 case 1753 (`t0 join [b = d] t2` under a select `b >
+    /// d …` and a difference; 76 rows against 4), seed 38 case 1469 (`t1 join [e = c] t3`
+    /// under a join with one-row `t2` and an intersection, select `c < d or …`; 6 against 1).
+    static func reachesSelectiveSource(_ start: NodeID, _ startFilter: Predicate, _ run: any RunnerContext) -> Bool {
+        var seen: Set<Visit> = [Visit(node: start, filter: startFilter)]
+        var pending = [Visit(node: start, filter: startFilter)]
+        while let visit = pending.popLast() {
+            let node = run.graph[visit.node]
+            if case let .source(source) = node.operation {
+                if source.canFetchSelectively(visit.filter) { return true }
+                continue
+            }
+            let isJoin: Bool
+            if case .apply(.join) = node.operation { isJoin = true } else { isJoin = false }
+            for operand in node.children.indices {
+                let edge = Edge(parent: visit.node, operand: operand)
+                let child = run.graph.child(at: edge)
+                var derived = run.derivedFilter(visit.filter, along: edge)
+                if derived == nil, isJoin, let part = JoinConjunctPushdown.partRead(of: visit.filter, by: run.graph[child].scheme),
+                    part != .true {
+                    derived = part
+                }
+                guard let derived else { continue }
+                let next = Visit(node: child, filter: derived)
+                if seen.insert(next).inserted { pending.append(next) }
+            }
+        }
+        return false
+    }
+
+    private struct Visit: Hashable {
+        let node: NodeID
+        let filter: Predicate
     }
 
     /// Whether every parent of `node` other than `edge` has given `false` (or another
@@ -228,6 +272,50 @@ public final class LateSubtreeCopying: Heuristic {
         return false
     }
 
+    /// `mayNarrowLater`, counting only a waiting operand that does not read `node` but
+    /// through `edge` (the edge about to be copied away): one that does completes only once
+    /// `node` is drained, too late to narrow it. For case 2's active other parents (issue 15,
+    /// fourteenth round): with `mayNarrowLater` itself, seed 44 case 1365 (`t0 join (shared
+    /// union shared rename […])`, the join under both operands of a difference) copied the
+    /// project under the union for the second IN-set on the promise of the difference, whose
+    /// left operand is that join, and read `t2` twice (293 rows → 397).
+    static func mayNarrowApart(_ node: NodeID, besides edge: Edge, _ run: any RunnerContext) -> Bool {
+        let graph = run.graph
+        var pending = graph[node].parents.filter { $0 != edge && run.providedFilter(along: $0)?.isUnsatisfiable != true }
+        var seen: Set<NodeID> = []
+        while let up = pending.popLast() {
+            if case let .apply(op) = graph[up.parent].operation {
+                let others = graph[up.parent].children.indices.filter { $0 != up.operand }
+                let waits = others.contains {
+                    let operand = graph.child(at: Edge(parent: up.parent, operand: $0))
+                    return operand != node && !run.isComplete(operand) && !reads(node, from: operand, besides: edge, graph)
+                }
+                switch op {
+                case .join, .intersection: if waits { return true }
+                case .difference: if up.operand == 1, waits { return true }
+                case .union, .select, .project, .rename, .closure: break
+                }
+            }
+            guard seen.insert(up.parent).inserted, seen.count <= 64 else { continue }
+            pending.append(contentsOf: graph[up.parent].parents)
+        }
+        return false
+    }
+
+    /// Whether `node` lies below `start` on a path not through `edge` (past 256 nodes, assumed).
+    private static func reads(_ node: NodeID, from start: NodeID, besides edge: Edge, _ graph: PlanGraph) -> Bool {
+        var pending = [start]
+        var seen: Set<NodeID> = [start]
+        while let id = pending.popLast() {
+            if id == node { return true }
+            for (operand, child) in graph[id].children.enumerated() where Edge(parent: id, operand: operand) != edge {
+                if seen.insert(child).inserted { pending.append(child) }
+            }
+            if seen.count > 256 { return true }
+        }
+        return false
+    }
+
     /// Vetoes a copy (the seed's `subtree-copying` asks for it) that reads rows its original
     /// will read anyway:
     ///
@@ -316,7 +404,14 @@ public final class LateSubtreeCopying: Heuristic {
         return [filter]
     }
 
-    /// Some other parent gave its filter before receiving one itself.
+    /// Some other parent gave its filter before receiving one itself. (Case 2 also copies
+    /// when another parent, active, may still narrow what it gave (`mayNarrowApart`). Issue
+    /// 15, fourteenth round, seed 45 case 973: `shared = t0 select (35 > a)` under `shared
+    /// join t1` (`t1` empty) and `t0 minus shared`, itself under a select and a join with the
+    /// first. `select-pushdown` made the difference active at the start, so the empty join's
+    /// `false`, given last, was OR-ed with the select's range and `t0` read 10 rows. Copied,
+    /// the join's side reads nothing, the outer join's `false` then narrows the difference,
+    /// and `t0` is read not at all, as without `select-pushdown`.)
     private func othersMayNarrow(_ child: NodeID, besides edge: Edge, _ run: any RunnerContext) -> Bool {
         run.graph[child].parents.contains { other in
             other != edge && run.hasProvided(along: other) && !run.filterState(of: other.parent).isActive
