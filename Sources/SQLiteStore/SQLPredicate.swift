@@ -45,6 +45,18 @@ enum SQLPredicate {
         }
     }
 
+    /// An OR of SQL pieces. Past 64 pieces it is nested in balanced halves: a parser builds
+    /// `a OR b OR c …` as a chain as deep as it is long, and SQLite refuses an expression
+    /// deeper than 1,000 (a multi-attribute IN-set of a thousand keys; fuzzer seed 914116).
+    /// DuckDB accepts the chain; the dialect nests it the same way so that no engine's depth
+    /// limit is in play. The pieces keep their order, so bound parameters keep theirs.
+    static func anyOf(_ pieces: [String]) -> String {
+        if pieces.count == 1 { return pieces[0] }
+        if pieces.count <= 64 { return "(" + pieces.joined(separator: " OR ") + ")" }
+        let half = pieces.count / 2
+        return "(" + anyOf(Array(pieces[..<half])) + " OR " + anyOf(Array(pieces[half...])) + ")"
+    }
+
     private static func inSet(
         _ attributes: [Attribute], _ keys: Set<Row>, _ parameters: inout [Value], _ column: (Attribute) throws -> String
     ) throws -> String {
@@ -55,7 +67,7 @@ enum SQLPredicate {
         }
         if names.count == 1 {
             let pieces = membership(names[0], keys.map { $0.values[0] }, &parameters)
-            return pieces.count == 1 ? pieces[0] : "(" + pieces.joined(separator: " OR ") + ")"
+            return Self.anyOf(pieces)
         }
         // Sorted, so the same set always gives the same statement text (and cached statement).
         var disjuncts: [String] = []
@@ -71,7 +83,7 @@ enum SQLPredicate {
             }
             disjuncts.append(conjuncts.isEmpty ? "1" : "(" + conjuncts.joined(separator: " AND ") + ")")
         }
-        return disjuncts.count == 1 ? disjuncts[0] : "(" + disjuncts.joined(separator: " OR ") + ")"
+        return Self.anyOf(disjuncts)
     }
 
     /// `name` equal to one of `values` (null-safe), as one or two OR-ed pieces.
@@ -112,7 +124,7 @@ enum SQLPredicate {
             sql.append(contentsOf: membership(try column(a), groups[a] ?? [], &parameters))
         }
         for part in others { sql.append(try translate(part, parameters: &parameters, column: column)) }
-        return sql.count == 1 ? sql[0] : "(" + sql.joined(separator: " OR ") + ")"
+        return Self.anyOf(sql)
     }
 
     /// How an operand can behave with respect to null.

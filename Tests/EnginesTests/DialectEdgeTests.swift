@@ -71,6 +71,18 @@ final class DialectEdgeTests: XCTestCase {
         }
     }
 
+    /// A two-attribute IN-set of 1,500 keys, some with a null, nested in balanced halves of
+    /// ORs (SQLite refused the 1,500-deep chain, fuzzer seed 914116): the same rows as the
+    /// reference evaluator.
+    func testALargeMultiAttributeInSetRuns() throws {
+        try requireDuckDB()
+        let keys = Set((0..<1500).map { i -> Row in Row([i % 3 == 0 ? .null : .integer(Int64(i % 7)), .integer(Int64(i))]) })
+        try check { c in
+            let n = try relation(c, "select")
+            return [try n.select(.inSet(attributes: [Attribute("order"), Attribute("we\"ird")], keys: keys))]
+        }
+    }
+
     func testTextAgainstNumbersFollowsTheOneOrder() throws {
         try requireDuckDB()
         let w = Attribute("we\"ird"), text = Attribute("text")
