@@ -33,7 +33,7 @@ final class PartlyIndexedSamples {
         guard state.isActive, let filter = state.filter, filter != .true else { return nil }
         if node < known.count, let entry = known[node], entry.filter == filter { return entry.hundredths }
         var found: Int?
-        if filter.attributes.contains(where: { !table.indexedAttributes.contains($0) }),
+        if Self.readsAnUnindexedAttribute(filter, table.indexedAttributes),
             let sampled = SampledEstimates.sample(table, filter) {
             let (scaled, overflow) = estimate.multipliedReportingOverflow(by: 100)
             found = overflow ? sampled : min(sampled, scaled)
@@ -41,5 +41,18 @@ final class PartlyIndexedSamples {
         if node >= known.count { known += repeatElement(nil, count: node + 1 - known.count) }
         known[node] = (filter, found)
         return found
+    }
+
+    /// Whether `filter` reads an attribute outside `indexed`; the shapes a run asks most (a
+    /// comparison with a value, a join's IN-set key filter) without collecting a set.
+    static func readsAnUnindexedAttribute(_ filter: Predicate, _ indexed: [Attribute]) -> Bool {
+        switch filter {
+        case let .comparison(.attribute(a), _, .value), let .comparison(.value, _, .attribute(a)):
+            return !indexed.contains(a)
+        case let .inSet(attributes, _):
+            return attributes.contains { !indexed.contains($0) }
+        default:
+            return filter.attributes.contains { !indexed.contains($0) }
+        }
     }
 }
