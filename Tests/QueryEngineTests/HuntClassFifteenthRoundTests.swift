@@ -100,4 +100,27 @@ final class HuntClassFifteenthRoundTests: HuntCaseTestCase {
         XCTAssertEqual(try totalRead(query, tables, disable: ["filter-aware-ordering"], alsoOutput: [output]), 7)
         XCTAssertEqual(try totalRead(query, tables, alsoOutput: [output]), 5)
     }
+
+    /// Seed 47 case 1721: `t1 intersect t0 intersect t2 rename [c -> a, d -> c]`, 142, 144
+    /// and 142 rows, `t1` an output too. The outer intersection's sides tie (142 rows each);
+    /// counting `t1`, read whole for its output anyway, the inner side's sources outweighed
+    /// `t2`, which was drained first and read whole (290 rows). A tie goes by rows only when
+    /// a filter can save them and they are at least twice the other side's; here `t1` goes
+    /// first and keys `t0` to its 5 common rows, which key `t2` (149).
+    func testANearTieOfRowsIsLeftToTheOrdering() throws {
+        let t1 = try MemoryTable(name: "t1", columns: ["a", "c"], rows: (0..<142).map { [.integer($0), .integer($0)] },
+                                 indexedAttributes: ["c"])
+        let t0 = try MemoryTable(name: "t0", columns: ["a", "c"],
+                                 rows: (0..<144).map { $0 < 5 ? [.integer($0), .integer($0)] : [.integer(1_000 + $0), .integer($0)] },
+                                 indexedAttributes: ["a", "c"])
+        let t2 = try MemoryTable(name: "t2", columns: ["c", "d"],
+                                 rows: (0..<142).map { $0 < 2 ? [.integer($0), .integer($0)] : [.integer(2_000 + $0), .integer($0)] },
+                                 indexedAttributes: ["d"])
+        let query = try Relation(source: t1).intersection(Relation(source: t0))
+            .intersection(Relation(source: t2).rename(["c": "a", "d": "c"]))
+        let tables = [t0, t1, t2]
+        let output = Relation(source: t1)
+        XCTAssertEqual(try totalRead(query, tables, alsoOutput: [output]), 149)
+    }
 }
+

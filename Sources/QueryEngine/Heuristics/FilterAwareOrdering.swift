@@ -157,7 +157,8 @@ public final class FilterAwareOrdering: Heuristic {
             // and keyed 32 of `t2`'s 274 unindexed rows, 39 rows against 5: `t0`'s keys
             // match nothing of `t1`, whose join then gives `t2` `false`).
             if allCandidatesFeedAnOutput(under: waitingChild, notUnder: producingChild, nodes) { continue }
-            if ownSources, allCandidatesFeedAnOutput(under: producingChild, notUnder: waitingChild, nodes) {
+            if ownSources, allCandidatesFeedAnOutput(under: producingChild, notUnder: waitingChild, nodes),
+                !startsAWaitingSide(under: producingChild, notUnder: waitingChild, besides: pair.node, nodes, run) {
                 insertCandidates(under: waitingChild, notUnder: producingChild, of: pair.node, into: &deferred, run)
                 continue
             }
@@ -167,7 +168,7 @@ public final class FilterAwareOrdering: Heuristic {
             if producingSize < waitingSize
                 || (producingSize == waitingSize && producingSize < Int.max
                     && candidateRows(under: producingChild, notUnder: ownSources ? waitingChild : nil, nodes, run)
-                        < candidateRows(under: waitingChild, notUnder: producingChild, nodes, run)),
+                        <= candidateRows(under: waitingChild, notUnder: producingChild, nodes, run) / 2),
                 !hasLargerSource(under: producingChild, notUnder: ownSources ? waitingChild : nil,
                                  than: size(waitingChild, nodes, run), nodes, run) {
                 insertCandidates(under: waitingChild, notUnder: producingChild, of: pair.node, into: &deferred, run)
@@ -176,6 +177,29 @@ public final class FilterAwareOrdering: Heuristic {
                                     into: &deferred, nodes, run)
         }
         return deferred
+    }
+
+    /// Whether draining the candidates under `node` and not under `other` would start the
+    /// waiting side of another node's pair (not `pairNode`'s own, the trade being weighed)
+    /// whose producing side still has a source to drain: that side's filter is then lost,
+    /// so draining them first is not free after all (seed 47 case 1721: `t1 intersect t0
+    /// intersect t2 rename […]`, `t1` an output; drained first, its 142 keys started the
+    /// inner intersection, which `t2`'s could no longer narrow: 290 rows against 149).
+    private func startsAWaitingSide(under node: NodeID, notUnder other: NodeID, besides pairNode: NodeID,
+                                    _ nodes: [PlanNode], _ run: any RunnerContext) -> Bool {
+        for pair in state.pairs where pair.node != pairNode {
+            let children = nodes[pair.node].children
+            let waitingChild = children[pair.waiting], producingChild = children[pair.producing]
+            guard !run.hasStarted(waitingChild), !run.isComplete(producingChild) else { continue }
+            fillSources(waitingChild, nodes)
+            fillSources(producingChild, nodes)
+            guard hasCandidate(under: producingChild, notUnder: waitingChild) else { continue }
+            for w in 0..<state.words
+            where candidateWord(w, under: node, notUnder: other) & state.sourceBits[waitingChild * state.words + w] != 0 {
+                return true
+            }
+        }
+        return false
     }
 
     /// Whether every candidate under `node` and not under `other` (one at least) feeds an
@@ -195,9 +219,13 @@ public final class FilterAwareOrdering: Heuristic {
     }
 
     /// What the undrained sources under `node` and not under `other` deliver drained as
-    /// they are, added: on a tie of what the two sides of a pair deliver, the side whose
-    /// sources hold more rows is the one a key filter can save reading, so the other side
-    /// produces it. Issue 15, fifteenth round, seed 32 case 1146: `t1 join [d = c] t2 join
+    /// they are, added, but for those that feed an output (read whole in any order): on a
+    /// tie of what the two sides of a pair deliver, the side whose sources hold at least
+    /// twice the rows is the one a key filter can save reading, so the other side produces
+    /// it (a near tie of rows is left to the initiator ordering: seed 47 case 1721, `t1
+    /// intersect t0 intersect t2 rename […]`, 142, 144 and 142 rows, `t1` an output; counted
+    /// whole, `t1` and `t0` outweighed `t2`, which was drained first and read whole, 290 rows
+    /// against 149). Issue 15, fifteenth round, seed 32 case 1146: `t1 join [d = c] t2 join
     /// t0`, `t1` and `t0` one row each, `t2` 282 rows unindexed. Both sides of the outer join
     /// deliver a row at most; in declaration order `t1` was drained first, started the inner
     /// join (so `t0`'s key could no longer narrow it), and its null key matched 27 rows of
@@ -211,6 +239,7 @@ public final class FilterAwareOrdering: Heuristic {
             while bits != 0 {
                 let id = (w << 6) + bits.trailingZeroBitCount
                 bits &= bits - 1
+                guard nodes[id].outputs.isEmpty else { continue }
                 let (sum, overflow) = total.addingReportingOverflow(size(id, nodes, run))
                 if overflow { return Int.max }
                 total = sum
