@@ -25,16 +25,19 @@ final class PartlyIndexedSamples {
     /// unindexed attribute and an index narrowed its estimate below the whole table; nil
     /// otherwise (the caller keeps its own size).
     func hundredths(_ node: NodeID, estimate: Int, _ run: any RunnerContext) -> Int? {
-        let planNode = run.graph[node]
-        guard estimate > 0, let whole = planNode.approximateCount, estimate < whole,
-            case let .source(source) = planNode.operation, let table = source as? MemoryTable
-        else { return nil }
+        // Cheapest refusals first (asked for every source `size` meets): a filter the indexes
+        // read whole, the common case, needs no estimate comparison or cache lookup.
+        guard estimate > 0 else { return nil }
         let state = run.filterState(of: node)
         guard state.isActive, let filter = state.filter, filter != .true else { return nil }
+        let nodes = run.graph.nodes
+        guard case let .source(source) = nodes[node].operation, let table = source as? MemoryTable,
+            Self.readsAnUnindexedAttribute(filter, table.indexedAttributes),
+            let whole = nodes[node].approximateCount, estimate < whole
+        else { return nil }
         if node < known.count, let entry = known[node], entry.filter == filter { return entry.hundredths }
         var found: Int?
-        if Self.readsAnUnindexedAttribute(filter, table.indexedAttributes),
-            let sampled = SampledEstimates.sample(table, filter) {
+        if let sampled = SampledEstimates.sample(table, filter) {
             let (scaled, overflow) = estimate.multipliedReportingOverflow(by: 100)
             found = overflow ? sampled : min(sampled, scaled)
         }
