@@ -13,7 +13,10 @@ import Relational
 /// smaller (`size`: a join is as small as its smaller operand, a union the sum of its
 /// operands, from the sources' current estimates) and must drain no source larger than the
 /// waiting side (`hasLargerSource`); the initiator ordering then picks among
-/// the rest. If everything is deferred, nothing is.
+/// the rest. If everything is deferred, nothing is. On a tie of the two sizes, the side
+/// whose sources hold at least twice the rows a filter can save waits (`candidateRows`);
+/// a side of sources that feed an output (read whole in any order) is never deferred for
+/// its filter, and produces first when that starts no other pair's waiting side.
 public final class FilterAwareOrdering: Heuristic {
     public static let awareness = FlagKey<Bool>("filter-aware-ordering")
 
@@ -46,6 +49,9 @@ public final class FilterAwareOrdering: Heuristic {
     /// (`SampledEstimates`, one run's; issue 15, thirteenth round) rather than `guessed`,
     /// which remains for sources that cannot be sampled (SQLite, Postgres).
     private let samples = SampledEstimates()
+    /// A source whose filter an index answers only in part is sized by the same samples
+    /// when they find fewer rows than the index (`PartlyIndexedSamples`, one run's).
+    private let partlyIndexed = PartlyIndexedSamples()
     /// Whether this run's first `nodesAdded` (the whole graph) has come.
     private var started = false
 
@@ -145,10 +151,27 @@ public final class FilterAwareOrdering: Heuristic {
             guard ownSources || hasCandidate(under: producingChild, notUnder: nil),
                 hasUndeferredCandidate(under: waitingChild, notUnder: producingChild)
             else { continue }
+            // A source that feeds an output is read whole whatever the order: its filter
+            // waits on the output, which never gives one. A waiting side of such sources
+            // alone has no read a filter could save; a producing side of them alone costs
+            // no extra row to drain first, so it produces whatever the sizes (issue 15,
+            // fifteenth round, seed 41 case 165: `(t2 join t1 join t0) project [c]` and
+            // `t0` (5 rows) an output; `t1`'s 2 rows, a null among them, were drained first
+            // and keyed 32 of `t2`'s 274 unindexed rows, 39 rows against 5: `t0`'s keys
+            // match nothing of `t1`, whose join then gives `t2` `false`).
+            if allCandidatesFeedAnOutput(under: waitingChild, notUnder: producingChild, nodes) { continue }
+            if ownSources, allCandidatesFeedAnOutput(under: producingChild, notUnder: waitingChild, nodes),
+                !startsAWaitingSide(under: producingChild, notUnder: waitingChild, besides: pair.node, nodes, run) {
+                insertCandidates(under: waitingChild, notUnder: producingChild, of: pair.node, into: &deferred, run)
+                continue
+            }
             let producingSize = size(producingChild, nodes, run)
             let waitingSize = narrowed(size(waitingChild, nodes, run),
                                        by: run.providedFilter(along: Edge(parent: pair.node, operand: pair.waiting)))
-            if producingSize < waitingSize,
+            if producingSize < waitingSize
+                || (producingSize == waitingSize && producingSize < Int.max
+                    && candidateRows(under: producingChild, notUnder: ownSources ? waitingChild : nil, nodes, run)
+                        <= candidateRows(under: waitingChild, notUnder: producingChild, nodes, run) / 2),
                 !hasLargerSource(under: producingChild, notUnder: ownSources ? waitingChild : nil,
                                  than: size(waitingChild, nodes, run), nodes, run) {
                 insertCandidates(under: waitingChild, notUnder: producingChild, of: pair.node, into: &deferred, run)
@@ -157,6 +180,75 @@ public final class FilterAwareOrdering: Heuristic {
                                     into: &deferred, nodes, run)
         }
         return deferred
+    }
+
+    /// Whether draining the candidates under `node` and not under `other` would start the
+    /// waiting side of another node's pair (not `pairNode`'s own, the trade being weighed)
+    /// whose producing side still has a source to drain: that side's filter is then lost,
+    /// so draining them first is not free after all (seed 47 case 1721: `t1 intersect t0
+    /// intersect t2 rename […]`, `t1` an output; drained first, its 142 keys started the
+    /// inner intersection, which `t2`'s could no longer narrow: 290 rows against 149).
+    private func startsAWaitingSide(under node: NodeID, notUnder other: NodeID, besides pairNode: NodeID,
+                                    _ nodes: [PlanNode], _ run: any RunnerContext) -> Bool {
+        for pair in state.pairs where pair.node != pairNode {
+            let children = nodes[pair.node].children
+            let waitingChild = children[pair.waiting], producingChild = children[pair.producing]
+            guard !run.hasStarted(waitingChild), !run.isComplete(producingChild) else { continue }
+            fillSources(waitingChild, nodes)
+            fillSources(producingChild, nodes)
+            guard hasCandidate(under: producingChild, notUnder: waitingChild) else { continue }
+            for w in 0..<state.words
+            where candidateWord(w, under: node, notUnder: other) & state.sourceBits[waitingChild * state.words + w] != 0 {
+                return true
+            }
+        }
+        return false
+    }
+
+    /// Whether every candidate under `node` and not under `other` (one at least) feeds an
+    /// output itself.
+    private func allCandidatesFeedAnOutput(under node: NodeID, notUnder other: NodeID, _ nodes: [PlanNode]) -> Bool {
+        var any = false
+        for w in 0..<state.words {
+            var bits = candidateWord(w, under: node, notUnder: other)
+            while bits != 0 {
+                let id = (w << 6) + bits.trailingZeroBitCount
+                bits &= bits - 1
+                if nodes[id].outputs.isEmpty { return false }
+                any = true
+            }
+        }
+        return any
+    }
+
+    /// What the undrained sources under `node` and not under `other` deliver drained as
+    /// they are, added, but for those that feed an output (read whole in any order): on a
+    /// tie of what the two sides of a pair deliver, the side whose sources hold at least
+    /// twice the rows is the one a key filter can save reading, so the other side produces
+    /// it (a near tie of rows is left to the initiator ordering: seed 47 case 1721, `t1
+    /// intersect t0 intersect t2 rename […]`, 142, 144 and 142 rows, `t1` an output; counted
+    /// whole, `t1` and `t0` outweighed `t2`, which was drained first and read whole, 290 rows
+    /// against 149). Issue 15, fifteenth round, seed 32 case 1146: `t1 join [d = c] t2 join
+    /// t0`, `t1` and `t0` one row each, `t2` 282 rows unindexed. Both sides of the outer join
+    /// deliver a row at most; in declaration order `t1` was drained first, started the inner
+    /// join (so `t0`'s key could no longer narrow it), and its null key matched 27 rows of
+    /// `t2` (29 rows read). Draining `t0` first costs its one row, and its key empties `t1`,
+    /// whose join then gives `t2` `false` (1 row).
+    private func candidateRows(under node: NodeID, notUnder other: NodeID?, _ nodes: [PlanNode],
+                               _ run: any RunnerContext) -> Int {
+        var total = 0
+        for w in 0..<state.words {
+            var bits = candidateWord(w, under: node, notUnder: other)
+            while bits != 0 {
+                let id = (w << 6) + bits.trailingZeroBitCount
+                bits &= bits - 1
+                guard nodes[id].outputs.isEmpty else { continue }
+                let (sum, overflow) = total.addingReportingOverflow(size(id, nodes, run))
+                if overflow { return Int.max }
+                total = sum
+            }
+        }
+        return total
     }
 
     /// `size` under `filter` as well, guessed with System R's selectivities.
@@ -412,8 +504,14 @@ public final class FilterAwareOrdering: Heuristic {
         // predicates) at every call.
         switch nodes[node].operation {
         case .source:
-            found = samples.hundredths(node, run)
-                ?? run.estimate(node).map { Self.guessed($0, source: node, nodes: nodes, run: run) } ?? Int.max
+            if let sampled = samples.hundredths(node, run) {
+                found = sampled
+            } else if let estimate = run.estimate(node) {
+                found = partlyIndexed.hundredths(node, estimate: estimate, run)
+                    ?? Self.guessed(estimate, source: node, nodes: nodes, run: run)
+            } else {
+                found = Int.max
+            }
         case .dead: found = 0
         case .apply(.union):
             for child in children {

@@ -1,0 +1,61 @@
+import Relational
+
+/// `filter-aware-ordering`'s size for a source whose active filter an index answers only
+/// in part: the index counts the rows its own attribute's values touch (an upper bound),
+/// while the rest of the filter, on attributes no index reads, may keep far fewer of them.
+/// Such a source is sized by the smaller of that count and the filter's matches in the
+/// table's statistics sample (`SampledEstimates.sample`), the sample `sampled-estimate-
+/// ordering` and this heuristic already test a wholly unindexed filter on.
+///
+/// The hunt's case (issue 15, fifteenth round, seed 29 case 613): `shared minus shared`,
+/// `shared = t1 join t2 join t3`; `t3`'s two rows gave `t2` (150 rows, indexed on `c`) the
+/// key filter `(b, c) in {(null, 48), (53, null)}`. The index counted every row with `c`
+/// null or 48, 27 of them, above `t1`'s 19 (which that filter does not reach), so `t1` was
+/// drained first and read whole (22 rows); the filter matches 2 rows of `t2`, which,
+/// drained first, key `t1` to one row (5 rows).
+///
+/// Only a filter that reads an attribute the table has no index on is sampled: one whose
+/// attributes are all indexed is counted by its most selective index, as before. One run's
+/// answers are kept per node with the filter they answer (a filter only narrows, a handful
+/// of times a run), so a pick costs a lookup after the first.
+final class PartlyIndexedSamples {
+    private var known: [(filter: Predicate, hundredths: Int?)?] = []
+
+    /// The source's sampled size in hundredths of a row when its active filter reads an
+    /// unindexed attribute and an index narrowed its estimate below the whole table; nil
+    /// otherwise (the caller keeps its own size).
+    func hundredths(_ node: NodeID, estimate: Int, _ run: any RunnerContext) -> Int? {
+        // Cheapest refusals first (asked for every source `size` meets): a filter the indexes
+        // read whole, the common case, needs no estimate comparison or cache lookup.
+        guard estimate > 0 else { return nil }
+        let state = run.filterState(of: node)
+        guard state.isActive, let filter = state.filter, filter != .true else { return nil }
+        let nodes = run.graph.nodes
+        guard case let .source(source) = nodes[node].operation, let table = source as? MemoryTable,
+            Self.readsAnUnindexedAttribute(filter, table.indexedAttributes),
+            let whole = nodes[node].approximateCount, estimate < whole
+        else { return nil }
+        if node < known.count, let entry = known[node], entry.filter == filter { return entry.hundredths }
+        var found: Int?
+        if let sampled = SampledEstimates.sample(table, filter) {
+            let (scaled, overflow) = estimate.multipliedReportingOverflow(by: 100)
+            found = overflow ? sampled : min(sampled, scaled)
+        }
+        if node >= known.count { known += repeatElement(nil, count: node + 1 - known.count) }
+        known[node] = (filter, found)
+        return found
+    }
+
+    /// Whether `filter` reads an attribute outside `indexed`; the shapes a run asks most (a
+    /// comparison with a value, a join's IN-set key filter) without collecting a set.
+    static func readsAnUnindexedAttribute(_ filter: Predicate, _ indexed: [Attribute]) -> Bool {
+        switch filter {
+        case let .comparison(.attribute(a), _, .value), let .comparison(.value, _, .attribute(a)):
+            return !indexed.contains(a)
+        case let .inSet(attributes, _):
+            return attributes.contains { !indexed.contains($0) }
+        default:
+            return filter.attributes.contains { !indexed.contains($0) }
+        }
+    }
+}
