@@ -19,13 +19,24 @@ class HuntCaseTestCase: XCTestCase {
         _ query: Relation, _ table: MemoryTable, preset: String = "all-on", disable: [String] = [],
         file: StaticString = #filePath, line: UInt = #line
     ) throws -> Int {
+        try rowsRead([query], table, preset: preset, disable: disable, file: file, line: line)
+    }
+
+    /// Rows the table delivered to one run of several outputs, each checked against the
+    /// reference evaluator.
+    func rowsRead(
+        _ outputs: [Relation], _ table: MemoryTable, preset: String = "all-on", disable: [String] = [],
+        file: StaticString = #filePath, line: UInt = #line
+    ) throws -> Int {
         table.resetStatistics()
         let flags = try HeuristicCatalog.standard.flagSet(preset: preset, disable: disable)
-        let run = try QueryEngine(flags: flags).run([query])
+        let run = try QueryEngine(flags: flags).run(outputs)
         let read = table.rowsDelivered
         // The reference evaluator reads the table too, so it runs after counting.
-        XCTAssertEqual(Set(run.results[0]), Set(try ReferenceEvaluator.evaluate(query)), "\(preset) -\(disable)",
-                       file: file, line: line)
+        for (i, output) in outputs.enumerated() {
+            XCTAssertEqual(Set(run.results[i]), Set(try ReferenceEvaluator.evaluate(output)), "\(preset) -\(disable)",
+                           file: file, line: line)
+        }
         return read
     }
 }

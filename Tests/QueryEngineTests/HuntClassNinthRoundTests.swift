@@ -24,19 +24,4 @@ final class HuntClassNinthRoundTests: HuntCaseTestCase {
         XCTAssertEqual(try rowsRead([left, right], table, disable: ["late-subtree-copying"]), 1)
         XCTAssertEqual(try rowsRead([left, right], table), 1)  // 5 when copied: the original read `id > 6 or id < 2`
     }
-
-    private func rowsRead(
-        _ queries: [Relation], _ table: MemoryTable, preset: String = "all-on", disable: [String] = [],
-        file: StaticString = #filePath, line: UInt = #line
-    ) throws -> Int {
-        table.resetStatistics()
-        let flags = try HeuristicCatalog.standard.flagSet(preset: preset, disable: disable)
-        let run = try QueryEngine(flags: flags).run(queries)
-        let read = table.rowsDelivered
-        for (index, query) in queries.enumerated() {
-            XCTAssertEqual(Set(run.results[index]), Set(try ReferenceEvaluator.evaluate(query)), "\(preset) -\(disable)",
-                           file: file, line: line)
-        }
-        return read
-    }
 }

@@ -7,23 +7,6 @@ import Relational
 /// complete operand, or `false`) narrows another edge and is lost in the runner's OR. Rows
 /// read are of the table the fix keeps unread. Each test fails without its rule.
 final class HuntClassTwelfthRoundTests: HuntCaseTestCase {
-    /// Rows read from `table` running every output of `outputs` (the first is checked
-    /// against the reference evaluator, as `rowsRead` does).
-    func rowsRead(
-        _ outputs: [Relation], _ table: MemoryTable, preset: String = "all-on", disable: [String] = [],
-        file: StaticString = #filePath, line: UInt = #line
-    ) throws -> Int {
-        table.resetStatistics()
-        let flags = try HeuristicCatalog.standard.flagSet(preset: preset, disable: disable)
-        let run = try QueryEngine(flags: flags).run(outputs)
-        let read = table.rowsDelivered
-        for (i, output) in outputs.enumerated() {
-            XCTAssertEqual(Set(run.results[i]), Set(try ReferenceEvaluator.evaluate(output)), "\(preset) -\(disable)",
-                           file: file, line: line)
-        }
-        return read
-    }
-
     /// Seed 33 case 920: `((t0 rename [e -> a] minus shared) select (…) intersect shared)
     /// select (a >= 38)`, `shared = t1 project [a]`, `t0` an output too. The selects' range
     /// reaches `shared` from the difference and the intersection at the start; when `t0`'s

@@ -44,19 +44,4 @@ final class HuntClassTwelfthSessionTests: HuntCaseTestCase {
         XCTAssertEqual(try rowsRead([query], t, disable: ["late-subtree-copying"]), 0)
         XCTAssertEqual(try rowsRead([query], t), 0)  // 5 when late-subtree-copying vetoed the copy
     }
-
-    private func rowsRead(
-        _ outputs: [Relation], _ table: MemoryTable, preset: String = "all-on", disable: [String] = [],
-        file: StaticString = #filePath, line: UInt = #line
-    ) throws -> Int {
-        table.resetStatistics()
-        let flags = try HeuristicCatalog.standard.flagSet(preset: preset, disable: disable)
-        let run = try QueryEngine(flags: flags).run(outputs)
-        let read = table.rowsDelivered
-        for (i, output) in outputs.enumerated() {
-            XCTAssertEqual(Set(run.results[i]), Set(try ReferenceEvaluator.evaluate(output)), "\(preset) -\(disable)",
-                           file: file, line: line)
-        }
-        return read
-    }
 }

@@ -249,27 +249,7 @@ public final class LateSubtreeCopying: Heuristic {
     /// that reads `node` deeper down: its own edge may be copied in turn and complete first
     /// (seed 18 case 1589, 6 rows that way and 41 when such operands were skipped).
     static func mayNarrowLater(_ node: NodeID, besides edge: Edge, _ run: any RunnerContext) -> Bool {
-        let graph = run.graph
-        // An edge already given `false` narrows no further (seed 26 case 73, at `othersGiveNothing`).
-        var pending = graph[node].parents.filter { $0 != edge && run.providedFilter(along: $0)?.isUnsatisfiable != true }
-        var seen: Set<NodeID> = []
-        while let up = pending.popLast() {
-            if case let .apply(op) = graph[up.parent].operation {
-                let others = graph[up.parent].children.indices.filter { $0 != up.operand }
-                let waits = others.contains {
-                    let operand = graph.child(at: Edge(parent: up.parent, operand: $0))
-                    return operand != node && !run.isComplete(operand)
-                }
-                switch op {
-                case .join, .intersection: if waits { return true }
-                case .difference: if up.operand == 1, waits { return true }
-                case .union, .select, .project, .rename, .closure: break
-                }
-            }
-            guard seen.insert(up.parent).inserted, seen.count <= 64 else { continue }
-            pending.append(contentsOf: graph[up.parent].parents)
-        }
-        return false
+        mayNarrow(node, besides: edge, apart: false, run)
     }
 
     /// `mayNarrowLater`, counting only a waiting operand that does not read `node` but
@@ -280,7 +260,13 @@ public final class LateSubtreeCopying: Heuristic {
     /// project under the union for the second IN-set on the promise of the difference, whose
     /// left operand is that join, and read `t2` twice (293 rows → 397).
     static func mayNarrowApart(_ node: NodeID, besides edge: Edge, _ run: any RunnerContext) -> Bool {
+        mayNarrow(node, besides: edge, apart: true, run)
+    }
+
+    /// The walk of both: `apart` skips waiting operands that read `node` other than through `edge`.
+    private static func mayNarrow(_ node: NodeID, besides edge: Edge, apart: Bool, _ run: any RunnerContext) -> Bool {
         let graph = run.graph
+        // An edge already given `false` narrows no further (seed 26 case 73, at `othersGiveNothing`).
         var pending = graph[node].parents.filter { $0 != edge && run.providedFilter(along: $0)?.isUnsatisfiable != true }
         var seen: Set<NodeID> = []
         while let up = pending.popLast() {
@@ -288,7 +274,8 @@ public final class LateSubtreeCopying: Heuristic {
                 let others = graph[up.parent].children.indices.filter { $0 != up.operand }
                 let waits = others.contains {
                     let operand = graph.child(at: Edge(parent: up.parent, operand: $0))
-                    return operand != node && !run.isComplete(operand) && !reads(node, from: operand, besides: edge, graph)
+                    return operand != node && !run.isComplete(operand)
+                        && !(apart && reads(node, from: operand, besides: edge, graph))
                 }
                 switch op {
                 case .join, .intersection: if waits { return true }
