@@ -39,4 +39,20 @@ class HuntCaseTestCase: XCTestCase {
         }
         return read
     }
+
+    /// Rows read from every table in one run of `query` (and `more` outputs beside it), each
+    /// output checked against the reference evaluator.
+    func totalRead(_ query: Relation, _ tables: [MemoryTable], preset: String = "all-on", disable: [String] = [],
+                   alsoOutput more: [Relation] = [],
+                   file: StaticString = #filePath, line: UInt = #line) throws -> Int {
+        for table in tables { table.resetStatistics() }
+        let flags = try HeuristicCatalog.standard.flagSet(preset: preset, disable: disable)
+        let run = try QueryEngine(flags: flags).run([query] + more)
+        let read = tables.reduce(0) { $0 + $1.rowsDelivered }
+        for (i, output) in ([query] + more).enumerated() {
+            XCTAssertEqual(Set(run.results[i]), Set(try ReferenceEvaluator.evaluate(output)), "\(preset) -\(disable)",
+                           file: file, line: line)
+        }
+        return read
+    }
 }

@@ -8,21 +8,6 @@ import Relational
 /// filter an index answers only in part by the statistics sample; without it `all-on`
 /// reads the old figures.
 final class HuntClassFifteenthRoundTests: HuntCaseTestCase {
-    /// Rows read from every table in one run.
-    private func totalRead(_ query: Relation, _ tables: [MemoryTable], preset: String = "all-on", disable: [String] = [],
-                           alsoOutput more: [Relation] = [],
-                           file: StaticString = #filePath, line: UInt = #line) throws -> Int {
-        for table in tables { table.resetStatistics() }
-        let flags = try HeuristicCatalog.standard.flagSet(preset: preset, disable: disable)
-        let run = try QueryEngine(flags: flags).run([query] + more)
-        let read = tables.reduce(0) { $0 + $1.rowsDelivered }
-        for (i, output) in ([query] + more).enumerated() {
-            XCTAssertEqual(Set(run.results[i]), Set(try ReferenceEvaluator.evaluate(output)), "\(preset) -\(disable)",
-                           file: file, line: line)
-        }
-        return read
-    }
-
     /// Seed 32 case 1146: `t1 join [d = c] t2 join t0`, `t1` and `t0` one row each (indexed
     /// on `d`), `t2` 282 rows unindexed, 27 of them with a null `c`. Both sides of the outer
     /// join deliver one row at most, a tie every estimate keeps; in declaration order `t1`

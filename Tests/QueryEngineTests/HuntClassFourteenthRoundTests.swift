@@ -11,18 +11,6 @@ import Relational
 /// arrive alone and the seed copies. The walk now follows a join side with the part of the
 /// filter it reads, as `join-conjunct-pushdown` gives it.
 final class HuntClassFourteenthRoundTests: HuntCaseTestCase {
-    /// Rows read from every table in one run.
-    private func totalRead(_ query: Relation, _ tables: [MemoryTable], preset: String = "all-on", disable: [String] = [],
-                           file: StaticString = #filePath, line: UInt = #line) throws -> Int {
-        for table in tables { table.resetStatistics() }
-        let flags = try HeuristicCatalog.standard.flagSet(preset: preset, disable: disable)
-        let run = try QueryEngine(flags: flags).run([query])
-        let read = tables.reduce(0) { $0 + $1.rowsDelivered }
-        XCTAssertEqual(Set(run.results[0]), Set(try ReferenceEvaluator.evaluate(query)), "\(preset) -\(disable)",
-                       file: file, line: line)
-        return read
-    }
-
     /// Seed 29 case 1753: `t2 join ((t1 rename [a -> b] join shared select (…)) minus shared)
     /// select (b > d …)`, `shared = t0 join [b = d] t2`, `t0` indexed on `b`, `t2` unindexed.
     /// `t1` (4 rows) is drained first; its keys narrow the inner select's edge into `shared`

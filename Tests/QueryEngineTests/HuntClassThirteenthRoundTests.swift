@@ -9,18 +9,6 @@ import Relational
 /// sample of its rows, for `sampled-estimate-ordering`'s pick and for
 /// `filter-aware-ordering`'s sizes; without both, `all-on` reads the old figures.
 final class HuntClassThirteenthRoundTests: HuntCaseTestCase {
-    /// Rows read from every table in one run.
-    private func totalRead(_ query: Relation, _ tables: [MemoryTable], preset: String = "all-on", disable: [String] = [],
-                           file: StaticString = #filePath, line: UInt = #line) throws -> Int {
-        for table in tables { table.resetStatistics() }
-        let flags = try HeuristicCatalog.standard.flagSet(preset: preset, disable: disable)
-        let run = try QueryEngine(flags: flags).run([query])
-        let read = tables.reduce(0) { $0 + $1.rowsDelivered }
-        XCTAssertEqual(Set(run.results[0]), Set(try ReferenceEvaluator.evaluate(query)), "\(preset) -\(disable)",
-                       file: file, line: line)
-        return read
-    }
-
     /// Seed 34 case 1791: `(big join small) select (c == 71)`, `big` 150 rows unindexed on
     /// `c` (even numbers only, so 71 lies within the column's range and is not provably
     /// absent), `small` 5 rows. Estimated whole (or a tenth of it, guessed), `big` looked
