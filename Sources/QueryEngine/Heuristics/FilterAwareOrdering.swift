@@ -234,15 +234,16 @@ public final class FilterAwareOrdering: Heuristic {
     /// join (so `t0`'s key could no longer narrow it), and its null key matched 27 rows of
     /// `t2` (29 rows read). Draining `t0` first costs its one row, and its key empties `t1`,
     /// whose join then gives `t2` `false` (1 row).
-    private func candidateRows(under node: NodeID, notUnder other: NodeID?, _ nodes: [PlanNode],
-                               _ run: any RunnerContext) -> Int {
+    /// With `countingOutputs`, sources that feed an output count too.
+    private func candidateRows(under node: NodeID, notUnder other: NodeID?, countingOutputs: Bool = false,
+                               _ nodes: [PlanNode], _ run: any RunnerContext) -> Int {
         var total = 0
         for w in 0..<state.words {
             var bits = candidateWord(w, under: node, notUnder: other)
             while bits != 0 {
                 let id = (w << 6) + bits.trailingZeroBitCount
                 bits &= bits - 1
-                guard nodes[id].outputs.isEmpty else { continue }
+                guard countingOutputs || nodes[id].outputs.isEmpty else { continue }
                 let (sum, overflow) = total.addingReportingOverflow(size(id, nodes, run))
                 if overflow { return Int.max }
                 total = sum
@@ -270,16 +271,7 @@ public final class FilterAwareOrdering: Heuristic {
     /// the first join a product and the second keyed on `t0`'s own attribute (65 against 5).
     private func insertKeylessCandidates(under node: NodeID, notUnder other: NodeID, cheaperThan limit: Int,
                                          into deferred: inout [NodeID], _ nodes: [PlanNode], _ run: any RunnerContext) {
-        var unfiltered = 0
-        for w in 0..<state.words {
-            var bits = candidateWord(w, under: node, notUnder: other)
-            while bits != 0 {
-                let id = (w << 6) + bits.trailingZeroBitCount
-                bits &= bits - 1
-                let (sum, overflow) = unfiltered.addingReportingOverflow(size(id, nodes, run))
-                unfiltered = overflow ? Int.max : sum
-            }
-        }
+        let unfiltered = candidateRows(under: node, notUnder: other, countingOutputs: true, nodes, run)
         guard limit < unfiltered else { return }
         for w in 0..<state.words {
             var bits = candidateWord(w, under: node, notUnder: other) & ~state.deferredBits[w]
