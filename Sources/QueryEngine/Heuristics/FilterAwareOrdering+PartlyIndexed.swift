@@ -19,7 +19,7 @@ import Relational
 /// answers are kept per node with the filter they answer (a filter only narrows, a handful
 /// of times a run), so a pick costs a lookup after the first.
 final class PartlyIndexedSamples {
-    private var known: [(filter: Predicate, hundredths: Int?)?] = []
+    private var known = PerNodeFilterMemo()
 
     /// The source's sampled size in hundredths of a row when its active filter reads an
     /// unindexed attribute and an index narrowed its estimate below the whole table; nil
@@ -35,15 +35,11 @@ final class PartlyIndexedSamples {
             Self.readsAnUnindexedAttribute(filter, table.indexedAttributes),
             let whole = nodes[node].approximateCount, estimate < whole
         else { return nil }
-        if node < known.count, let entry = known[node], entry.filter == filter { return entry.hundredths }
-        var found: Int?
-        if let sampled = SampledEstimates.sample(table, filter) {
+        return known.answer(node, filter) {
+            guard let sampled = SampledEstimates.sample(table, filter) else { return nil }
             let (scaled, overflow) = estimate.multipliedReportingOverflow(by: 100)
-            found = overflow ? sampled : min(sampled, scaled)
+            return overflow ? sampled : min(sampled, scaled)
         }
-        if node >= known.count { known += repeatElement(nil, count: node + 1 - known.count) }
-        known[node] = (filter, found)
-        return found
     }
 
     /// Whether `filter` reads an attribute outside `indexed`; the shapes a run asks most (a

@@ -18,7 +18,7 @@ import Relational
 /// One instance serves one run: it remembers, per node, the filter it last sampled and the
 /// answer (a filter changes only by narrowing, a handful of times a run).
 final class SampledEstimates {
-    private var known: [(filter: Predicate, hundredths: Int?)?] = []
+    private var known = PerNodeFilterMemo()
 
     /// The source's sampled size under its active filter in hundredths of a row, or nil when
     /// there is nothing to sample (no active filter, `true`, an index-narrowed estimate, a
@@ -31,11 +31,7 @@ final class SampledEstimates {
             let whole = planNode.approximateCount, whole > 0,
             let estimate = run.estimate(node), estimate >= whole
         else { return nil }
-        if node < known.count, let entry = known[node], entry.filter == filter { return entry.hundredths }
-        let found = Self.sample(table, filter)
-        if node >= known.count { known += repeatElement(nil, count: node + 1 - known.count) }
-        known[node] = (filter, found)
-        return found
+        return known.answer(node, filter) { Self.sample(table, filter) }
     }
 
     /// The filter's matches in the table's statistics sample, scaled to the table, in hundredths.
@@ -53,5 +49,19 @@ final class SampledEstimates {
         }
         let (scaled, overflow) = (count * 100).multipliedReportingOverflow(by: matches)
         return overflow ? Int.max : (scaled + sampled - 1) / sampled
+    }
+}
+
+/// One run's answers per node, each kept with the filter it answers: a node's filter only
+/// narrows, a handful of times a run, so a repeated ask is a lookup.
+struct PerNodeFilterMemo {
+    private var known: [(filter: Predicate, hundredths: Int?)?] = []
+
+    mutating func answer(_ node: NodeID, _ filter: Predicate, _ compute: () -> Int?) -> Int? {
+        if node < known.count, let entry = known[node], entry.filter == filter { return entry.hundredths }
+        let found = compute()
+        if node >= known.count { known += repeatElement(nil, count: node + 1 - known.count) }
+        known[node] = (filter, found)
+        return found
     }
 }
