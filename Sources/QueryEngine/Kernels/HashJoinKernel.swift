@@ -107,8 +107,8 @@ final class HashJoinKernel: Kernel {
         defer {
             // Kept for the next batch unless a large batch grew them.
             if matchRows.capacity <= JoinTable.reuseLimit {
-                matchRows.removeAll(keepingCapacity: true)
-                matchHandles.removeAll(keepingCapacity: true)
+                matchRows.emptyKeepingCapacity()
+                matchHandles.emptyKeepingCapacity()
                 self.matchRows = matchRows
                 self.matchHandles = matchHandles
             }
@@ -236,7 +236,7 @@ final class HashJoinKernel: Kernel {
             // are stored as integers (else the general way below).
             var keys = smallKeys
             smallKeys = []
-            keys.removeAll(keepingCapacity: true)
+            keys.emptyKeepingCapacity()
             for k in 0..<n {
                 guard case let .integer(i) = view.storedValue(k, j) else { break }
                 keys.append(i)
