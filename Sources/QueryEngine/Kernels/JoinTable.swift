@@ -176,9 +176,7 @@ final class JoinTable {
     /// The distinct keys stored, each as a key row (as first stored).
     var keySet: Set<Row> {
         let values = keys.allValues
-        // A few keys (the usual join filter) grow an empty set: `Set(minimumCapacity:)` is
-        // the standard library's unspecialized initializer, about 650 instructions a call.
-        var set = values.count <= 8 ? Set<Row>() : Set<Row>(minimumCapacity: values.count)
+        var set = Set<Row>(minimumCapacity: values.count)
         // An empty `spelled` (no integral real key) is not hashed into per key.
         let respelled = !spelled.isEmpty
         for (i, value) in values.enumerated() { set.insert(Row(respelled ? spelled[i] ?? value : value)) }
