@@ -143,6 +143,46 @@ final class PreparedQueryTests: XCTestCase {
         }
         XCTAssertEqual(RunStateProbe.instancesStarted, 4, "one fresh instance per run")
     }
+    /// A run started inside another run of the same prepared query (a hook that runs it)
+    /// gets instances of its own: the outer run's filter-aware ordering instance, which
+    /// `instanceForRun` hands out again and resets, is not reset under it. Both runs read
+    /// and decide what a run alone does.
+    func testARunInsideARunSharesNoHeuristicInstance() throws {
+        let documents = try Fixtures.documents(200)
+        let query = try Fixtures.selectedDocumentParent(documents: documents, selected: 3)
+        let catalog = HeuristicCatalog(HeuristicCatalog.standard.heuristics + [NestedRunProbe.self])
+        let prepared = try QueryEngine(preset: "all-on", catalog: catalog).prepare([query])
+        let alone = try prepared.run().counters
+        XCTAssertEqual(try prepared.run().counters, alone)
+        for _ in 0..<2 {
+            NestedRunProbe.query = prepared
+            NestedRunProbe.nested = nil
+            let outer = try prepared.run().counters
+            XCTAssertNil(NestedRunProbe.query, "the probe ran the query inside the run")
+            XCTAssertEqual(NestedRunProbe.nested, alone)
+            XCTAssertEqual(outer, alone)
+        }
+        XCTAssertEqual(try prepared.run().counters, alone)
+    }
+}
+
+/// Test only: at its first `nodesAdded` with a query set, runs that query (inside the run).
+private final class NestedRunProbe: Heuristic {
+    nonisolated(unsafe) static var query: PreparedQuery?
+    nonisolated(unsafe) static var nested: RunCounters?
+    static let probe = FlagKey<Bool>("nested-run-probe")
+    static let flags = [
+        FlagSpec(name: probe.name, kind: .toggle, allOn: .toggle(true), allOff: .toggle(false),
+                 meaning: "test only: runs its query again inside a run")
+    ]
+    static func make(_ flags: FlagSet) -> NestedRunProbe? { flags.isOn(probe) ? NestedRunProbe() : nil }
+    func instanceForRun() -> (any Heuristic)? { self }
+
+    func nodesAdded(_ nodes: [NodeID], run: any RunnerContext) {
+        guard let query = Self.query else { return }
+        Self.query = nil
+        Self.nested = try? query.run().counters
+    }
 }
 
 /// Test only: counts the instances that saw a run start (their first `nodesAdded`).
