@@ -59,6 +59,43 @@ final class PreparedQueryTests: XCTestCase {
         }
     }
 
+    /// What a prepared query keeps across runs (filter-aware ordering's run instance and its
+    /// sample memos, join-filter-threshold's key attributes, emptied run state) never carries
+    /// a table's contents from one run to the next. `small join [a = e] big select (e ==
+    /// null)`, `big` unindexed on `e` and sized by its statistics sample: with one null `e`
+    /// it is sized at a row and `small` waits for its key; rewritten between two runs of the
+    /// same prepared query so that most `e` are null (same row count, same filter), it is
+    /// sized at most of its rows and the order flips. The prepared query's second run must
+    /// decide, read and return what a freshly prepared query does, under `all-on` and with
+    /// filter-aware ordering deciding alone (`sampled-estimate-ordering` off).
+    func testAChangedTableBetweenPreparedRunsDecidesAsAFreshPrepare() throws {
+        func bigRows(nulls: Int) -> [[Value]] {
+            (0..<88).map { [$0 % 88 < nulls ? .null : .integer($0), .integer($0)] }
+        }
+        for disable in [[], ["sampled-estimate-ordering"]] {
+            let big = try MemoryTable(name: "big", columns: ["e", "y"], rows: bigRows(nulls: 1))
+            let small = try MemoryTable(name: "small", columns: ["a", "x"], rows: (0..<5).map { [.integer($0 * 3), .integer($0)] })
+            let query = try Relation(source: small).equijoin(Relation(source: big), matching: [JoinPair("a", "e")])
+                .select("e" *== .null)
+            let engine = try QueryEngine(flags: HeuristicCatalog.standard.flagSet(preset: "all-on", disable: disable))
+            let prepared = try engine.prepare([query])
+            let before = try prepared.run()
+            XCTAssertEqual(try prepared.run().counters, before.counters, "\(disable)")
+            big.removeAll()
+            for row in bigRows(nulls: 60) { _ = try big.add(Row(row)) }
+            prepared.refreshSourceCounts()
+            let again = try prepared.run()
+            let fresh = try engine.prepare([query]).run()
+            XCTAssertEqual(again.results[0].asSet, fresh.results[0].asSet, "\(disable)")
+            XCTAssertEqual(again.counters, fresh.counters, "\(disable)")
+            XCTAssertEqual(again.counters.sourceRowsRead, fresh.counters.sourceRowsRead, "\(disable)")
+            XCTAssertEqual(again.results[0].asSet, try engine.run([query]).results[0].asSet, "\(disable)")
+            if disable.isEmpty { continue }
+            // The change flips filter-aware ordering's decision: the case tests something.
+            XCTAssertNotEqual(before.counters.initiatorOrder, fresh.counters.initiatorOrder, "\(disable)")
+        }
+    }
+
     /// The state a run hands back holds none of a source's columns until the next run: a
     /// kept kernel that did made the next write to the source copy every column
     /// (copy-on-write), so a rename at 1M documents took 3.4 ms instead of 0.2 ms. A write
@@ -105,6 +142,46 @@ final class PreparedQueryTests: XCTestCase {
             XCTAssertEqual(try prepared.run().counters, first.counters)
         }
         XCTAssertEqual(RunStateProbe.instancesStarted, 4, "one fresh instance per run")
+    }
+    /// A run started inside another run of the same prepared query (a hook that runs it)
+    /// gets instances of its own: the outer run's filter-aware ordering instance, which
+    /// `instanceForRun` hands out again and resets, is not reset under it. Both runs read
+    /// and decide what a run alone does.
+    func testARunInsideARunSharesNoHeuristicInstance() throws {
+        let documents = try Fixtures.documents(200)
+        let query = try Fixtures.selectedDocumentParent(documents: documents, selected: 3)
+        let catalog = HeuristicCatalog(HeuristicCatalog.standard.heuristics + [NestedRunProbe.self])
+        let prepared = try QueryEngine(preset: "all-on", catalog: catalog).prepare([query])
+        let alone = try prepared.run().counters
+        XCTAssertEqual(try prepared.run().counters, alone)
+        for _ in 0..<2 {
+            NestedRunProbe.query = prepared
+            NestedRunProbe.nested = nil
+            let outer = try prepared.run().counters
+            XCTAssertNil(NestedRunProbe.query, "the probe ran the query inside the run")
+            XCTAssertEqual(NestedRunProbe.nested, alone)
+            XCTAssertEqual(outer, alone)
+        }
+        XCTAssertEqual(try prepared.run().counters, alone)
+    }
+}
+
+/// Test only: at its first `nodesAdded` with a query set, runs that query (inside the run).
+private final class NestedRunProbe: Heuristic {
+    nonisolated(unsafe) static var query: PreparedQuery?
+    nonisolated(unsafe) static var nested: RunCounters?
+    static let probe = FlagKey<Bool>("nested-run-probe")
+    static let flags = [
+        FlagSpec(name: probe.name, kind: .toggle, allOn: .toggle(true), allOff: .toggle(false),
+                 meaning: "test only: runs its query again inside a run")
+    ]
+    static func make(_ flags: FlagSet) -> NestedRunProbe? { flags.isOn(probe) ? NestedRunProbe() : nil }
+    func instanceForRun() -> (any Heuristic)? { self }
+
+    func nodesAdded(_ nodes: [NodeID], run: any RunnerContext) {
+        guard let query = Self.query else { return }
+        Self.query = nil
+        Self.nested = try? query.run().counters
     }
 }
 

@@ -104,6 +104,14 @@ public final class PreparedQuery {
     /// instance keeps none (`Heuristic.instanceForRun`). The first run takes the prepared
     /// instances, so a one-shot `QueryEngine.run` makes each heuristic once.
     private func heuristicsForRun() -> [any Heuristic] {
+        // A run started inside another run of this query (none does today) must not share
+        // the outer run's instances: an instance `instanceForRun` hands out again (filter-aware
+        // ordering's) is reset when handed out. It gets instances made anew from the flags.
+        if runsInProgress > 1, let renewed = renewedPerRun {
+            var nested = runHeuristics
+            for i in renewed { nested[i] = Self.fresh(like: heuristics[i], engine.flags) }
+            return nested
+        }
         if !preparedInstancesUsed {
             preparedInstancesUsed = true
             return heuristics
@@ -132,11 +140,16 @@ public final class PreparedQuery {
         return runHeuristics
     }
 
+    /// Runs of this query under way (more than one only when a run starts inside another).
+    private var runsInProgress = 0
+
     private static func fresh(like heuristic: any Heuristic, _ flags: FlagSet) -> any Heuristic {
         type(of: heuristic).make(flags) ?? heuristic
     }
 
     func run(capture: Bool, timings given: PhaseTimings) throws -> QueryRun {
+        runsInProgress += 1
+        defer { runsInProgress -= 1 }
         var timings = given
         var counters = RunCounters()
         counters.nodesPlanned = plannedNodeCount

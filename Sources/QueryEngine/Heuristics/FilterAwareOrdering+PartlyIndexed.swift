@@ -42,6 +42,9 @@ final class PartlyIndexedSamples {
         }
     }
 
+    /// Forgets every answer, keeping the storage (an instance reused for another run).
+    func removeAll() { known.removeAll() }
+
     /// Whether `filter` reads an attribute outside `indexed`; the shapes a run asks most (a
     /// comparison with a value, a join's IN-set key filter) without collecting a set.
     static func readsAnUnindexedAttribute(_ filter: Predicate, _ indexed: [Attribute]) -> Bool {

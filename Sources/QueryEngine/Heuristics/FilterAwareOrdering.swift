@@ -31,11 +31,33 @@ public final class FilterAwareOrdering: Heuristic {
         flags.isOn(awareness) ? FilterAwareOrdering(state: State()) : nil
     }
 
-    /// A fresh instance for the next run of a prepared query, sharing this one's state
-    /// object: the runs of a prepared query come one after another, and each run resets what
-    /// it uses when it starts (its first `nodesAdded`), so the buffers are allocated once
-    /// and the original graph's pairs found once per prepared query.
-    public func instanceForRun() -> (any Heuristic)? { FilterAwareOrdering(state: state) }
+    /// The instance for the next run of a prepared query, sharing this one's state object:
+    /// the runs of a prepared query come one after another, and each run resets what it uses
+    /// when it starts (its first `nodesAdded`), so the buffers are allocated once and the
+    /// original graph's pairs found once per prepared query. Asked of the prepared instance
+    /// before every run but the first; the instance it gives is made once and handed out
+    /// again, emptied of the last run's answers (`startNextRun`), instead of one instance
+    /// (and its two sample memos) made and freed per run.
+    public func instanceForRun() -> (any Heuristic)? {
+        if let next = runInstance {
+            next.startNextRun()
+            return next
+        }
+        let next = FilterAwareOrdering(state: state)
+        runInstance = next
+        return next
+    }
+
+    /// The instance later runs use (see `instanceForRun`); kept by the prepared instance only.
+    private var runInstance: FilterAwareOrdering?
+
+    /// Forgets the last run: the sampled answers are one run's (a table may change between
+    /// runs), so the next run asks afresh, as a new instance would.
+    private func startNextRun() {
+        started = false
+        samples.removeAll()
+        partlyIndexed.removeAll()
+    }
 
     /// Nothing to defer without a node that can filter an operand, or with one source.
     public func hooks(for graph: PlanGraph) -> HeuristicHooks {

@@ -26,8 +26,23 @@ public final class JoinFilterThreshold: Heuristic {
         return JoinFilterThreshold(limit: n)
     }
 
-    /// Settings only: one instance serves every run.
+    /// One instance serves every run: besides its settings it keeps only `keyAttributes`,
+    /// which depends on the plan alone.
     public func instanceForRun() -> (any Heuristic)? { self }
+
+    /// The filtered operand's key attributes per join (its pairs) and operand, worked out
+    /// once per prepared query instead of mapped into a new list at every completion: a
+    /// copy of a join shares its original's pairs, so the comparison is the lists' identity.
+    /// At most `keyAttributesLimit` entries (a plan has few joins); past that, mapped anew.
+    private var keyAttributes: [(pairs: [JoinPair], operand: Int, attributes: [Attribute])] = []
+    private static let keyAttributesLimit = 16
+
+    private func attributes(of pairs: [JoinPair], operand: Int) -> [Attribute] {
+        for entry in keyAttributes where entry.operand == operand && entry.pairs == pairs { return entry.attributes }
+        let attributes = pairs.map { operand == 0 ? $0.left : $0.right }
+        if keyAttributes.count < Self.keyAttributesLimit { keyAttributes.append((pairs, operand, attributes)) }
+        return attributes
+    }
 
     public func hooks(for graph: PlanGraph) -> HeuristicHooks {
         graph.hasJoin ? .all : .none
@@ -43,7 +58,7 @@ public final class JoinFilterThreshold: Heuristic {
         guard !run.isComplete(other), run.hasUndrainedSource(below: other) else { return }
         let (keys, rows) = run.joinKeys(of: edge.parent, operand: edge.operand)
         guard rows <= limit, !pairs.isEmpty || rows == 0 else { return }
-        let attributes = pairs.map { otherEdge.operand == 0 ? $0.left : $0.right }
+        let attributes = self.attributes(of: pairs, operand: otherEdge.operand)
         let filter: Predicate = keys.isEmpty ? .false : .inSet(attributes: attributes, keys: keys)
         run.counters.joinFiltersBuilt += 1
         run.provideFilter(filter, along: otherEdge)

@@ -15,7 +15,8 @@ import Relational
 ///
 /// Used only by heuristics added after the seed (`sampled-estimate-ordering`'s pick,
 /// `filter-aware-ordering`'s sizes); the seed's smallest-estimate ordering never sees it.
-/// One instance serves one run: it remembers, per node, the filter it last sampled and the
+/// One instance serves one run at a time (one reused for another run is emptied first,
+/// `removeAll`): it remembers, per node, the filter it last sampled and the
 /// answer (a filter changes only by narrowing, a handful of times a run).
 final class SampledEstimates {
     private var known = PerNodeFilterMemo()
@@ -33,6 +34,9 @@ final class SampledEstimates {
         else { return nil }
         return known.answer(node, filter) { Self.sample(table, filter) }
     }
+
+    /// Forgets every answer, keeping the storage (an instance reused for another run).
+    func removeAll() { known.removeAll() }
 
     /// The filter's matches in the table's statistics sample, scaled to the table, in hundredths.
     static func sample(_ table: MemoryTable, _ filter: Predicate) -> Int? {
@@ -63,5 +67,11 @@ struct PerNodeFilterMemo {
         if node >= known.count { known += repeatElement(nil, count: node + 1 - known.count) }
         known[node] = (filter, found)
         return found
+    }
+
+    /// Forgets every answer, keeping the storage (an empty list, the usual case, is left
+    /// alone: emptying takes the array's generic range replacement).
+    mutating func removeAll() {
+        if !known.isEmpty { known.removeAll(keepingCapacity: true) }
     }
 }

@@ -36,12 +36,12 @@ final class JoinTable {
         guard handles.count <= Self.reuseLimit else { return false }
         keys.removeAllKeepingCapacity()
         if !spelled.isEmpty { spelled = [:] }
-        first.removeAll(keepingCapacity: true)
-        last.removeAll(keepingCapacity: true)
-        next.removeAll(keepingCapacity: true)
-        handles.removeAll(keepingCapacity: true)
-        stores.removeAll(keepingCapacity: true)
-        rows.removeAll(keepingCapacity: true)
+        first.emptyKeepingCapacity()
+        last.emptyKeepingCapacity()
+        next.emptyKeepingCapacity()
+        handles.emptyKeepingCapacity()
+        stores.emptyKeepingCapacity()
+        rows.emptyKeepingCapacity()
         lastSlot = -1
         return true
     }

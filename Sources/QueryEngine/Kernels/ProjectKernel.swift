@@ -174,6 +174,12 @@ final class ProjectKernel: Kernel {
     func freshCopy() -> any Kernel { ProjectKernel(map: map) }
 
     func resetForRun() -> Bool {
+        // Already empty (a run hands its state back emptied, and the next run resets it
+        // again): nothing to do, where emptying again cost about 1,000 instructions.
+        if seen.count == 0, smallRows == 0, smallPieces?.isEmpty == true, coded == nil, positions == nil,
+            dependent == nil, !encodedOnly {
+            return true
+        }
         if seen.count <= Self.reuseLimit { seen.removeAllKeepingCapacity() } else { seen = EncodedKeySet() }
         // Emptied one by one, keeping the list's storage (`removeAll(keepingCapacity:)` takes
         // the array's generic range replacement, about 1,000 instructions); the pieces must

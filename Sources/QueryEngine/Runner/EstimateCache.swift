@@ -32,9 +32,9 @@ struct EstimateCache {
     /// asks a handful of estimates, and growing the two lists from nothing was about 2k
     /// instructions of the seed query's run (README "Per-run fixed cost, step 6").
     mutating func removeAllKeepingCapacity() {
-        entries.removeAll(keepingCapacity: true)
-        index.removeAll(keepingCapacity: true)
-        byNode.removeAll(keepingCapacity: true)
+        entries.emptyKeepingCapacity()
+        if !index.isEmpty { index.removeAll(keepingCapacity: true) }
+        byNode.emptyKeepingCapacity()
     }
 
     /// Distinct (source, filter) estimates asked of sources so far.

@@ -78,16 +78,16 @@ final class Runner: RunnerContext {
         for (output, node) in graph.outputNodes.enumerated() where !runtimes[node].complete {
             throw RelationError.unsupported("internal error: output \(output) never completed")
         }
-        let live = liveNodeIDs()
         // Counted from nothing, a run whose nodes moved the same rows as the last run's
         // (the usual case for a prepared query) reports the same per-source and per-node
         // lists: the last run's are given again (`RunTemplate.lastCounts`).
         let fresh = counters.rowsReadBySource.isEmpty && counters.perNode.isEmpty
-        if fresh, template.lastCounts.matches(live, self) {
+        if fresh, template.lastCounts.matchesLiveNodes(of: self) {
             counters.rowsReadBySource = template.lastCounts.rowsReadBySource
             counters.perNode = template.lastCounts.perNode
             return outputs
         }
+        let live = liveNodeIDs()
         counters.rowsReadBySource.reserveCapacity(template.sources.count)
         for id in live {
             if case let .source(source) = graph[id].operation, runtimes[id].rowsOut > 0 {
