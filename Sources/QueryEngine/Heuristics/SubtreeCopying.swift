@@ -55,17 +55,20 @@ public final class SubtreeCopying: Heuristic {
     /// subtree is a DAG: each (node, filter) pair is visited once, so a node shared at every
     /// level costs one visit per level, not one per path (2^levels).
     static func reachesSelectiveSource(_ start: NodeID, _ startFilter: Predicate, _ run: any RunnerContext) -> Bool {
+        // The graph asked of the run once (each ask through the protocol copies it, two
+        // retains and releases); nothing below edits it.
+        let graph = run.graph
         var seen = SmallSet(Visit(node: start, filter: startFilter))
         var pending = [Visit(node: start, filter: startFilter)]
         while let visit = pending.popLast() {
-            if case let .source(source) = run.graph[visit.node].operation {
+            if case let .source(source) = graph.nodes[visit.node].operation {
                 if source.canFetchSelectively(visit.filter) { return true }
                 continue
             }
-            for operand in run.graph[visit.node].children.indices {
+            for operand in graph.nodes[visit.node].children.indices {
                 let edge = Edge(parent: visit.node, operand: operand)
                 guard let derived = run.derivedFilter(visit.filter, along: edge) else { continue }
-                let next = Visit(node: run.graph.child(at: edge), filter: derived)
+                let next = Visit(node: graph.child(at: edge), filter: derived)
                 if seen.insert(next) { pending.append(next) }
             }
         }

@@ -54,7 +54,7 @@ final class Runner: RunnerContext {
         self.batchSize = max(1, batchSize)
         self.growthBudget = GrowthBudget(limit: template.growthLimit)
         if var spareEstimates {
-            spareEstimates.removeAllKeepingCapacity()
+            spareEstimates.startNextRun()
             self.estimates = spareEstimates
         } else {
             self.estimates = EstimateCache(nodes: template.nodeCount)

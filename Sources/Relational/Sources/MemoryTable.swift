@@ -43,6 +43,11 @@ public final class MemoryTable: SourceRelation {
     private var keyIndex: Int?
     private var indexes: [ColumnIndex] = []
 
+    /// Changes with every change of rows (add, bulk load, delete, update, `removeAll`), never
+    /// otherwise: an answer about the contents (an estimate) kept with the version it was
+    /// asked at holds while the version is the same.
+    public private(set) var contentVersion = 0
+
     /// Rows looked at by cursors since creation (or the last `resetStatistics`).
     public private(set) var rowsExamined = 0
     /// Rows handed out by cursors.
@@ -110,6 +115,7 @@ public final class MemoryTable: SourceRelation {
             throw RelationError.unsupported("table \(sourceName) cannot hold more than \(PositionTable.positionLimit) rows")
         }
         store.appendStored(stored)
+        contentVersion &+= 1
         widenRanges(with: row)
         sample = nil
         let position = store.count - 1
@@ -195,6 +201,7 @@ public final class MemoryTable: SourceRelation {
             return added
         }
         store = rows
+        contentVersion &+= 1
         store.seal()
         columnRanges = []
         sample = nil
@@ -226,6 +233,7 @@ public final class MemoryTable: SourceRelation {
     /// propagation's delta tables) stay as small as their current rows.
     public func removeAll() {
         store = ColumnStore(width: scheme.count)
+        contentVersion &+= 1
         columnRanges = []
         sample = nil
         indexes = indexes.map { ColumnIndex(column: $0.column) }
@@ -309,6 +317,7 @@ public final class MemoryTable: SourceRelation {
         }
         if position != last { store.moveRow(from: last, to: position) }
         store.removeLast()
+        contentVersion &+= 1
         sample = nil
     }
 
@@ -414,9 +423,22 @@ public final class MemoryTable: SourceRelation {
         return (n, positions)
     }
 
+    /// Whether `indexedCandidates` would answer (non-nil), decided from the filter's shape
+    /// and the indexes alone: it answers exactly when an index covers an attribute it reads
+    /// (the same cases, in the same order), so the index groups need not be counted.
     public func canFetchSelectively(_ filter: Predicate) -> Bool {
-        filter.isUnsatisfiable || indexedCandidates(filter, collect: false) != nil
+        if filter.isUnsatisfiable { return true }
+        switch filter {
+        case let .comparison(.attribute(a), .equal, .value), let .comparison(.value, .equal, .attribute(a)):
+            return indexNumber(for: a) != nil
+        case let .inSet(attributes, keys) where attributes.count == 1 && keys.allSatisfy({ $0.count == 1 }):
+            return indexNumber(for: attributes[0]) != nil
+        default:
+            return filter.impliedValueSets.keys.contains { indexNumber(for: $0) != nil }
+        }
     }
+
+    public var estimateVersion: Int? { contentVersion }
 
     public func estimatedCount(filter: Predicate?) -> Int? {
         guard let filter else { return store.count }

@@ -15,10 +15,15 @@ public protocol SourceRelation: AnyObject {
     /// `filter` (a memory table from its columns' lowest and highest values); false when it
     /// cannot tell. Not an estimate: `estimatedCount` does not use it.
     func provablyMatchesNothing(_ filter: Predicate) -> Bool
+    /// Non-nil when `estimatedCount` answers from the source's contents alone, which stay
+    /// the same while this value is the same: an estimate kept with it may be given again
+    /// later (a prepared query's next run) without asking. Nil (the default): ask anew.
+    var estimateVersion: Int? { get }
 }
 
 extension SourceRelation {
     public func provablyMatchesNothing(_ filter: Predicate) -> Bool { filter.isUnsatisfiable }
+    public var estimateVersion: Int? { nil }
 }
 
 /// Delivers a source's rows in batches; an empty batch means the cursor is drained.
