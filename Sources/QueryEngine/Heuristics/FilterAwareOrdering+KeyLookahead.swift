@@ -1,0 +1,101 @@
+import Relational
+
+/// `filter-aware-ordering`'s look-ahead over a join's key values: a join of two sources,
+/// one of them a table small enough that its statistics sample is the whole table and not
+/// yet drained, delivers at least the rows of the other source its key values match. The
+/// pair rule sizes a join by its smaller operand (which will filter the other), as if every
+/// key matched one row; a key that matches many (a null, an ordinary value here: `null ==
+/// null`) makes the join far larger than its small side, and a join sized by the small side
+/// then defers a sibling whose keys would have left the large source unread.
+///
+/// The hunt's cases (issue 15, sixteenth round): seed 42 case 1156, `shared = t2 join [d =
+/// e] (t0 join t1)`, `t1` two rows (an output) whose `b` keys are `{null, 2}`, matching 30
+/// of `t0`'s 300 rows; sized at `t1`'s 2 rows, the inner join deferred `t2` (5 rows), and
+/// draining `t1` first read those 30 rows (32 against 7: drained first, `t2`'s keys match
+/// no row of `t1`, so `t0` gets `false`). Seed 49 case 1406, `t2 join (t0 join t1)`: `t1`'s
+/// one row has a null `c` that keys 25 of `t0`'s 299 rows (26 against 3). Seed 40 case 701
+/// has the same form (`t0`'s two null keys, 14 of `t3`'s 145 rows; 16 against 5).
+///
+/// The small side's keys are its sample's rows under its active filter (no row of the table
+/// is read for them, as none is for the sample itself); the matches are counted by the
+/// other table's index on a key attribute when it has one (an upper bound: the index on
+/// one attribute of a compound key), by its statistics sample when the filter also reads an
+/// attribute no index answers (the smaller of the two), under its own active filter AND-ed
+/// on. Only a side not yet started is looked ahead from: a drained side's keys are already
+/// the other side's filter, which its own size sees (sizing a join by the operand not yet
+/// complete was tried and read more rows on more cases than fewer). The answer only raises
+/// the pair rule's size. One run's answers are kept per join, with the filters they read.
+final class JoinKeyLookahead {
+    private struct Known: Equatable {
+        let filters: [Predicate?]
+        let started: [Bool]
+        let hundredths: Int?
+    }
+
+    private var known: [Known?] = []
+
+    /// The rows a two-source join is looked ahead to deliver, in hundredths; nil when
+    /// neither side can be looked ahead from.
+    func hundredths(_ join: NodeID, _ run: any RunnerContext) -> Int? {
+        let graph = run.graph
+        let children = graph[join].children
+        guard children.count == 2, children[0] != children[1],
+            case .source = graph[children[0]].operation, case .source = graph[children[1]].operation,
+            case let .apply(.join(pairs)) = graph[join].operation, !pairs.isEmpty
+        else { return nil }
+        var filters: [Predicate?] = []
+        var started: [Bool] = []
+        for child in children {
+            let state = run.filterState(of: child)
+            filters.append(state.isActive ? state.filter : nil)
+            started.append(run.hasStarted(child))
+        }
+        if join < known.count, let entry = known[join], entry.filters == filters, entry.started == started {
+            return entry.hundredths
+        }
+        var found: Int?
+        for side in 0..<2 where !started[side] && !started[1 - side] {
+            guard let rows = Self.lookahead(from: side, of: join, pairs, graph, filters) else { continue }
+            found = max(found ?? 0, rows)
+        }
+        if join >= known.count { known += repeatElement(nil, count: join + 1 - known.count) }
+        known[join] = Known(filters: filters, started: started, hundredths: found)
+        return found
+    }
+
+    /// The rows of the other operand matching the key values of operand `side`'s sample.
+    private static func lookahead(from side: Int, of join: NodeID, _ pairs: [JoinPair], _ graph: PlanGraph,
+                                  _ filters: [Predicate?]) -> Int? {
+        let children = graph[join].children
+        guard case let .source(small) = graph[children[side]].operation, let smallTable = small as? MemoryTable,
+            smallTable.count <= MemoryTable.statisticsSampleLimit,
+            case let .source(large) = graph[children[1 - side]].operation, let largeTable = large as? MemoryTable
+        else { return nil }
+        let smallAttributes = pairs.map { side == 0 ? $0.left : $0.right }
+        let largeAttributes = pairs.map { side == 0 ? $0.right : $0.left }
+        let columns = smallAttributes.compactMap { smallTable.scheme.index(of: $0) }
+        guard columns.count == smallAttributes.count,
+            largeAttributes.allSatisfy({ largeTable.scheme.index(of: $0) != nil })
+        else { return nil }
+        var filter: CompiledPredicate?
+        if let own = filters[side], own != .true {
+            guard let compiled = try? CompiledPredicate(own, scheme: smallTable.scheme) else { return nil }
+            filter = compiled
+        }
+        var keys: Set<Row> = []
+        for row in smallTable.statisticsSample() where filter?.matches(row) ?? true {
+            keys.insert(Row(columns.map { row.values[$0] }))
+        }
+        if keys.isEmpty { return 0 }
+        let keyFilter = Predicate.inSet(attributes: largeAttributes, keys: keys)
+        let combined = filters[1 - side].map { Predicate.all([$0, keyFilter]) } ?? keyFilter
+        let whole = largeTable.count
+        let indexed = largeTable.estimatedCount(filter: combined) ?? whole
+        let (scaled, overflow) = indexed.multipliedReportingOverflow(by: 100)
+        guard !overflow else { return nil }
+        guard indexed > 0, PartlyIndexedSamples.readsAnUnindexedAttribute(combined, largeTable.indexedAttributes),
+            let sampled = SampledEstimates.sample(largeTable, combined)
+        else { return scaled }
+        return min(scaled, sampled)
+    }
+}
