@@ -79,4 +79,24 @@ final class HuntClassSixteenthRoundTests: HuntCaseTestCase {
         XCTAssertEqual(try totalRead(query, tables, disable: ["filter-aware-ordering"]), 21)
         XCTAssertEqual(try totalRead(query, tables), 5)
     }
+
+    /// The look-ahead is only for a join its one parent can filter. Seed 18 case 272:
+    /// `shared = t2 join t0` an output, and `shared join t3`; `t2`'s keys `{-1, 28}` match 6
+    /// of `t0`'s 278 rows, more than `t3`'s 3, but `shared` is read whole for its output
+    /// whatever `t3`'s keys say, so drawing `t3` first only adds its rows (11 against 8).
+    func testAJoinThatFeedsAnOutputIsNotLookedAhead() throws {
+        let t2 = try MemoryTable(name: "t2", columns: ["a", "b", "e"],
+                                 rows: [[.integer(28), .null, .integer(27)], [.integer(-1), .integer(66), .real(8)]],
+                                 indexedAttributes: ["a"])
+        let t0 = try MemoryTable(name: "t0", columns: ["a", "c"],
+                                 rows: (0..<278).map { i in
+                                     [i < 6 ? (i < 2 ? .integer(-1) : .integer(28)) : .integer(100 + i % 50), .integer(i)]
+                                 },
+                                 indexedAttributes: ["a", "c"])
+        let t3 = try MemoryTable(name: "t3", columns: ["e"], rows: [[.integer(48)], [.integer(60)], [.integer(18)]],
+                                 indexedAttributes: ["e"])
+        let shared = try Relation(source: t2).join(Relation(source: t0))
+        let query = try shared.join(Relation(source: t3))
+        XCTAssertEqual(try totalRead(query, [t0, t2, t3], alsoOutput: [shared]), 8)
+    }
 }

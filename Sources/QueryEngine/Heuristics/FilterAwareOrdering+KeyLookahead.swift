@@ -18,10 +18,9 @@ import Relational
 ///
 /// The small side's keys are its sample's rows under its active filter (no row of the table
 /// is read for them, as none is for the sample itself); the matches are counted by the
-/// other table's index on a key attribute when it has one (an upper bound: the index on
-/// one attribute of a compound key), by its statistics sample when the filter also reads an
-/// attribute no index answers (the smaller of the two), under its own active filter AND-ed
-/// on. Only a side not yet started is looked ahead from: a drained side's keys are already
+/// other table's index on a key attribute when it has one (exact for a one-attribute key and
+/// no other filter, otherwise an upper bound) and by its statistics sample when the index
+/// does not answer exactly (the smaller of the two), under its own active filter AND-ed on. Only a side not yet started is looked ahead from: a drained side's keys are already
 /// the other side's filter, which its own size sees (sizing a join by the operand not yet
 /// complete was tried and read more rows on more cases than fewer). The answer only raises
 /// the pair rule's size. One run's answers are kept per join, with the filters they read.
@@ -39,7 +38,12 @@ final class JoinKeyLookahead {
     func hundredths(_ join: NodeID, _ run: any RunnerContext) -> Int? {
         let graph = run.graph
         let children = graph[join].children
-        guard children.count == 2, children[0] != children[1],
+        // Only a join its one parent can filter: one that feeds an output or another parent
+        // (a difference's right operand above its own left one) never gets the sibling's key
+        // filter active, so a sibling drained first for it saves nothing there (seed 18 case
+        // 272: `shared = t2 join t0` an output, joined with `t3`; 8 rows against 11).
+        guard graph[join].parents.count == 1, graph[join].outputs.isEmpty,
+            children.count == 2, children[0] != children[1],
             case .source = graph[children[0]].operation, case .source = graph[children[1]].operation,
             case let .apply(.join(pairs)) = graph[join].operation, !pairs.isEmpty
         else { return nil }
@@ -93,9 +97,18 @@ final class JoinKeyLookahead {
         let indexed = largeTable.estimatedCount(filter: combined) ?? whole
         let (scaled, overflow) = indexed.multipliedReportingOverflow(by: 100)
         guard !overflow else { return nil }
-        guard indexed > 0, PartlyIndexedSamples.readsAnUnindexedAttribute(combined, largeTable.indexedAttributes),
+        // The index's count is exact for a key of one indexed attribute and no other filter;
+        // otherwise it bounds the matches from above (one attribute of a compound key) and
+        // the sample may find fewer (seed 20 case 737: `(d, e) = (62, 2)` matched one of
+        // `t1`'s 299 rows, while the index on `d` counted three, above the 2-row sibling).
+        guard indexed > 0, !Self.isAnsweredExactly(combined, largeTable.indexedAttributes),
             let sampled = SampledEstimates.sample(largeTable, combined)
         else { return scaled }
         return min(scaled, sampled)
+    }
+
+    private static func isAnsweredExactly(_ filter: Predicate, _ indexed: [Attribute]) -> Bool {
+        guard case let .inSet(attributes, _) = filter, attributes.count == 1 else { return false }
+        return indexed.contains(attributes[0])
     }
 }
