@@ -1,8 +1,9 @@
 import Relational
 
 /// `filter-aware-ordering`'s look-ahead over a join's key values: a join of two sources,
-/// one of them a table small enough that its statistics sample is the whole table and not
-/// yet drained, delivers at least the rows of the other source its key values match. The
+/// one of them a table small enough that its statistics sample is the whole table, with a
+/// null among its key values, neither side drained, delivers at least the rows of the other
+/// source its key values match. The
 /// pair rule sizes a join by its smaller operand (which will filter the other), as if every
 /// key matched one row; a key that matches many (a null, an ordinary value here: `null ==
 /// null`) makes the join far larger than its small side, and a join sized by the small side
@@ -25,55 +26,66 @@ import Relational
 /// complete was tried and read more rows on more cases than fewer). The answer only raises
 /// the pair rule's size. One run's answers are kept per join, with the filters they read.
 final class JoinKeyLookahead {
-    private struct Known: Equatable {
-        let filters: [Predicate?]
-        let started: [Bool]
-        let hundredths: Int?
-    }
-
-    private var known: [Known?] = []
+    private var known: [(left: Predicate?, right: Predicate?, hundredths: Int?)?] = []
 
     /// The rows a two-source join is looked ahead to deliver, in hundredths; nil when
-    /// neither side can be looked ahead from.
+    /// neither side can be looked ahead from. Asked for every join `size` meets, so the
+    /// cheapest refusals come first and a repeated ask with the same filters is a lookup.
     func hundredths(_ join: NodeID, _ run: any RunnerContext) -> Int? {
-        let graph = run.graph
-        let children = graph[join].children
+        let nodes = run.graph.nodes
         // Only a join its one parent can filter: one that feeds an output or another parent
         // (a difference's right operand above its own left one) never gets the sibling's key
         // filter active, so a sibling drained first for it saves nothing there (seed 18 case
         // 272: `shared = t2 join t0` an output, joined with `t3`; 8 rows against 11).
-        guard graph[join].parents.count == 1, graph[join].outputs.isEmpty,
-            children.count == 2, children[0] != children[1],
-            case .source = graph[children[0]].operation, case .source = graph[children[1]].operation,
-            case let .apply(.join(pairs)) = graph[join].operation, !pairs.isEmpty
+        guard nodes[join].parents.count == 1, nodes[join].outputs.isEmpty, nodes[join].children.count == 2 else { return nil }
+        let left = nodes[join].children[0], right = nodes[join].children[1]
+        guard left != right, case .source = nodes[left].operation, case .source = nodes[right].operation,
+            !run.hasStarted(left), !run.hasStarted(right),
+            case let .apply(.join(pairs)) = nodes[join].operation, !pairs.isEmpty,
+            Self.hasANullKey(left, side: 0, pairs, nodes) || Self.hasANullKey(right, side: 1, pairs, nodes)
         else { return nil }
-        var filters: [Predicate?] = []
-        var started: [Bool] = []
-        for child in children {
-            let state = run.filterState(of: child)
-            filters.append(state.isActive ? state.filter : nil)
-            started.append(run.hasStarted(child))
-        }
-        if join < known.count, let entry = known[join], entry.filters == filters, entry.started == started {
+        let leftState = run.filterState(of: left), rightState = run.filterState(of: right)
+        let leftFilter = leftState.isActive ? leftState.filter : nil
+        let rightFilter = rightState.isActive ? rightState.filter : nil
+        if join < known.count, let entry = known[join], entry.left == leftFilter, entry.right == rightFilter {
             return entry.hundredths
         }
         var found: Int?
-        for side in 0..<2 where !started[side] && !started[1 - side] {
-            guard let rows = Self.lookahead(from: side, of: join, pairs, graph, filters) else { continue }
+        let filters = [leftFilter, rightFilter]
+        for side in 0..<2 {
+            guard let rows = Self.lookahead(from: side, of: join, pairs, nodes, filters) else { continue }
             found = max(found ?? 0, rows)
         }
         if join >= known.count { known += repeatElement(nil, count: join + 1 - known.count) }
-        known[join] = Known(filters: filters, started: started, hundredths: found)
+        known[join] = (leftFilter, rightFilter, found)
         return found
     }
 
+    /// Whether `source` is a table small enough for its sample to be all of it and a row
+    /// there has a null key value. Only such a side is looked ahead from: a null is the value
+    /// a key column repeats most in practice (no uniqueness holds for it), and looking ahead
+    /// from every small side (a one-row selection keying a 100,000-row table by a unique
+    /// id, the seed query) cost about 7,000 instructions a run for a join whose size it
+    /// never changed.
+    private static func hasANullKey(_ source: NodeID, side: Int, _ pairs: [JoinPair], _ nodes: [PlanNode]) -> Bool {
+        guard case let .source(relation) = nodes[source].operation, let table = relation as? MemoryTable,
+            table.count <= MemoryTable.statisticsSampleLimit
+        else { return false }
+        let sample = table.statisticsSample()
+        for pair in pairs {
+            guard let column = table.scheme.index(of: side == 0 ? pair.left : pair.right) else { return false }
+            for row in sample where row.values[column].isNull { return true }
+        }
+        return false
+    }
+
     /// The rows of the other operand matching the key values of operand `side`'s sample.
-    private static func lookahead(from side: Int, of join: NodeID, _ pairs: [JoinPair], _ graph: PlanGraph,
+    private static func lookahead(from side: Int, of join: NodeID, _ pairs: [JoinPair], _ nodes: [PlanNode],
                                   _ filters: [Predicate?]) -> Int? {
-        let children = graph[join].children
-        guard case let .source(small) = graph[children[side]].operation, let smallTable = small as? MemoryTable,
-            smallTable.count <= MemoryTable.statisticsSampleLimit,
-            case let .source(large) = graph[children[1 - side]].operation, let largeTable = large as? MemoryTable
+        let children = nodes[join].children
+        guard hasANullKey(children[side], side: side, pairs, nodes),
+            case let .source(small) = nodes[children[side]].operation, let smallTable = small as? MemoryTable,
+            case let .source(large) = nodes[children[1 - side]].operation, let largeTable = large as? MemoryTable
         else { return nil }
         let smallAttributes = pairs.map { side == 0 ? $0.left : $0.right }
         let largeAttributes = pairs.map { side == 0 ? $0.right : $0.left }
