@@ -74,6 +74,9 @@ public final class FilterAwareOrdering: Heuristic {
     /// A source whose filter an index answers only in part is sized by the same samples
     /// when they find fewer rows than the index (`PartlyIndexedSamples`, one run's).
     private let partlyIndexed = PartlyIndexedSamples()
+    /// A join of a small undrained table is sized by the rows its keys match
+    /// (`JoinKeyLookahead`, one run's; issue 15, sixteenth round).
+    private let lookahead = JoinKeyLookahead()
     /// Whether this run's first `nodesAdded` (the whole graph) has come.
     private var started = false
 
@@ -536,6 +539,7 @@ public final class FilterAwareOrdering: Heuristic {
         case .apply(.join), .apply(.intersection):
             found = children.isEmpty ? 0 : Int.max
             for child in children { found = min(found, size(child, nodes, run)) }
+            if found < Int.max, let matched = lookahead.hundredths(node, run) { found = max(found, matched) }
         case .apply(.difference), .apply(.select), .apply(.project), .apply(.rename), .apply(.closure):
             found = children.first.map { size($0, nodes, run) } ?? 0
         }
