@@ -125,6 +125,36 @@ final class PreparedQueryTests: XCTestCase {
         }
     }
 
+    /// `filter-aware-ordering`'s key look-ahead (`JoinKeyLookahead`) answers from the
+    /// tables' contents, so a prepared query's next run must not reuse the last run's
+    /// answers. The form of hunt seed 49 case 1406: `t1`'s null `c` keys 25 of `t0`'s rows in
+    /// the first run, so `t2` goes first; then `t0` loses its nulls, the look-ahead finds no
+    /// match, and a fresh prepare drains `t1` first. The second run must do the same.
+    func testAKeyLookaheadIsNotKeptAcrossRunsWhenATableChanges() throws {
+        func t0Rows(nulls: Bool) -> [[Value]] {
+            (0..<299).map { i in [.integer(30 + i % 60), nulls && i % 12 == 5 ? .null : .integer(i), .integer(i % 50)] }
+        }
+        let t1 = try MemoryTable(name: "t1", columns: ["c"], rows: [[.null]], indexedAttributes: ["c"])
+        let t2 = try MemoryTable(name: "t2", columns: ["a", "b", "d"],
+                                 rows: [[.integer(22), .null, .integer(17)], [.null, .integer(50), .integer(4)]],
+                                 indexedAttributes: ["d"])
+        let t0 = try MemoryTable(name: "t0", columns: ["a", "c", "d"], rows: t0Rows(nulls: true), indexedAttributes: ["a", "d"])
+        let query = try Relation(source: t2).join(Relation(source: t0).join(Relation(source: t1)))
+        let engine = try QueryEngine(preset: "all-on")
+        let prepared = try engine.prepare([query, Relation(source: t1)])
+        let before = try prepared.run()
+        XCTAssertEqual(try prepared.run().counters, before.counters)
+        t0.removeAll()
+        for row in t0Rows(nulls: false) { _ = try t0.add(Row(row)) }
+        prepared.refreshSourceCounts()
+        let again = try prepared.run()
+        let fresh = try engine.prepare([query, Relation(source: t1)]).run()
+        XCTAssertEqual(again.results[0].asSet, fresh.results[0].asSet)
+        XCTAssertEqual(again.counters, fresh.counters)
+        // The change flips the decision: the case tests something.
+        XCTAssertNotEqual(before.counters.initiatorOrder, fresh.counters.initiatorOrder)
+    }
+
     /// The state a run hands back holds none of a source's columns until the next run: a
     /// kept kernel that did made the next write to the source copy every column
     /// (copy-on-write), so a rename at 1M documents took 3.4 ms instead of 0.2 ms. A write

@@ -28,6 +28,12 @@ import Relational
 final class JoinKeyLookahead {
     private var known: [(left: Predicate?, right: Predicate?, hundredths: Int?)?] = []
 
+    /// Forgets the last run's answers: they read the tables' contents, which may change
+    /// before a prepared query's next run.
+    func removeAll() {
+        known.emptyKeepingCapacity()
+    }
+
     /// The rows a two-source join is looked ahead to deliver, in hundredths; nil when
     /// neither side can be looked ahead from. Asked for every join `size` meets, so the
     /// cheapest refusals come first and a repeated ask with the same filters is a lookup.

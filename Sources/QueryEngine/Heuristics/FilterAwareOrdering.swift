@@ -57,6 +57,7 @@ public final class FilterAwareOrdering: Heuristic {
         started = false
         samples.removeAll()
         partlyIndexed.removeAll()
+        lookahead.removeAll()
     }
 
     /// Nothing to defer without a node that can filter an operand, or with one source.
