@@ -57,6 +57,26 @@ final class HuntClassSixteenthRoundTests: HuntCaseTestCase {
         XCTAssertEqual(try totalRead(query, tables, alsoOutput: [output]), 3)
     }
 
+    /// The class is a key value the small side holds that matches many rows, null or not:
+    /// the 1406 form with `t1`'s key `7`, which 25 of `t0`'s rows hold. Sized at `t1`'s one
+    /// row, the inner join deferred `t2`; looked ahead, it is 25 rows and `t2` goes first.
+    func testAOneRowSidesRepeatedKeyIsLookedAhead() throws {
+        let t1 = try MemoryTable(name: "t1", columns: ["c"], rows: [[.integer(7)]], indexedAttributes: ["c"])
+        let t2 = try MemoryTable(name: "t2", columns: ["a", "b", "d"],
+                                 rows: [[.integer(22), .null, .integer(17)], [.null, .integer(50), .integer(4)]],
+                                 indexedAttributes: ["d"])
+        let t0 = try MemoryTable(name: "t0", columns: ["a", "c", "d"],
+                                 rows: (0..<299).map { i in
+                                     [.integer(30 + i % 60), i % 12 == 5 ? .integer(7) : .integer(1000 + i), .integer(i % 50)]
+                                 },
+                                 indexedAttributes: ["a", "d"])
+        let query = try Relation(source: t2).join(Relation(source: t0).join(Relation(source: t1)))
+        let tables = [t0, t1, t2]
+        let output = Relation(source: t1)
+        XCTAssertEqual(try totalRead(query, tables, preset: "seed", alsoOutput: [output]), 28)
+        XCTAssertEqual(try totalRead(query, tables, alsoOutput: [output]), 3)
+    }
+
     /// Seed 40 case 701: `t0 join [d = e] t3 join t2`, `t0` two rows whose `d` are both null,
     /// matching 14 of `t3`'s 145 rows (unindexed on `e`), `t2` five rows (indexed on `d`, no
     /// null). `t0` went first (16 rows); `t2` first keys `t0` to nothing, and the inner join

@@ -1,9 +1,8 @@
 import Relational
 
 /// `filter-aware-ordering`'s look-ahead over a join's key values: a join of two sources,
-/// one of them a table small enough that its statistics sample is the whole table, with a
-/// null among its key values, neither side drained, delivers at least the rows of the other
-/// source its key values match. The
+/// one of them a table small enough that its statistics sample is the whole table, neither
+/// side drained, delivers at least the rows of the other source its key values match. The
 /// pair rule sizes a join by its smaller operand (which will filter the other), as if every
 /// key matched one row; a key that matches many (a null, an ordinary value here: `null ==
 /// null`) makes the join far larger than its small side, and a join sized by the small side
@@ -24,15 +23,29 @@ import Relational
 /// does not answer exactly (the smaller of the two), under its own active filter AND-ed on. Only a side not yet started is looked ahead from: a drained side's keys are already
 /// the other side's filter, which its own size sees (sizing a join by the operand not yet
 /// complete was tried and read more rows on more cases than fewer). The answer only raises
-/// the pair rule's size. One run's answers are kept per join, with the filters they read.
+/// the pair rule's size.
+///
+/// An answer is kept per join with what it read: the two tables, their content versions
+/// (`MemoryTable.contentVersion`), the key pairs and both active filters. A later ask, in
+/// the same run or a prepared query's next one, that finds all of them the same is a lookup,
+/// as the estimate cache keeps a table's estimates while its version holds; a prepared
+/// query's look-ahead is worked out again only after one of its tables changes.
 final class JoinKeyLookahead {
-    private var known: [(left: Predicate?, right: Predicate?, hundredths: Int?)?] = []
+    private struct Known {
+        let left: MemoryTable, right: MemoryTable
+        let versions: (Int, Int)
+        let pairs: [JoinPair]
+        let filters: (Predicate?, Predicate?)
+        let hundredths: Int?
 
-    /// Forgets the last run's answers: they read the tables' contents, which may change
-    /// before a prepared query's next run.
-    func removeAll() {
-        known.emptyKeepingCapacity()
+        func holds(_ left: MemoryTable, _ right: MemoryTable, _ pairs: [JoinPair], _ filters: (Predicate?, Predicate?)) -> Bool {
+            self.left === left && self.right === right
+                && versions == (left.contentVersion, right.contentVersion)
+                && self.pairs == pairs && self.filters.0 == filters.0 && self.filters.1 == filters.1
+        }
     }
+
+    private var known: [Known?] = []
 
     /// The rows a two-source join is looked ahead to deliver, in hundredths; nil when
     /// neither side can be looked ahead from. Asked for every join `size` meets, so the
@@ -45,54 +58,42 @@ final class JoinKeyLookahead {
         // 272: `shared = t2 join t0` an output, joined with `t3`; 8 rows against 11).
         guard nodes[join].parents.count == 1, nodes[join].outputs.isEmpty, nodes[join].children.count == 2 else { return nil }
         let left = nodes[join].children[0], right = nodes[join].children[1]
-        guard left != right, case .source = nodes[left].operation, case .source = nodes[right].operation,
+        guard left != right,
+            case let .source(leftSource) = nodes[left].operation, let leftTable = leftSource as? MemoryTable,
+            case let .source(rightSource) = nodes[right].operation, let rightTable = rightSource as? MemoryTable,
+            Self.isSmall(leftTable) || Self.isSmall(rightTable),
             !run.hasStarted(left), !run.hasStarted(right),
-            case let .apply(.join(pairs)) = nodes[join].operation, !pairs.isEmpty,
-            Self.hasANullKey(left, side: 0, pairs, nodes) || Self.hasANullKey(right, side: 1, pairs, nodes)
+            case let .apply(.join(pairs)) = nodes[join].operation, !pairs.isEmpty
         else { return nil }
         let leftState = run.filterState(of: left), rightState = run.filterState(of: right)
-        let leftFilter = leftState.isActive ? leftState.filter : nil
-        let rightFilter = rightState.isActive ? rightState.filter : nil
-        if join < known.count, let entry = known[join], entry.left == leftFilter, entry.right == rightFilter {
+        let filters = (leftState.isActive ? leftState.filter : nil, rightState.isActive ? rightState.filter : nil)
+        if join < known.count, let entry = known[join], entry.holds(leftTable, rightTable, pairs, filters) {
             return entry.hundredths
         }
         var found: Int?
-        let filters = [leftFilter, rightFilter]
-        for side in 0..<2 {
-            guard let rows = Self.lookahead(from: side, of: join, pairs, nodes, filters) else { continue }
+        let tables = [leftTable, rightTable]
+        for side in 0..<2 where Self.isSmall(tables[side]) {
+            guard let rows = Self.lookahead(from: tables[side], to: tables[1 - side], side: side, pairs,
+                                            [filters.0, filters.1])
+            else { continue }
             found = max(found ?? 0, rows)
         }
         if join >= known.count { known += repeatElement(nil, count: join + 1 - known.count) }
-        known[join] = (leftFilter, rightFilter, found)
+        known[join] = Known(left: leftTable, right: rightTable, versions: (leftTable.contentVersion, rightTable.contentVersion),
+                            pairs: pairs, filters: filters, hundredths: found)
         return found
     }
 
-    /// Whether `source` is a table small enough for its sample to be all of it and a row
-    /// there has a null key value. Only such a side is looked ahead from: a null is the value
-    /// a key column repeats most in practice (no uniqueness holds for it), and looking ahead
-    /// from every small side (a one-row selection keying a 100,000-row table by a unique
-    /// id, the seed query) cost about 7,000 instructions a run for a join whose size it
-    /// never changed.
-    private static func hasANullKey(_ source: NodeID, side: Int, _ pairs: [JoinPair], _ nodes: [PlanNode]) -> Bool {
-        guard case let .source(relation) = nodes[source].operation, let table = relation as? MemoryTable,
-            table.count <= MemoryTable.statisticsSampleLimit
-        else { return false }
-        let sample = table.statisticsSample()
-        for pair in pairs {
-            guard let column = table.scheme.index(of: side == 0 ? pair.left : pair.right) else { return false }
-            for row in sample where row.values[column].isNull { return true }
-        }
-        return false
+    /// Whether `table` is small enough for its statistics sample to be all of it, so that its
+    /// key values are known without reading it.
+    private static func isSmall(_ table: MemoryTable) -> Bool {
+        table.count <= MemoryTable.statisticsSampleLimit
     }
 
-    /// The rows of the other operand matching the key values of operand `side`'s sample.
-    private static func lookahead(from side: Int, of join: NodeID, _ pairs: [JoinPair], _ nodes: [PlanNode],
-                                  _ filters: [Predicate?]) -> Int? {
-        let children = nodes[join].children
-        guard hasANullKey(children[side], side: side, pairs, nodes),
-            case let .source(small) = nodes[children[side]].operation, let smallTable = small as? MemoryTable,
-            case let .source(large) = nodes[children[1 - side]].operation, let largeTable = large as? MemoryTable
-        else { return nil }
+    /// The rows of `largeTable` matching the key values of `smallTable`'s sample, the join's
+    /// operand `side`.
+    private static func lookahead(from smallTable: MemoryTable, to largeTable: MemoryTable, side: Int,
+                                  _ pairs: [JoinPair], _ filters: [Predicate?]) -> Int? {
         let smallAttributes = pairs.map { side == 0 ? $0.left : $0.right }
         let largeAttributes = pairs.map { side == 0 ? $0.right : $0.left }
         let columns = smallAttributes.compactMap { smallTable.scheme.index(of: $0) }

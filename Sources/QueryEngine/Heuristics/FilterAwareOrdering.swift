@@ -57,7 +57,6 @@ public final class FilterAwareOrdering: Heuristic {
         started = false
         samples.removeAll()
         partlyIndexed.removeAll()
-        lookahead.removeAll()
     }
 
     /// Nothing to defer without a node that can filter an operand, or with one source.
@@ -76,7 +75,8 @@ public final class FilterAwareOrdering: Heuristic {
     /// when they find fewer rows than the index (`PartlyIndexedSamples`, one run's).
     private let partlyIndexed = PartlyIndexedSamples()
     /// A join of a small undrained table is sized by the rows its keys match
-    /// (`JoinKeyLookahead`, one run's; issue 15, sixteenth round).
+    /// (`JoinKeyLookahead`; issue 15, sixteenth round); its answers hold while the two
+    /// tables' versions and the filters are the same, so they are kept across runs.
     private let lookahead = JoinKeyLookahead()
     /// Whether this run's first `nodesAdded` (the whole graph) has come.
     private var started = false
