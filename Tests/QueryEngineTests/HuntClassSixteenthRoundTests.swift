@@ -40,18 +40,7 @@ final class HuntClassSixteenthRoundTests: HuntCaseTestCase {
     /// `t0` was read for the null (26 rows); `t2` first leaves it unread (3, as without the
     /// heuristic, where `t2` comes before `t0` by its estimate).
     func testAOneRowSidesNullKeyIsLookedAheadBySample() throws {
-        let t1 = try MemoryTable(name: "t1", columns: ["c"], rows: [[.null]], indexedAttributes: ["c"])
-        let t2 = try MemoryTable(name: "t2", columns: ["a", "b", "d"],
-                                 rows: [[.integer(22), .null, .integer(17)], [.null, .integer(50), .integer(4)]],
-                                 indexedAttributes: ["d"])
-        let t0 = try MemoryTable(name: "t0", columns: ["a", "c", "d"],
-                                 rows: (0..<299).map { i in
-                                     [.integer(30 + i % 60), i % 12 == 5 ? .null : .integer(i), .integer(i % 50)]
-                                 },
-                                 indexedAttributes: ["a", "d"])
-        let query = try Relation(source: t2).join(Relation(source: t0).join(Relation(source: t1)))
-        let tables = [t0, t1, t2]
-        let output = Relation(source: t1)
+        let (query, tables, output) = try form1406(key: .null, otherKey: { .integer(Int64($0)) })
         XCTAssertEqual(try totalRead(query, tables, preset: "seed", alsoOutput: [output]), 28)
         XCTAssertEqual(try totalRead(query, tables, disable: ["filter-aware-ordering"], alsoOutput: [output]), 3)
         XCTAssertEqual(try totalRead(query, tables, alsoOutput: [output]), 3)
@@ -61,20 +50,27 @@ final class HuntClassSixteenthRoundTests: HuntCaseTestCase {
     /// the 1406 form with `t1`'s key `7`, which 25 of `t0`'s rows hold. Sized at `t1`'s one
     /// row, the inner join deferred `t2`; looked ahead, it is 25 rows and `t2` goes first.
     func testAOneRowSidesRepeatedKeyIsLookedAhead() throws {
-        let t1 = try MemoryTable(name: "t1", columns: ["c"], rows: [[.integer(7)]], indexedAttributes: ["c"])
+        let (query, tables, output) = try form1406(key: .integer(7), otherKey: { .integer(Int64(1000 + $0)) })
+        XCTAssertEqual(try totalRead(query, tables, preset: "seed", alsoOutput: [output]), 28)
+        XCTAssertEqual(try totalRead(query, tables, alsoOutput: [output]), 3)
+    }
+
+    /// `t2 join (t0 join t1)`: `t1` one row holding `key` in `c`, which 25 of `t0`'s 299 rows
+    /// hold too (the others `otherKey(i)`), `t0` unindexed on `c`; `t2` two rows whose `(a,
+    /// d)` keys match no row of `t0` that holds `key`. `t1` is an output as well.
+    private func form1406(key: Value, otherKey: (Int) -> Value) throws -> (Relation, [MemoryTable], Relation) {
+        let t1 = try MemoryTable(name: "t1", columns: ["c"], rows: [[key]], indexedAttributes: ["c"])
         let t2 = try MemoryTable(name: "t2", columns: ["a", "b", "d"],
                                  rows: [[.integer(22), .null, .integer(17)], [.null, .integer(50), .integer(4)]],
                                  indexedAttributes: ["d"])
         let t0 = try MemoryTable(name: "t0", columns: ["a", "c", "d"],
-                                 rows: (0..<299).map { i in
-                                     [.integer(30 + i % 60), i % 12 == 5 ? .integer(7) : .integer(1000 + i), .integer(i % 50)]
+                                 rows: (0..<299).map { (i: Int) -> [Value] in
+                                     let c: Value = i % 12 == 5 ? key : otherKey(i)
+                                     return [.integer(Int64(30 + i % 60)), c, .integer(Int64(i % 50))]
                                  },
                                  indexedAttributes: ["a", "d"])
         let query = try Relation(source: t2).join(Relation(source: t0).join(Relation(source: t1)))
-        let tables = [t0, t1, t2]
-        let output = Relation(source: t1)
-        XCTAssertEqual(try totalRead(query, tables, preset: "seed", alsoOutput: [output]), 28)
-        XCTAssertEqual(try totalRead(query, tables, alsoOutput: [output]), 3)
+        return (query, [t0, t1, t2], Relation(source: t1))
     }
 
     /// Seed 40 case 701: `t0 join [d = e] t3 join t2`, `t0` two rows whose `d` are both null,
