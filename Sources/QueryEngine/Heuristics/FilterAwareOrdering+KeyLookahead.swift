@@ -20,7 +20,8 @@ import Relational
 /// is read for them, as none is for the sample itself); the matches are counted by the
 /// other table's index on a key attribute when it has one (exact for a one-attribute key and
 /// no other filter, otherwise an upper bound) and by its statistics sample when the index
-/// does not answer exactly (the smaller of the two), under its own active filter AND-ed on. Only a side not yet started is looked ahead from: a drained side's keys are already
+/// does not answer exactly (the smaller of the two), under its own active filter AND-ed
+/// on. Only a side not yet started is looked ahead from: a drained side's keys are already
 /// the other side's filter, which its own size sees (sizing a join by the operand not yet
 /// complete was tried and read more rows on more cases than fewer). The answer only raises
 /// the pair rule's size.
