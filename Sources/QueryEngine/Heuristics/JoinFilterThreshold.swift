@@ -32,7 +32,7 @@ public final class JoinFilterThreshold: Heuristic {
 
     /// The filtered operand's key attributes per join (its pairs) and operand, worked out
     /// once per prepared query instead of mapped into a new list at every completion: a
-    /// copy of a join shares its original's pairs, so the comparison is the lists' identity.
+    /// copy of a join shares its original's pairs, so comparing them is mostly a storage check.
     /// At most `keyAttributesLimit` entries (a plan has few joins); past that, mapped anew.
     private var keyAttributes: [(pairs: [JoinPair], operand: Int, attributes: [Attribute])] = []
     private static let keyAttributesLimit = 16

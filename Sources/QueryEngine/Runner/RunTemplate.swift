@@ -58,24 +58,18 @@ final class LastCounts {
 
     /// Whether `run`'s live nodes are those recorded, each the same original with the same
     /// rows in and out (so the lists would come out equal).
-    /// The live nodes are walked in `Runner.liveNodeIDs`' order (the template's, then live
-    /// copies) without making that list: it was two lists a run.
+    /// The live nodes are walked in place (`Runner.forEachLiveNode`) without making their list.
     func matchesLiveNodes(of run: Runner) -> Bool {
         guard recorded else { return false }
         var i = 0
-        func same(_ id: NodeID) -> Bool {
+        let all = run.forEachLiveNode { id in
             guard i < made.count else { return false }
             let entry = made[i]
             i += 1
             return entry.node == id && entry.rowsIn == run.runtimes[id].rowsIn && entry.rowsOut == run.runtimes[id].rowsOut
                 && entry.original == run.templateOriginal(of: id)
         }
-        for id in run.template.liveNodes where !same(id) { return false }
-        let nodeCount = run.template.nodeCount
-        if run.graph.nodes.count > nodeCount {
-            for id in nodeCount..<run.graph.nodes.count where run.graph[id].isLive && !same(id) { return false }
-        }
-        return i == made.count
+        return all && i == made.count
     }
 
     func record(_ live: [NodeID], _ run: Runner) {

@@ -114,7 +114,20 @@ final class Runner: RunnerContext {
     /// The graph's live nodes: the template's, then live copies.
     private func liveNodeIDs() -> [NodeID] {
         guard graph.nodes.count > template.nodeCount else { return template.liveNodes }
-        return template.liveNodes + (template.nodeCount..<graph.nodes.count).filter { graph[$0].isLive }
+        var ids: [NodeID] = []
+        _ = forEachLiveNode { ids.append($0); return true }
+        return ids
+    }
+
+    /// Visits the live nodes in the one order every per-node list uses (the template's live
+    /// nodes, then the live copies added in the run) until `visit` returns false; whether
+    /// every one was visited.
+    func forEachLiveNode(_ visit: (NodeID) -> Bool) -> Bool {
+        for id in template.liveNodes where !visit(id) { return false }
+        if graph.nodes.count > template.nodeCount {
+            for id in template.nodeCount..<graph.nodes.count where graph[id].isLive && !visit(id) { return false }
+        }
+        return true
     }
 
     /// Creates runtime state for every node at start, or resets `spare` (the state an
