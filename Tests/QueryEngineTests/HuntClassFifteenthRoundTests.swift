@@ -41,6 +41,29 @@ final class HuntClassFifteenthRoundTests: HuntCaseTestCase {
         XCTAssertEqual(try totalRead(query, [t0, t1, t2]), 1)
     }
 
+    /// Seed 31 case 749 (reduced): `shared = t2 join t0`, then `(shared join t1) intersect
+    /// shared`; `t1` and `t2` two rows each, `t0` 300 rows indexed on `e`. The outer join's
+    /// sides tie (two rows), and `shared` is read by the intersection too, so `t1`'s keys
+    /// reach it only through a copy; but the intersection has the join under it, so the
+    /// join's empty result narrows the original as well. The tie rule still defers `t2`:
+    /// `t1`'s keys match nothing of `t2`, and everything else gets `false` (2 rows; 9 when
+    /// `t2` goes first and keys 5 rows of `t0`). The fourteenth session's condition
+    /// (`filterNarrowsEveryReader`) keeps this case and drops the incremental selection
+    /// change's, where the other reader is not under the pair (`ChangeCostTests`).
+    func testATieDefersASharedWaitingSideThatThePairNarrowsEverywhere() throws {
+        let t2 = try MemoryTable(name: "t2", columns: ["d", "e"], rows: [[.integer(3), .integer(68)], [.integer(52), .integer(51)]],
+                                 indexedAttributes: ["d", "e"])
+        let t0 = try MemoryTable(name: "t0", columns: ["a", "b", "e"],
+                                 rows: (0..<300).map { [.integer($0), .integer($0 % 7), .integer($0 % 60)] }, indexedAttributes: ["e"])
+        let t1 = try MemoryTable(name: "t1", columns: ["e"], rows: [[.integer(41)], [.integer(60)]])
+        let shared = try Relation(source: t2).join(Relation(source: t0))
+        let query = try shared.join(Relation(source: t1)).intersection(shared)
+        let tables = [t0, t1, t2]
+        XCTAssertEqual(try totalRead(query, tables, preset: "seed"), 9)
+        XCTAssertEqual(try totalRead(query, tables, disable: ["filter-aware-ordering"]), 9)
+        XCTAssertEqual(try totalRead(query, tables), 2)
+    }
+
     /// Seed 29 case 613: `t1 join t2 join t3` (under `shared minus shared` in the hunt), `t3`
     /// two rows unindexed, `t2` 150 rows indexed on `c` with 25 nulls there, `t1` 19 rows
     /// indexed on `b`. `t3`'s rows give `t2` the key filter `(b, c) in {(null, 48), (53,

@@ -196,7 +196,7 @@ public final class FilterAwareOrdering: Heuristic {
                                        by: run.providedFilter(along: Edge(parent: pair.node, operand: pair.waiting)))
             if producingSize < waitingSize
                 || (producingSize == waitingSize && producingSize < Int.max
-                    && Self.takesAFilterUncopied(waitingChild, nodes)
+                    && Self.filterNarrowsEveryReader(of: waitingChild, from: pair.node, nodes)
                     && candidateRows(under: producingChild, notUnder: ownSources ? waitingChild : nil, nodes, run)
                         <= candidateRows(under: waitingChild, notUnder: producingChild, nodes, run) / 2),
                 !hasLargerSource(under: producingChild, notUnder: ownSources ? waitingChild : nil,
@@ -279,16 +279,34 @@ public final class FilterAwareOrdering: Heuristic {
         return total
     }
 
-    /// Whether a filter on the edge into `node` reaches `node` itself: it has that one
-    /// parent and feeds no output. Otherwise subtree copying gives the filter a copy, whose
-    /// sources are read again beside the original's; on a tie of the two sides' sizes the
-    /// filter saves no delivered row, so the copy's reads are the deferral's whole effect.
-    /// The incremental change mode's selection change (`ChangeCostTests`): the fifteenth
-    /// round's tie rule deferred `selected_documents join documents`, shared by two rules of
-    /// the derivative graph, behind an equally small keyed `documents`; its filter then
-    /// came through copies of that join and of the one-row selection: 11 rows against 8.
-    private static func takesAFilterUncopied(_ node: NodeID, _ nodes: [PlanNode]) -> Bool {
-        nodes[node].parents.count == 1 && nodes[node].outputs.isEmpty
+    /// Whether a filter that `pairNode` gives `node` narrows every read of `node`: `node`
+    /// feeds no output, and each of its other parents has `pairNode` under it (an
+    /// intersection or join with the pair's result, which that result narrows in turn).
+    /// Otherwise subtree copying gives the filter a copy while the original is still read
+    /// for another parent, so `node`'s sources are read twice; on a tie of the two sides'
+    /// sizes the filter saves no delivered row, and the copy's reads are all the deferral
+    /// does. The incremental change mode's selection change (`ChangeCostTests`): the
+    /// fifteenth round's tie rule deferred `selected_documents join documents`, read also by
+    /// another rule of the derivative graph, behind an equally small keyed `documents`: 11
+    /// rows against 8. Seed 31 case 749 keeps the rule: `shared = t2 join t0` is also under
+    /// `shared join t1 intersect shared`, so `t1`'s two keys, which match nothing of `t2`,
+    /// empty both (2 rows against 9).
+    private static func filterNarrowsEveryReader(of node: NodeID, from pairNode: NodeID, _ nodes: [PlanNode]) -> Bool {
+        guard nodes[node].outputs.isEmpty else { return false }
+        return nodes[node].parents.allSatisfy { $0.parent == pairNode || isUnder(pairNode, $0.parent, nodes) }
+    }
+
+    /// Whether `target` is under `node` (a walk down the children; the graph has no cycles).
+    private static func isUnder(_ target: NodeID, _ node: NodeID, _ nodes: [PlanNode]) -> Bool {
+        var pending = [node]
+        var seen: Set<NodeID> = [node]
+        while let id = pending.popLast() {
+            for child in nodes[id].children {
+                if child == target { return true }
+                if seen.insert(child).inserted { pending.append(child) }
+            }
+        }
+        return false
     }
 
     /// `size` under `filter` as well, guessed with System R's selectivities.
