@@ -14,7 +14,8 @@ import Relational
 /// operands, from the sources' current estimates) and must drain no source larger than the
 /// waiting side (`hasLargerSource`); the initiator ordering then picks among
 /// the rest. If everything is deferred, nothing is. On a tie of the two sizes, the side
-/// whose sources hold at least twice the rows a filter can save waits (`candidateRows`);
+/// whose sources hold at least twice the rows a filter can save waits (`candidateRows`),
+/// when that filter would narrow every read of it (`filterNarrowsEveryReader`);
 /// a side of sources that feed an output (read whole in any order) is never deferred for
 /// its filter, and produces first when that starts no other pair's waiting side.
 public final class FilterAwareOrdering: Heuristic {
