@@ -51,8 +51,8 @@ final class JoinKeyLookahead {
     /// The rows a two-source join is looked ahead to deliver, in hundredths; nil when
     /// neither side can be looked ahead from. Asked for every join `size` meets, so the
     /// cheapest refusals come first and a repeated ask with the same filters is a lookup.
-    func hundredths(_ join: NodeID, _ run: any RunnerContext) -> Int? {
-        let nodes = run.graph.nodes
+    /// `nodes`: the run's graph's nodes (the caller's, not asked of the runner again).
+    func hundredths(_ join: NodeID, _ nodes: [PlanNode], _ run: any RunnerContext) -> Int? {
         // Only a join its one parent can filter: one that feeds an output or another parent
         // (a difference's right operand above its own left one) never gets the sibling's key
         // filter active, so a sibling drained first for it saves nothing there (seed 18 case

@@ -35,7 +35,19 @@ final class PartlyIndexedSamples {
             Self.readsAnUnindexedAttribute(filter, table.indexedAttributes),
             let whole = nodes[node].approximateCount, estimate < whole
         else { return nil }
-        return known.answer(node, filter) {
+        return answer(node, table, filter, estimate)
+    }
+
+    /// `hundredths(_:estimate:_:)` for a caller that has made its checks (`filter` the
+    /// source's active filter, not `true`; `table` its memory table, `estimate` positive and
+    /// below its whole count): whether the filter reads an unindexed attribute, then the memo.
+    func hundredths(_ node: NodeID, table: MemoryTable, filter: Predicate, estimate: Int) -> Int? {
+        guard Self.readsAnUnindexedAttribute(filter, table.indexedAttributes) else { return nil }
+        return answer(node, table, filter, estimate)
+    }
+
+    private func answer(_ node: NodeID, _ table: MemoryTable, _ filter: Predicate, _ estimate: Int) -> Int? {
+        known.answer(node, filter) {
             guard let sampled = SampledEstimates.sample(table, filter) else { return nil }
             let (scaled, overflow) = estimate.multipliedReportingOverflow(by: 100)
             return overflow ? sampled : min(sampled, scaled)

@@ -54,7 +54,14 @@ public final class JoinConjunctPushdown: Heuristic {
     /// before the select's `false` could, and `t1`'s key then had the closure read all of
     /// `t2` (20 rows against 0; 282 against 0 whole).
     public func nodesAdded(_ nodes: [NodeID], run: any RunnerContext) {
-        for id in nodes { givePartsRead(id, run) }
+        // Only a join is given parts: the others are passed over with the graph read once
+        // (`givePartsRead` reads it again, as a filter it provides may copy a subtree).
+        // A node's operation never changes while the query runs.
+        let graph = run.graph
+        for id in nodes {
+            guard case .apply(.join) = graph[id].operation else { continue }
+            givePartsRead(id, run)
+        }
     }
 
     public func filterActivated(_ node: NodeID, run: any RunnerContext) {
