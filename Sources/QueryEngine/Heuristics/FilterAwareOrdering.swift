@@ -142,10 +142,20 @@ public final class FilterAwareOrdering: Heuristic {
             if state.bitsAreStart { saveStartBits() }
         }
         state.words = (count + 63) / 64
-        state.sourceBits.removeAll(keepingCapacity: true)
-        state.sourceBits.append(contentsOf: repeatElement(0, count: count * state.words))
-        state.known.removeAll(keepingCapacity: true)
-        state.known.append(contentsOf: repeatElement(false, count: count))
+        // Zeroed in place when the size is the same (the buffers swapped in by
+        // `saveStartBits` held the last run's graph with the same copies).
+        if state.sourceBits.count == count * state.words {
+            state.sourceBits.withUnsafeMutableBufferPointer { $0.update(repeating: 0) }
+        } else {
+            state.sourceBits.removeAll(keepingCapacity: true)
+            state.sourceBits.append(contentsOf: repeatElement(0, count: count * state.words))
+        }
+        if state.known.count == count {
+            state.known.withUnsafeMutableBufferPointer { $0.update(repeating: false) }
+        } else {
+            state.known.removeAll(keepingCapacity: true)
+            state.known.append(contentsOf: repeatElement(false, count: count))
+        }
     }
 
     /// The source bits filled so far for the graph the run started with, kept before copies

@@ -66,7 +66,7 @@ public final class JoinConjunctPushdown: Heuristic {
 
     public func filterActivated(_ node: NodeID, run: any RunnerContext) {
         // Before the first drain every activation comes from `nodesAdded`'s walks.
-        if run.counters.initiatorOrder.isEmpty { return }
+        if !run.hasDrainedASource { return }
         givePartsRead(node, run)
     }
 

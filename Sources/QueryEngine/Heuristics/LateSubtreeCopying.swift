@@ -48,7 +48,7 @@ public final class LateSubtreeCopying: Heuristic {
 
     public func willNarrowFilter(_ filter: Predicate, along edge: Edge, run: any RunnerContext) {
         guard filter != .true else { return }
-        let child = run.graph.child(at: edge)
+        let child = run.child(at: edge)
         let state = run.filterState(of: child)
         if state.isActive {
             if narrowingIsLostInTheOr(filter, along: edge, state, run) || keyNarrowingIsLost(filter, along: edge, run) {
