@@ -32,12 +32,24 @@ import Relational
 /// as the estimate cache keeps a table's estimates while its version holds; a prepared
 /// query's look-ahead is worked out again only after one of its tables changes.
 final class JoinKeyLookahead {
-    private struct Known {
+    /// A class, so that reading an entry out of `known` retains one reference instead of
+    /// copying its tables, pairs and filters.
+    private final class Known {
         let left: MemoryTable, right: MemoryTable
         let versions: (Int, Int)
         let pairs: [JoinPair]
         let filters: (Predicate?, Predicate?)
         let hundredths: Int?
+
+        init(left: MemoryTable, right: MemoryTable, versions: (Int, Int), pairs: [JoinPair],
+             filters: (Predicate?, Predicate?), hundredths: Int?) {
+            self.left = left
+            self.right = right
+            self.versions = versions
+            self.pairs = pairs
+            self.filters = filters
+            self.hundredths = hundredths
+        }
 
         func holds(_ left: MemoryTable, _ right: MemoryTable, _ pairs: [JoinPair], _ filters: (Predicate?, Predicate?)) -> Bool {
             self.left === left && self.right === right
@@ -102,7 +114,7 @@ final class JoinKeyLookahead {
             largeAttributes.allSatisfy({ largeTable.scheme.index(of: $0) != nil })
         else { return nil }
         var filter: CompiledPredicate?
-        if let own = filters[side], own != .true {
+        if let own = filters[side], !own.isConstantTrue {
             guard let compiled = try? CompiledPredicate(own, scheme: smallTable.scheme) else { return nil }
             filter = compiled
         }

@@ -29,7 +29,7 @@ final class PartlyIndexedSamples {
         // read whole, the common case, needs no estimate comparison or cache lookup.
         guard estimate > 0 else { return nil }
         let state = run.filterState(of: node)
-        guard state.isActive, let filter = state.filter, filter != .true else { return nil }
+        guard state.isActive, let filter = state.filter, !filter.isConstantTrue else { return nil }
         let nodes = run.graph.nodes
         guard case let .source(source) = nodes[node].operation, let table = source as? MemoryTable,
             Self.readsAnUnindexedAttribute(filter, table.indexedAttributes),

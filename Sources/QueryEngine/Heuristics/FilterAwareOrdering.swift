@@ -610,7 +610,7 @@ public final class FilterAwareOrdering: Heuristic {
     private func sourceSize(_ node: NodeID, _ nodes: [PlanNode], _ run: any RunnerContext) -> Int {
         guard let estimate = run.estimate(node) else { return Int.max }
         let state = run.filterState(of: node)
-        guard state.isActive, let filter = state.filter, filter != .true else {
+        guard state.isActive, let filter = state.filter, !filter.isConstantTrue else {
             let (scaled, overflow) = estimate.multipliedReportingOverflow(by: 100)
             return overflow ? Int.max : scaled
         }

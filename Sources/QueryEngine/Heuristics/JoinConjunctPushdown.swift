@@ -57,9 +57,12 @@ public final class JoinConjunctPushdown: Heuristic {
         // Only a join is given parts: the others are passed over with the graph read once
         // (`givePartsRead` reads it again, as a filter it provides may copy a subtree).
         // A node's operation never changes while the query runs.
+        // A join added is seldom active yet: its state is read before the graph is again.
         let graph = run.graph
         for id in nodes {
             guard case .apply(.join) = graph[id].operation else { continue }
+            let state = run.filterState(of: id)
+            guard state.isActive, let filter = state.filter, !filter.isConstantTrue else { continue }
             givePartsRead(id, run)
         }
     }
@@ -80,12 +83,12 @@ public final class JoinConjunctPushdown: Heuristic {
         let graph = run.graph
         guard case .apply(.join) = graph[node].operation else { return }
         let state = run.filterState(of: node)
-        guard state.isActive, let filter = state.filter, filter != .true else { return }
+        guard state.isActive, let filter = state.filter, !filter.isConstantTrue else { return }
         for operand in graph[node].children.indices {
             let edge = Edge(parent: node, operand: operand)
             guard run.derivedFilter(filter, along: edge) == nil else { continue }
             let child = graph.child(at: edge)
-            guard let readable = Self.partRead(of: filter, by: graph[child].scheme), readable != .true else { continue }
+            guard let readable = Self.partRead(of: filter, by: graph[child].scheme), !readable.isConstantTrue else { continue }
             if run.hasProvided(along: edge) {
                 guard !run.isComplete(child), run.hasUndrainedSource(below: child) else { continue }
             }

@@ -70,7 +70,7 @@ public final class JoinFilterPushdown: Heuristic {
         } else {
             filter = Self.range(attributes: attributes, keys: keys)
         }
-        guard filter != .true else { return }
+        guard !filter.isConstantTrue else { return }
         run.counters.joinFiltersBuilt += 1
         run.provideFilter(filter, along: otherEdge)
     }

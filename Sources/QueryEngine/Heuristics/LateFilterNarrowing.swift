@@ -44,7 +44,7 @@ public final class LateFilterNarrowing: Heuristic {
         for operand in graph[node].children.indices {
             let edge = Edge(parent: node, operand: operand)
             guard run.hasProvided(along: edge), run.hasUndrainedSource(below: graph.child(at: edge)),
-                let derived = run.derivedFilter(filter, along: edge), derived != .true
+                let derived = run.derivedFilter(filter, along: edge), !derived.isConstantTrue
             else { continue }
             run.provideFilter(derived, along: edge)
             graph = run.graph

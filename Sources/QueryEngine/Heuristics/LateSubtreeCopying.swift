@@ -47,7 +47,7 @@ public final class LateSubtreeCopying: Heuristic {
     public func hooks(for graph: PlanGraph) -> HeuristicHooks { graph.hasSharedNode ? .all : .none }
 
     public func willNarrowFilter(_ filter: Predicate, along edge: Edge, run: any RunnerContext) {
-        guard filter != .true else { return }
+        guard !filter.isConstantTrue else { return }
         let child = run.child(at: edge)
         let state = run.filterState(of: child)
         if state.isActive {
@@ -63,8 +63,8 @@ public final class LateSubtreeCopying: Heuristic {
     }
 
     public func willProvideFilter(_ filter: Predicate, along edge: Edge, run: any RunnerContext) {
-        guard filter != .true else { return }
-        let child = run.graph.child(at: edge)
+        guard !filter.isConstantTrue else { return }
+        let child = run.child(at: edge)
         // With two or more parents waiting, the seed's `subtree-copying` decides.
         let state = run.filterState(of: child)
         guard state.remainingParents == 1, let others = state.filter else { return }
@@ -160,7 +160,7 @@ public final class LateSubtreeCopying: Heuristic {
                 let child = run.graph.child(at: edge)
                 var derived = run.derivedFilter(visit.filter, along: edge)
                 if derived == nil, isJoin, let part = JoinConjunctPushdown.partRead(of: visit.filter, by: run.graph[child].scheme),
-                    part != .true {
+                    !part.isConstantTrue {
                     derived = part
                 }
                 guard let derived else { continue }

@@ -104,12 +104,14 @@ public final class ProvablyEmptyFirst: Heuristic {
     /// or estimate.
     private func isProvablyEmpty(_ node: NodeID, _ run: any RunnerContext) -> Bool {
         let state = run.filterState(of: node)
-        guard state.isActive, let filter = state.filter, filter != .true else { return false }
+        guard state.isActive, let filter = state.filter, !filter.isConstantTrue else { return false }
         // The node's fields read in place: binding it copied the whole node (its edge lists too).
         let graph = run.graph
-        guard case let .source(source) = graph[node].operation,
+        // The source bound (its existential copied) only once the estimate has passed.
+        guard case .source = graph[node].operation,
             let estimate = run.estimate(node), estimate > 0,
-            let whole = graph[node].approximateCount, estimate >= whole
+            let whole = graph[node].approximateCount, estimate >= whole,
+            case let .source(source) = graph[node].operation
         else { return false }
         if node < checked.count, let known = checked[node], known.empty || known.filter == filter { return known.empty }
         let empty = source.provablyMatchesNothing(filter) || indexFindsNothing(filter, source)

@@ -26,7 +26,7 @@ final class SampledEstimates {
     /// source that is not a memory table).
     func hundredths(_ node: NodeID, _ run: any RunnerContext) -> Int? {
         let state = run.filterState(of: node)
-        guard state.isActive, let filter = state.filter, filter != .true else { return nil }
+        guard state.isActive, let filter = state.filter, !filter.isConstantTrue else { return nil }
         // The node's fields read in place: binding it copied the whole node (its edge lists too).
         let graph = run.graph
         guard case let .source(source) = graph[node].operation, let table = source as? MemoryTable,
