@@ -71,11 +71,11 @@ final class JoinKeyLookahead {
         // 272: `shared = t2 join t0` an output, joined with `t3`; 8 rows against 11).
         guard nodes[join].parents.count == 1, nodes[join].outputs.isEmpty, nodes[join].children.count == 2 else { return nil }
         let left = nodes[join].children[0], right = nodes[join].children[1]
-        guard left != right,
+        // A started side first: the cheapest refusal, before the sources are bound and cast.
+        guard left != right, !run.hasStarted(left), !run.hasStarted(right),
             case let .source(leftSource) = nodes[left].operation, let leftTable = leftSource as? MemoryTable,
             case let .source(rightSource) = nodes[right].operation, let rightTable = rightSource as? MemoryTable,
             Self.isSmall(leftTable) || Self.isSmall(rightTable),
-            !run.hasStarted(left), !run.hasStarted(right),
             case let .apply(.join(pairs)) = nodes[join].operation, !pairs.isEmpty
         else { return nil }
         let leftState = run.filterState(of: left), rightState = run.filterState(of: right)

@@ -571,26 +571,27 @@ public final class FilterAwareOrdering: Heuristic {
     /// their operand.
     private func size(_ node: NodeID, _ nodes: [PlanNode], _ run: any RunnerContext) -> Int {
         if state.sizeCall[node] == state.call { return state.sizes[node] }
-        let children = nodes[node].children
         var found = 0
         // Matched without binding the operator: binding copied its payload (join pairs,
-        // predicates) at every call.
+        // predicates) at every call. A source's (empty) children are not read.
         switch nodes[node].operation {
         case .source:
             found = sourceSize(node, nodes, run)
         case .dead: found = 0
         case .apply(.union):
+            let children = nodes[node].children
             for child in children {
                 let (added, overflow) = found.addingReportingOverflow(size(child, nodes, run))
                 found = overflow ? Int.max : added
             }
             if children.count > 1 { found = min(found, distinctSourceSize(node, nodes, run)) }
         case .apply(.join), .apply(.intersection):
+            let children = nodes[node].children
             found = children.isEmpty ? 0 : Int.max
             for child in children { found = min(found, size(child, nodes, run)) }
             if found < Int.max, let matched = lookahead.hundredths(node, nodes, run) { found = max(found, matched) }
         case .apply(.difference), .apply(.select), .apply(.project), .apply(.rename), .apply(.closure):
-            found = children.first.map { size($0, nodes, run) } ?? 0
+            found = nodes[node].children.first.map { size($0, nodes, run) } ?? 0
         }
         state.sizes[node] = found
         state.sizeCall[node] = state.call
