@@ -16,7 +16,7 @@ extension FilterAwareOrdering {
         if overflow { return Int.max }
         guard estimate > 0, let whole = nodes[node].approximateCount, estimate >= whole else { return scaled }
         let state = run.filterState(of: node)
-        guard state.isActive, let filter = state.filter, filter != .true else { return scaled }
+        guard state.isActive, let filter = state.filter, !filter.isConstantTrue else { return scaled }
         return Int((Double(scaled) * guessedSelectivity(filter)).rounded(.up))
     }
 

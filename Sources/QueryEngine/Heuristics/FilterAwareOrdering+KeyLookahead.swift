@@ -32,12 +32,24 @@ import Relational
 /// as the estimate cache keeps a table's estimates while its version holds; a prepared
 /// query's look-ahead is worked out again only after one of its tables changes.
 final class JoinKeyLookahead {
-    private struct Known {
+    /// A class, so that reading an entry out of `known` retains one reference instead of
+    /// copying its tables, pairs and filters.
+    private final class Known {
         let left: MemoryTable, right: MemoryTable
         let versions: (Int, Int)
         let pairs: [JoinPair]
         let filters: (Predicate?, Predicate?)
         let hundredths: Int?
+
+        init(left: MemoryTable, right: MemoryTable, versions: (Int, Int), pairs: [JoinPair],
+             filters: (Predicate?, Predicate?), hundredths: Int?) {
+            self.left = left
+            self.right = right
+            self.versions = versions
+            self.pairs = pairs
+            self.filters = filters
+            self.hundredths = hundredths
+        }
 
         func holds(_ left: MemoryTable, _ right: MemoryTable, _ pairs: [JoinPair], _ filters: (Predicate?, Predicate?)) -> Bool {
             self.left === left && self.right === right
@@ -51,19 +63,19 @@ final class JoinKeyLookahead {
     /// The rows a two-source join is looked ahead to deliver, in hundredths; nil when
     /// neither side can be looked ahead from. Asked for every join `size` meets, so the
     /// cheapest refusals come first and a repeated ask with the same filters is a lookup.
-    func hundredths(_ join: NodeID, _ run: any RunnerContext) -> Int? {
-        let nodes = run.graph.nodes
+    /// `nodes`: the run's graph's nodes (the caller's, not asked of the runner again).
+    func hundredths(_ join: NodeID, _ nodes: [PlanNode], _ run: any RunnerContext) -> Int? {
         // Only a join its one parent can filter: one that feeds an output or another parent
         // (a difference's right operand above its own left one) never gets the sibling's key
         // filter active, so a sibling drained first for it saves nothing there (seed 18 case
         // 272: `shared = t2 join t0` an output, joined with `t3`; 8 rows against 11).
         guard nodes[join].parents.count == 1, nodes[join].outputs.isEmpty, nodes[join].children.count == 2 else { return nil }
         let left = nodes[join].children[0], right = nodes[join].children[1]
-        guard left != right,
+        // A started side first: the cheapest refusal, before the sources are bound and cast.
+        guard left != right, !run.hasStarted(left), !run.hasStarted(right),
             case let .source(leftSource) = nodes[left].operation, let leftTable = leftSource as? MemoryTable,
             case let .source(rightSource) = nodes[right].operation, let rightTable = rightSource as? MemoryTable,
             Self.isSmall(leftTable) || Self.isSmall(rightTable),
-            !run.hasStarted(left), !run.hasStarted(right),
             case let .apply(.join(pairs)) = nodes[join].operation, !pairs.isEmpty
         else { return nil }
         let leftState = run.filterState(of: left), rightState = run.filterState(of: right)
@@ -102,7 +114,7 @@ final class JoinKeyLookahead {
             largeAttributes.allSatisfy({ largeTable.scheme.index(of: $0) != nil })
         else { return nil }
         var filter: CompiledPredicate?
-        if let own = filters[side], own != .true {
+        if let own = filters[side], !own.isConstantTrue {
             guard let compiled = try? CompiledPredicate(own, scheme: smallTable.scheme) else { return nil }
             filter = compiled
         }

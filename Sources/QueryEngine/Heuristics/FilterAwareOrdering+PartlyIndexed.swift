@@ -29,13 +29,25 @@ final class PartlyIndexedSamples {
         // read whole, the common case, needs no estimate comparison or cache lookup.
         guard estimate > 0 else { return nil }
         let state = run.filterState(of: node)
-        guard state.isActive, let filter = state.filter, filter != .true else { return nil }
+        guard state.isActive, let filter = state.filter, !filter.isConstantTrue else { return nil }
         let nodes = run.graph.nodes
         guard case let .source(source) = nodes[node].operation, let table = source as? MemoryTable,
             Self.readsAnUnindexedAttribute(filter, table.indexedAttributes),
             let whole = nodes[node].approximateCount, estimate < whole
         else { return nil }
-        return known.answer(node, filter) {
+        return answer(node, table, filter, estimate)
+    }
+
+    /// `hundredths(_:estimate:_:)` for a caller that has made its checks (`filter` the
+    /// source's active filter, not `true`; `table` its memory table, `estimate` positive and
+    /// below its whole count): whether the filter reads an unindexed attribute, then the memo.
+    func hundredths(_ node: NodeID, table: MemoryTable, filter: Predicate, estimate: Int) -> Int? {
+        guard Self.readsAnUnindexedAttribute(filter, table.indexedAttributes) else { return nil }
+        return answer(node, table, filter, estimate)
+    }
+
+    private func answer(_ node: NodeID, _ table: MemoryTable, _ filter: Predicate, _ estimate: Int) -> Int? {
+        known.answer(node, filter) {
             guard let sampled = SampledEstimates.sample(table, filter) else { return nil }
             let (scaled, overflow) = estimate.multipliedReportingOverflow(by: 100)
             return overflow ? sampled : min(sampled, scaled)

@@ -89,6 +89,13 @@ public final class FilterAwareOrdering: Heuristic {
         /// The nodes a run started with and their pairs, to reuse in the next run.
         var startNodes: [NodeID] = []
         var startPairs: [Pair] = []
+        /// How many nodes the graph had at that start, and the source bits (`sourceBits`,
+        /// `known`) filled for that graph before the run's first copy changed it, for the
+        /// next run to start from; `bitsAreStart`: the current bits are still that graph's.
+        var startCount = -1
+        var startBits: [UInt64] = []
+        var startKnown: [Bool] = []
+        var bitsAreStart = false
         /// Per node, every source under it (undrained or not) as bits over node ids, `words`
         /// words a node in one flat buffer; a node's are filled when first asked after nodes
         /// were added (a copy changes its parent's children), `known` marks those filled.
@@ -113,25 +120,73 @@ public final class FilterAwareOrdering: Heuristic {
 
     public func nodesAdded(_ nodes: [NodeID], run: any RunnerContext) {
         let graph = run.graph
+        let count = graph.nodes.count
         if !started {
             started = true
-            if nodes == state.startNodes {
+            if nodes == state.startNodes, count == state.startCount {
                 state.pairs = state.startPairs
+                // The graph a prepared query's run starts with is the one the last run
+                // started with: the source bits filled for it hold again.
+                if restoreStartBits(count) { return }
             } else {
                 state.pairs.removeAll(keepingCapacity: true)
                 appendPairs(nodes, graph)
                 state.startNodes = nodes
                 state.startPairs = state.pairs
+                state.startCount = count
+                state.startBits.removeAll(keepingCapacity: true)
+                state.startKnown.removeAll(keepingCapacity: true)
             }
+            state.bitsAreStart = true
         } else {
             appendPairs(nodes, graph)
+            if state.bitsAreStart { saveStartBits() }
         }
-        let count = graph.nodes.count
         state.words = (count + 63) / 64
-        state.sourceBits.removeAll(keepingCapacity: true)
-        state.sourceBits.append(contentsOf: repeatElement(0, count: count * state.words))
-        state.known.removeAll(keepingCapacity: true)
-        state.known.append(contentsOf: repeatElement(false, count: count))
+        // Zeroed in place when the size is the same (the buffers swapped in by
+        // `saveStartBits` held the last run's graph with the same copies).
+        if state.sourceBits.count == count * state.words {
+            state.sourceBits.withUnsafeMutableBufferPointer { $0.update(repeating: 0) }
+        } else {
+            state.sourceBits.removeAll(keepingCapacity: true)
+            state.sourceBits.append(contentsOf: repeatElement(0, count: count * state.words))
+        }
+        if state.known.count == count {
+            state.known.withUnsafeMutableBufferPointer { $0.update(repeating: false) }
+        } else {
+            state.known.removeAll(keepingCapacity: true)
+            state.known.append(contentsOf: repeatElement(false, count: count))
+        }
+    }
+
+    /// The source bits filled so far for the graph the run started with, kept before copies
+    /// change it, for the next run to start from: swapped into the spare buffers (whose old
+    /// contents, a graph with copies, the caller then overwrites), so nothing is copied.
+    private func saveStartBits() {
+        state.bitsAreStart = false
+        swap(&state.startBits, &state.sourceBits)
+        swap(&state.startKnown, &state.known)
+    }
+
+    /// Starts a run of the graph the last run started with (`count` nodes) from the source
+    /// bits filled for it: those of a run that added no node are still in place; those of
+    /// one that did were kept when it first added one (`saveStartBits`). A node's bits
+    /// depend only on the graph under it, so they hold; nodes not filled then are filled
+    /// when asked, as before. False when there are none to start from.
+    private func restoreStartBits(_ count: Int) -> Bool {
+        let words = (count + 63) / 64
+        if state.bitsAreStart {
+            guard state.known.count == count, state.sourceBits.count == count * words, state.words == words else { return false }
+            return true
+        }
+        guard state.startKnown.count == count, state.startBits.count == count * words else { return false }
+        state.words = words
+        state.bitsAreStart = true
+        // Swapped back (`saveStartBits`): the spare buffers now hold the last run's bits of
+        // its graph with copies, never read again (the next save swaps them out).
+        swap(&state.sourceBits, &state.startBits)
+        swap(&state.known, &state.startKnown)
+        return true
     }
 
     private func appendPairs(_ nodes: [NodeID], _ graph: PlanGraph) {
@@ -548,37 +603,60 @@ public final class FilterAwareOrdering: Heuristic {
     /// their operand.
     private func size(_ node: NodeID, _ nodes: [PlanNode], _ run: any RunnerContext) -> Int {
         if state.sizeCall[node] == state.call { return state.sizes[node] }
-        let children = nodes[node].children
         var found = 0
         // Matched without binding the operator: binding copied its payload (join pairs,
-        // predicates) at every call.
+        // predicates) at every call. A source's (empty) children are not read.
         switch nodes[node].operation {
         case .source:
-            if let sampled = samples.hundredths(node, run) {
-                found = sampled
-            } else if let estimate = run.estimate(node) {
-                found = partlyIndexed.hundredths(node, estimate: estimate, run)
-                    ?? Self.guessed(estimate, source: node, nodes: nodes, run: run)
-            } else {
-                found = Int.max
-            }
+            found = sourceSize(node, nodes, run)
         case .dead: found = 0
         case .apply(.union):
+            let children = nodes[node].children
             for child in children {
                 let (added, overflow) = found.addingReportingOverflow(size(child, nodes, run))
                 found = overflow ? Int.max : added
             }
             if children.count > 1 { found = min(found, distinctSourceSize(node, nodes, run)) }
         case .apply(.join), .apply(.intersection):
+            let children = nodes[node].children
             found = children.isEmpty ? 0 : Int.max
             for child in children { found = min(found, size(child, nodes, run)) }
-            if found < Int.max, let matched = lookahead.hundredths(node, run) { found = max(found, matched) }
+            if found < Int.max, let matched = lookahead.hundredths(node, nodes, run) { found = max(found, matched) }
         case .apply(.difference), .apply(.select), .apply(.project), .apply(.rename), .apply(.closure):
-            found = children.first.map { size($0, nodes, run) } ?? 0
+            found = nodes[node].children.first.map { size($0, nodes, run) } ?? 0
         }
         state.sizes[node] = found
         state.sizeCall[node] = state.call
         return found
+    }
+
+    /// A source's size: sampled (`SampledEstimates`) when its active filter is one its
+    /// estimate cannot see (the estimate is its whole table), the smaller of its estimate and
+    /// a sample when an index answers that filter only in part (`PartlyIndexedSamples`),
+    /// else its estimate, guessed down by the filter's selectivity (`guessed`); no estimate
+    /// counts as largest. The checks the three share (the active filter, the memory table,
+    /// its whole count, the estimate) are made once here, from the nodes this call already
+    /// holds: each asked them again through the runner (the graph getter copies its node
+    /// list), several hundred instructions per source per pick (README "Per-run fixed
+    /// cost, step 11"). The answers are the same: the sample is taken when the estimate is
+    /// at least the whole (positive) table, the partial index's sample when it is below it.
+    private func sourceSize(_ node: NodeID, _ nodes: [PlanNode], _ run: any RunnerContext) -> Int {
+        guard let estimate = run.estimate(node) else { return Int.max }
+        let state = run.filterState(of: node)
+        guard state.isActive, let filter = state.filter, !filter.isConstantTrue else {
+            let (scaled, overflow) = estimate.multipliedReportingOverflow(by: 100)
+            return overflow ? Int.max : scaled
+        }
+        if case let .source(source) = nodes[node].operation, let table = source as? MemoryTable,
+            let whole = nodes[node].approximateCount {
+            if whole > 0, estimate >= whole {
+                if let sampled = samples.hundredths(node, table: table, filter: filter) { return sampled }
+            } else if estimate > 0, estimate < whole,
+                let sampled = partlyIndexed.hundredths(node, table: table, filter: filter, estimate: estimate) {
+                return sampled
+            }
+        }
+        return Self.guessed(estimate, source: node, nodes: nodes, run: run)
     }
 
     /// The sizes of the distinct sources under `node`, added: a union of one source with

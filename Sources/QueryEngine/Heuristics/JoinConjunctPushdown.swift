@@ -54,12 +54,22 @@ public final class JoinConjunctPushdown: Heuristic {
     /// before the select's `false` could, and `t1`'s key then had the closure read all of
     /// `t2` (20 rows against 0; 282 against 0 whole).
     public func nodesAdded(_ nodes: [NodeID], run: any RunnerContext) {
-        for id in nodes { givePartsRead(id, run) }
+        // Only a join is given parts: the others are passed over with the graph read once
+        // (`givePartsRead` reads it again, as a filter it provides may copy a subtree).
+        // A node's operation never changes while the query runs.
+        // A join added is seldom active yet: its state is read before the graph is again.
+        let graph = run.graph
+        for id in nodes {
+            guard case .apply(.join) = graph[id].operation else { continue }
+            let state = run.filterState(of: id)
+            guard state.isActive, let filter = state.filter, !filter.isConstantTrue else { continue }
+            givePartsRead(id, run)
+        }
     }
 
     public func filterActivated(_ node: NodeID, run: any RunnerContext) {
         // Before the first drain every activation comes from `nodesAdded`'s walks.
-        if run.counters.initiatorOrder.isEmpty { return }
+        if !run.hasDrainedASource { return }
         givePartsRead(node, run)
     }
 
@@ -73,12 +83,12 @@ public final class JoinConjunctPushdown: Heuristic {
         let graph = run.graph
         guard case .apply(.join) = graph[node].operation else { return }
         let state = run.filterState(of: node)
-        guard state.isActive, let filter = state.filter, filter != .true else { return }
+        guard state.isActive, let filter = state.filter, !filter.isConstantTrue else { return }
         for operand in graph[node].children.indices {
             let edge = Edge(parent: node, operand: operand)
             guard run.derivedFilter(filter, along: edge) == nil else { continue }
             let child = graph.child(at: edge)
-            guard let readable = Self.partRead(of: filter, by: graph[child].scheme), readable != .true else { continue }
+            guard let readable = Self.partRead(of: filter, by: graph[child].scheme), !readable.isConstantTrue else { continue }
             if run.hasProvided(along: edge) {
                 guard !run.isComplete(child), run.hasUndrainedSource(below: child) else { continue }
             }

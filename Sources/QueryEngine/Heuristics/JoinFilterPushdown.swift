@@ -48,7 +48,8 @@ public final class JoinFilterPushdown: Heuristic {
 
     public func operandCompleted(_ edge: Edge, run: any RunnerContext) {
         let graph = run.graph
-        guard case let .apply(.join(pairs)) = graph.nodes[edge.parent].operation, !pairs.isEmpty else { return }
+        // The pairs are bound only once the cheap refusals have passed (binding copies them).
+        guard case .apply(.join) = graph[edge.parent].operation else { return }
         let otherEdge = Edge(parent: edge.parent, operand: 1 - edge.operand)
         let other = graph.child(at: otherEdge)
         // As join-filter-threshold: an operand that has started (rows from a shared source
@@ -57,7 +58,8 @@ public final class JoinFilterPushdown: Heuristic {
         // but no key filter narrows. (Issue 15, sixth round, seed 16 case 481: the conjuncts took the edge and
         // the 277 keys were refused; 569 rows read against 300.)
         guard !Self.hasKeyFilter(run.providedFilter(along: otherEdge)), !run.isComplete(other),
-              !run.hasStarted(other) || run.hasUndrainedSource(below: other) else { return }
+              !run.hasStarted(other) || run.hasUndrainedSource(below: other),
+              case let .apply(.join(pairs)) = graph[edge.parent].operation, !pairs.isEmpty else { return }
         let (keys, _) = run.joinKeys(of: edge.parent, operand: edge.operand)
         let attributes = pairs.map { otherEdge.operand == 0 ? $0.left : $0.right }
         let filter: Predicate
@@ -68,7 +70,7 @@ public final class JoinFilterPushdown: Heuristic {
         } else {
             filter = Self.range(attributes: attributes, keys: keys)
         }
-        guard filter != .true else { return }
+        guard !filter.isConstantTrue else { return }
         run.counters.joinFiltersBuilt += 1
         run.provideFilter(filter, along: otherEdge)
     }

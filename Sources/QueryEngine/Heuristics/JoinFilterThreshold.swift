@@ -50,12 +50,16 @@ public final class JoinFilterThreshold: Heuristic {
 
     public func operandCompleted(_ edge: Edge, run: any RunnerContext) {
         let graph = run.graph
-        guard case let .apply(.join(pairs)) = graph.nodes[edge.parent].operation else { return }
+        // The operation read in place (`graph.nodes[…]` copied the node) and the pairs bound
+        // only once the cheap refusals have passed (binding copies them).
+        guard case .apply(.join) = graph[edge.parent].operation else { return }
         let otherEdge = Edge(parent: edge.parent, operand: 1 - edge.operand)
         let other = graph.child(at: otherEdge)
         // The other side may already have a filter (it then narrows) or have received rows
         // from a source drained earlier; it is worth a filter while a source under it waits.
-        guard !run.isComplete(other), run.hasUndrainedSource(below: other) else { return }
+        guard !run.isComplete(other), run.hasUndrainedSource(below: other),
+            case let .apply(.join(pairs)) = graph[edge.parent].operation
+        else { return }
         let (keys, rows) = run.joinKeys(of: edge.parent, operand: edge.operand)
         guard rows <= limit, !pairs.isEmpty || rows == 0 else { return }
         let attributes = self.attributes(of: pairs, operand: otherEdge.operand)

@@ -31,16 +31,23 @@ public final class LateFilterNarrowing: Heuristic {
     public func instanceForRun() -> (any Heuristic)? { self }
 
     public func filterActivated(_ node: NodeID, run: any RunnerContext) {
-        guard case .apply(let op) = run.graph[node].operation, let filter = run.filterState(of: node).filter else { return }
-        if filter == .constant(false) { passNothing(node, run) }
+        // The graph read once, and again only after a filter was provided (which may copy a
+        // subtree, changing a child): each read copies the runner's node lists.
+        var graph = run.graph
+        guard case .apply = graph[node].operation, let filter = run.filterState(of: node).filter else { return }
+        if filter == .constant(false) {
+            passNothing(node, run)
+            graph = run.graph
+        }
         // A closure fetching its operand on demand asks its source by key itself.
-        if op.isClosure { return }
-        for operand in run.graph[node].children.indices {
+        if case .apply(.closure) = graph[node].operation { return }
+        for operand in graph[node].children.indices {
             let edge = Edge(parent: node, operand: operand)
-            guard run.hasProvided(along: edge), run.hasUndrainedSource(below: run.graph.child(at: edge)),
-                let derived = run.derivedFilter(filter, along: edge), derived != .true
+            guard run.hasProvided(along: edge), run.hasUndrainedSource(below: graph.child(at: edge)),
+                let derived = run.derivedFilter(filter, along: edge), !derived.isConstantTrue
             else { continue }
             run.provideFilter(derived, along: edge)
+            graph = run.graph
         }
     }
 
@@ -64,12 +71,5 @@ public final class LateFilterNarrowing: Heuristic {
             else { continue }
             run.provideFilter(.constant(false), along: edge)
         }
-    }
-}
-
-extension Operator {
-    fileprivate var isClosure: Bool {
-        if case .closure = self { return true }
-        return false
     }
 }

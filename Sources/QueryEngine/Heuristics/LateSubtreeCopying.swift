@@ -47,8 +47,8 @@ public final class LateSubtreeCopying: Heuristic {
     public func hooks(for graph: PlanGraph) -> HeuristicHooks { graph.hasSharedNode ? .all : .none }
 
     public func willNarrowFilter(_ filter: Predicate, along edge: Edge, run: any RunnerContext) {
-        guard filter != .true else { return }
-        let child = run.graph.child(at: edge)
+        guard !filter.isConstantTrue else { return }
+        let child = run.child(at: edge)
         let state = run.filterState(of: child)
         if state.isActive {
             if narrowingIsLostInTheOr(filter, along: edge, state, run) || keyNarrowingIsLost(filter, along: edge, run) {
@@ -63,8 +63,8 @@ public final class LateSubtreeCopying: Heuristic {
     }
 
     public func willProvideFilter(_ filter: Predicate, along edge: Edge, run: any RunnerContext) {
-        guard filter != .true else { return }
-        let child = run.graph.child(at: edge)
+        guard !filter.isConstantTrue else { return }
+        let child = run.child(at: edge)
         // With two or more parents waiting, the seed's `subtree-copying` decides.
         let state = run.filterState(of: child)
         guard state.remainingParents == 1, let others = state.filter else { return }
@@ -160,7 +160,7 @@ public final class LateSubtreeCopying: Heuristic {
                 let child = run.graph.child(at: edge)
                 var derived = run.derivedFilter(visit.filter, along: edge)
                 if derived == nil, isJoin, let part = JoinConjunctPushdown.partRead(of: visit.filter, by: run.graph[child].scheme),
-                    part != .true {
+                    !part.isConstantTrue {
                     derived = part
                 }
                 guard let derived else { continue }
@@ -322,9 +322,14 @@ public final class LateSubtreeCopying: Heuristic {
         let graph = run.graph
         let child = graph.child(at: edge)
         var memo: [NodeID: Bool] = [:]
-        let waiting = graph[child].parents.filter { $0 != edge && !run.hasProvided(along: $0) }
-        if waiting.contains(where: { Self.neverProvides($0, run, &memo) }) { return !Self.breaksAWait(edge, run) }
-        return Self.siblingsGiveTheSame(edge, waiting, run)
+        // The child's other parents still waiting, walked in place (no list made per copy;
+        // the graph read once: nothing here changes it).
+        var waiting = 0
+        for up in graph[child].parents where up != edge && !run.hasProvided(along: up) {
+            if Self.neverProvides(up, graph, run, &memo) { return !Self.breaksAWait(edge, run) }
+            waiting += 1
+        }
+        return Self.siblingsGiveTheSame(edge, child, waiting, graph, run)
     }
 
     /// Whether the copy breaks a wait that would drain a source unfiltered: a node below the
@@ -351,37 +356,43 @@ public final class LateSubtreeCopying: Heuristic {
     /// Whether the parent at `edge` can give no filter along it but by passing its own active
     /// filter down (union, rename, project: a select gives its own predicate, the others
     /// make join and set-operand filters of their operands' rows), and never gets one.
-    private static func neverProvides(_ edge: Edge, _ run: any RunnerContext, _ memo: inout [NodeID: Bool]) -> Bool {
-        guard case let .apply(op) = run.graph[edge.parent].operation else { return false }
-        switch op {
-        case .union, .rename, .project: return neverActivates(edge.parent, run, &memo)
-        case .select, .join, .intersection, .difference, .closure: return false
+    private static func neverProvides(_ edge: Edge, _ graph: PlanGraph, _ run: any RunnerContext,
+                                      _ memo: inout [NodeID: Bool]) -> Bool {
+        switch graph[edge.parent].operation {
+        case .apply(.union), .apply(.rename), .apply(.project): return neverActivates(edge.parent, graph, run, &memo)
+        case .apply(.select), .apply(.join), .apply(.intersection), .apply(.difference), .apply(.closure), .source, .dead:
+            return false
         }
     }
 
     /// Whether the node's filter can never become active: it feeds an output (which counts
     /// as a parent that never provides), or some parent still waiting never provides.
-    private static func neverActivates(_ node: NodeID, _ run: any RunnerContext, _ memo: inout [NodeID: Bool]) -> Bool {
+    private static func neverActivates(_ node: NodeID, _ graph: PlanGraph, _ run: any RunnerContext,
+                                       _ memo: inout [NodeID: Bool]) -> Bool {
         if let known = memo[node] { return known }
         memo[node] = false  // a DAG has no cycle; this only guards the recursion
         let state = run.filterState(of: node)
         let never = !state.isActive
-            && (!run.graph[node].outputs.isEmpty
-                || run.graph[node].parents.contains { !run.hasProvided(along: $0) && neverProvides($0, run, &memo) })
+            && (!graph[node].outputs.isEmpty
+                || graph[node].parents.contains { !run.hasProvided(along: $0) && neverProvides($0, graph, run, &memo) })
         memo[node] = never
         return never
     }
 
     /// Case 2: the parent is passing its active filter down, and each waiting edge is
     /// another of its edges that gets the same filter from it.
-    private static func siblingsGiveTheSame(_ edge: Edge, _ waiting: [Edge], _ run: any RunnerContext) -> Bool {
-        guard !waiting.isEmpty, !run.hasProvided(along: edge) else { return false }
+    /// `waiting`: how many of `child`'s parents, other than `edge`, have not provided.
+    private static func siblingsGiveTheSame(_ edge: Edge, _ child: NodeID, _ waiting: Int, _ graph: PlanGraph,
+                                            _ run: any RunnerContext) -> Bool {
+        guard waiting > 0, !run.hasProvided(along: edge) else { return false }
         let parent = run.filterState(of: edge.parent)
         guard parent.isActive, let filter = parent.filter, let given = run.derivedFilter(filter, along: edge) else {
             return false
         }
-        return waiting.allSatisfy { $0.parent == edge.parent && run.derivedFilter(filter, along: $0) == given }
-            && run.filterState(of: run.graph.child(at: edge)).remainingParents == waiting.count + 1
+        for up in graph[child].parents where up != edge && !run.hasProvided(along: up) {
+            guard up.parent == edge.parent, run.derivedFilter(filter, along: up) == given else { return false }
+        }
+        return run.filterState(of: child).remainingParents == waiting + 1
     }
 
     /// An OR's parts (a source may fetch an OR disjunct by disjunct, so the parts are asked

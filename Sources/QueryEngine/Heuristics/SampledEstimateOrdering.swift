@@ -33,8 +33,22 @@ public final class SampledEstimateOrdering: Heuristic {
 
     private let samples = SampledEstimates()
 
-    /// Samples for one run: a fresh instance.
-    public func instanceForRun() -> (any Heuristic)? { SampledEstimateOrdering() }
+    /// Samples for one run: the instance later runs of a prepared query use, made once and
+    /// handed out again emptied of the last run's samples (a table may change between runs),
+    /// as a fresh one would be (README "Per-run fixed cost, step 11"). Runs of a prepared
+    /// query come one after another (a run inside another gets instances made anew).
+    public func instanceForRun() -> (any Heuristic)? {
+        if let next = runInstance {
+            next.samples.removeAll()
+            return next
+        }
+        let next = SampledEstimateOrdering()
+        runInstance = next
+        return next
+    }
+
+    /// The instance later runs use (see `instanceForRun`); kept by the prepared instance only.
+    private var runInstance: SampledEstimateOrdering?
 
     /// Only a choice between two or more sources.
     public func hooks(for graph: PlanGraph) -> HeuristicHooks {

@@ -26,13 +26,21 @@ final class SampledEstimates {
     /// source that is not a memory table).
     func hundredths(_ node: NodeID, _ run: any RunnerContext) -> Int? {
         let state = run.filterState(of: node)
-        guard state.isActive, let filter = state.filter, filter != .true else { return nil }
-        let planNode = run.graph[node]
-        guard case let .source(source) = planNode.operation, let table = source as? MemoryTable,
-            let whole = planNode.approximateCount, whole > 0,
+        guard state.isActive, let filter = state.filter, !filter.isConstantTrue else { return nil }
+        // The node's fields read in place: binding it copied the whole node (its edge lists too).
+        let graph = run.graph
+        guard case let .source(source) = graph[node].operation, let table = source as? MemoryTable,
+            let whole = graph[node].approximateCount, whole > 0,
             let estimate = run.estimate(node), estimate >= whole
         else { return nil }
         return known.answer(node, filter) { Self.sample(table, filter) }
+    }
+
+    /// `hundredths(_:_:)` for a caller that has made its checks (`filter` the source's
+    /// active filter, not `true`; `table` its memory table, whose estimate under the filter
+    /// is at least its whole, positive count): the memoized sample alone.
+    func hundredths(_ node: NodeID, table: MemoryTable, filter: Predicate) -> Int? {
+        known.answer(node, filter) { Self.sample(table, filter) }
     }
 
     /// Forgets every answer, keeping the storage (an instance reused for another run).

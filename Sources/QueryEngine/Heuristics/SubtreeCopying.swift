@@ -40,7 +40,7 @@ public final class SubtreeCopying: Heuristic {
     public func hooks(for graph: PlanGraph) -> HeuristicHooks { graph.hasSharedNode ? .all : .none }
 
     public func willProvideFilter(_ filter: Predicate, along edge: Edge, run: any RunnerContext) {
-        let child = run.graph.child(at: edge)
+        let child = run.child(at: edge)
         guard run.filterState(of: child).remainingParents >= 2 else { return }
         // Criterion 1: a subtree over the limit is not walked in full (the walk stops there).
         // The run's global growth budget is the runner's to enforce: it refuses the copy.

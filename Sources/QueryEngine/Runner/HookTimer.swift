@@ -34,11 +34,21 @@ final class HookTimer {
     private let names: [String]
     /// Which heuristics each hook calls; shared by the runs of a prepared query.
     let plan: HookPlan
-    /// Per heuristic × hook, flattened.
-    private var calls: [Int]
-    /// The slots of `calls` called so far, ascending (a run calls a handful of them), so
-    /// `reports` need not walk every heuristic × hook slot.
+    /// Per heuristic × hook, flattened: how often each was called this run. Raw storage the
+    /// timer owns (`deinit` frees it): counting is a few instructions where an array took
+    /// a uniqueness check and a bounds check per count, about 40 instructions a hook call
+    /// (README "Per-run fixed cost, step 11").
+    private let calls: UnsafeMutableBufferPointer<Int>
+    /// The slots of `calls` called in this timer's runs so far, ascending (a run calls a
+    /// handful of them), so `reports` need not walk every heuristic × hook slot; `listed`
+    /// marks them. Kept across the runs of a prepared query, which call the same hooks run
+    /// after run: a slot is listed at its first call ever, not at its first call of each
+    /// run (about 40 instructions per listing, a dozen or more a run). A listed slot not
+    /// called in this run has `calls` 0 and is not reported.
     private var calledSlots: [Int] = []
+    private let listed: UnsafeMutableBufferPointer<Bool>
+    /// How many slots were called in this run.
+    private var calledThisRun = 0
     private var nanoseconds: [Int64]
     /// Time spent in nested hooks, per active frame.
     private var nested: [Int64] = []
@@ -54,9 +64,17 @@ final class HookTimer {
         self.plan = plan
         self.timing = timing
         let slots = heuristics.count * Self.hooks
-        calls = Array(repeating: 0, count: slots)
+        calls = UnsafeMutableBufferPointer<Int>.allocate(capacity: slots)
+        calls.initialize(repeating: 0)
+        listed = UnsafeMutableBufferPointer<Bool>.allocate(capacity: slots)
+        listed.initialize(repeating: false)
         calledSlots.reserveCapacity(16)
         nanoseconds = timing ? Array(repeating: 0, count: slots) : []
+    }
+
+    deinit {
+        calls.deallocate()
+        listed.deallocate()
     }
 
     /// Counts and times nothing again, for the next run of the same prepared query (same
@@ -67,7 +85,7 @@ final class HookTimer {
             calls[slot] = 0
             if timing { nanoseconds[slot] = 0 }
         }
-        calledSlots.emptyKeepingCapacity()
+        calledThisRun = 0
         nested.emptyKeepingCapacity()
         calledDefault = false
     }
@@ -116,8 +134,12 @@ final class HookTimer {
     }
 
     private func count(_ slot: Int) {
-        calls[slot] += 1
-        guard calls[slot] == 1 else { return }
+        let called = calls[slot] + 1
+        calls[slot] = called
+        guard called == 1 else { return }
+        calledThisRun += 1
+        if listed[slot] { return }
+        listed[slot] = true
         // Appended and moved down into place: `insert(_:at:)` took the array's generic range
         // replacement, about 90 instructions a first call, a dozen first calls a run.
         var at = calledSlots.count
@@ -133,16 +155,24 @@ final class HookTimer {
     /// the flattened slots).
     var reports: [HookReport] {
         var out: [HookReport] = []
-        guard !calledSlots.isEmpty else { return out }
+        guard calledThisRun > 0 else { return out }
         // Untimed, a prepared query's runs usually call the same hooks as often as the last
         // run did: its list is then given again (shared, copy-on-write) instead of built anew
         // with a name and hook string per report.
-        if !timing, lastReports.count == calledSlots.count,
-            zip(lastReports, calledSlots).allSatisfy({ $0.0.calls == calls[$0.1] }), calledSlots == lastSlots {
-            return lastReports
+        if !timing, lastReports.count == calledThisRun, lastSlots.count == calledThisRun {
+            var same = true
+            var i = 0
+            for slot in calledSlots where calls[slot] > 0 {
+                if lastSlots[i] != slot || lastReports[i].calls != calls[slot] {
+                    same = false
+                    break
+                }
+                i += 1
+            }
+            if same { return lastReports }
         }
-        out.reserveCapacity(calledSlots.count)
-        for slot in calledSlots {
+        out.reserveCapacity(calledThisRun)
+        for slot in calledSlots where calls[slot] > 0 {
             let hook = Hook(rawValue: slot % Self.hooks) ?? .nodesAdded
             out.append(HookReport(
                 heuristic: names[slot / Self.hooks], hook: hook.name, calls: calls[slot],
@@ -150,7 +180,7 @@ final class HookTimer {
         }
         if !timing {
             lastReports = out
-            lastSlots = calledSlots
+            lastSlots = calledSlots.filter { calls[$0] > 0 }
         }
         return out
     }
