@@ -34,6 +34,9 @@ extension Runner {
                 counters.sourceRowsRead += batch.count
                 read += batch.count
                 emit(id, Batch(.columns(ColumnView(batch))))
+                // The call after the last batch only says so: not made (a selective fetch's
+                // one batch is the last).
+                if cursor.isDrained { break }
             }
             return read
         }

@@ -60,8 +60,10 @@ final class Runner: RunnerContext {
             self.estimates = EstimateCache(nodes: template.nodeCount)
         }
         self.counters.growthBudget = growthBudget.limit
-        // One name per drained source: grown from empty, the list took two allocations.
-        self.counters.initiatorOrder.reserveCapacity(template.sources.count)
+        // One name per drained source: grown from empty, the list took two allocations;
+        // room for as many copies of sources again (the seed query drains one copy, and a
+        // third name outgrew a list of two).
+        self.counters.initiatorOrder.reserveCapacity(2 * template.sources.count)
         self.outputs = graph.outputNodes.map { _ in ResultRows() }
         try addRuntimes(kernels, reusing: spare)
     }

@@ -327,6 +327,25 @@ public struct EncodedKeySet {
         }
     }
 
+    /// When every key is one integer value: those integers by number, written into `out`
+    /// (its storage reused), and true; false (`out` left as it was) otherwise.
+    public func integerKeys(into out: inout [Int64]) -> Bool {
+        guard ends.isEmpty else { return false }
+        // Resized one element at a time: a few keys, and no generic range replacement.
+        while out.count > integerCount { out.removeLast() }
+        while out.count < integerCount { out.append(0) }
+        integers.withUnsafeBufferPointer { slots in
+            out.withUnsafeMutableBufferPointer { keys in
+                var o = 0
+                while o < slots.count {
+                    if slots[o + 1] != 0 { keys[Int(slots[o + 1]) - 1] = slots[o] }
+                    o += 2
+                }
+            }
+        }
+        return true
+    }
+
     /// Every key's values, by number (the inverse of the encoding, up to equality: an
     /// integral real comes back as the equal integer).
     public var allValues: [[Value]] {
