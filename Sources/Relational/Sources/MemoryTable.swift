@@ -421,12 +421,15 @@ public final class MemoryTable: SourceRelation {
         var n = 0
         var positions: [Int] = []
         store.withReaders { rows in
+            // The column's keys borrowed (`withReaders` keeps the columns alive): handed to
+            // the index as a value, the column was copied per filtered scan.
+            let inPlace = rows.columns[column].borrowedKeys()
             for value in values {
                 guard let key = rows.columns[column].key(of: value) else { continue }
                 if collect {
-                    indexes[k].positions(of: key, in: rows.columns[column], into: &positions)
+                    indexes[k].positions(of: key, in: inPlace, into: &positions)
                 } else {
-                    indexes[k].forEachPosition(of: key, in: rows.columns[column]) { _ in n += 1 }
+                    indexes[k].forEachPosition(of: key, in: inPlace) { _ in n += 1 }
                 }
             }
         }
