@@ -49,3 +49,21 @@ public final class ColumnBatchCursor {
         return ColumnBatch(store: scan.store, selection: selection, satisfies: scan.filter, distinctColumn: scan.distinctColumn)
     }
 }
+
+/// `ColumnBatchCursor`'s walk as a value: the same batches, rows and counts, for a caller
+/// that drains it in one place (the runner's drain loop). A cursor is an object made and
+/// freed per fetch, its scan copied into it; a selective query's run opens a few.
+public struct ColumnBatchScan {
+    private var scan: TableScan
+
+    init(_ scan: TableScan) { self.scan = scan }
+
+    /// As `ColumnBatchCursor.next(maxRows:)`.
+    public mutating func next(maxRows: Int) -> ColumnBatch {
+        let selection = scan.nextSelection(maxRows: maxRows)
+        return ColumnBatch(store: scan.store, selection: selection, satisfies: scan.filter, distinctColumn: scan.distinctColumn)
+    }
+
+    /// As `ColumnBatchCursor.isDrained`.
+    public var isDrained: Bool { scan.isDrained }
+}

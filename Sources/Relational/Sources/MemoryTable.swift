@@ -550,6 +550,11 @@ public final class MemoryTable: SourceRelation {
         ColumnBatchCursor(try makeScan(filter: filter))
     }
 
+    /// The same walk as `makeBatchCursor`, as a value (`ColumnBatchScan`).
+    public func makeBatchScan(filter: Predicate?) throws -> ColumnBatchScan {
+        ColumnBatchScan(try makeScan(filter: filter))
+    }
+
     private func makeScan(filter: Predicate?) throws -> TableScan {
         guard let filter else {
             return TableScan(table: self, store: store, positions: nil, probe: nil, distinctColumn: distinctColumn)
