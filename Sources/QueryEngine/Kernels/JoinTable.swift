@@ -173,8 +173,29 @@ final class JoinTable {
         return s.store.withKeyReader { $0.value(row: handle & 0xFFFF_FFFF, column: s.columnOf[position]) }
     }
 
+    /// The last `keySet` made from keys that were all one integer each, with those
+    /// integers by number; kept across `removeAllForReuse`: a prepared query's runs ask a
+    /// join table for the same few keys run after run, and making the set (about 2,500
+    /// instructions for one key) cost more than comparing the integers. The set handed out
+    /// again is the very set, so a filter built from it compares equal to the last run's
+    /// without walking it.
+    private var madeKeySet: (keys: [Int64], set: Set<Row>)?
+    private var askedKeys: [Int64] = []
+    /// At most this many keys for `keySet` to keep what it made.
+    static let keySetKeepLimit = 64
+
     /// The distinct keys stored, each as a key row (as first stored).
     var keySet: Set<Row> {
+        guard spelled.isEmpty, keys.count <= Self.keySetKeepLimit, keys.integerKeys(into: &askedKeys) else {
+            return makeKeySet()
+        }
+        if let made = madeKeySet, made.keys == askedKeys { return made.set }
+        let set = makeKeySet()
+        madeKeySet = (askedKeys, set)
+        return set
+    }
+
+    private func makeKeySet() -> Set<Row> {
         let values = keys.allValues
         var set = Set<Row>(minimumCapacity: values.count)
         // An empty `spelled` (no integral real key) is not hashed into per key.

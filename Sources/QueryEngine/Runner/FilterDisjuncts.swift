@@ -19,28 +19,32 @@ struct FilterDisjuncts {
 
     /// ORs in the disjuncts of `filter`; true when that changed the OR.
     mutating func add(_ filter: Predicate) -> Bool {
-        var pieces = [filter]
-        if case let .or(inner) = filter { pieces = inner }
+        // A filter that is not an OR is its one disjunct, added without a list made of it
+        // (an allocation per filter given).
+        guard case let .or(inner) = filter else { return addDisjunct(filter) }
         var changed = false
-        for piece in pieces {
-            // IN-sets are found by their attributes (hashing a set would hash every key).
-            if case let .inSet(attributes, keys) = piece {
-                if let i = inSetIndex(attributes), case let .inSet(_, held) = parts[i] {
-                    guard !keys.isSubset(of: held) else { continue }
-                    parts[i] = .inSet(attributes: attributes, keys: held.union(keys))
-                } else {
-                    inSetAt.append((attributes, parts.count))
-                    parts.append(piece)
-                }
+        for piece in inner where addDisjunct(piece) { changed = true }
+        return changed
+    }
+
+    /// ORs in one disjunct; true when that changed the OR.
+    private mutating func addDisjunct(_ piece: Predicate) -> Bool {
+        // IN-sets are found by their attributes (hashing a set would hash every key).
+        if case let .inSet(attributes, keys) = piece {
+            if let i = inSetIndex(attributes), case let .inSet(_, held) = parts[i] {
+                guard !keys.isSubset(of: held) else { return false }
+                parts[i] = .inSet(attributes: attributes, keys: held.union(keys))
             } else {
-                guard !known.contains(piece), !isAbsorbed(piece) else { continue }
-                removeDisjuncts(absorbedBy: piece)
-                known.insert(piece)
+                inSetAt.append((attributes, parts.count))
                 parts.append(piece)
             }
-            changed = true
+        } else {
+            guard !known.contains(piece), !isAbsorbed(piece) else { return false }
+            removeDisjuncts(absorbedBy: piece)
+            known.insert(piece)
+            parts.append(piece)
         }
-        return changed
+        return true
     }
 
     /// Absorption, `(p AND q) OR q` is `q`: a disjunct one of whose conjuncts is already a

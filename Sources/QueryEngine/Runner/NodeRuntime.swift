@@ -101,6 +101,17 @@ final class NodeRuntime {
         if kernel == nil || kernel?.resetForRun() != true { kernel = compiled?.freshCopy() }
     }
 
+    /// Fresh state again, in this object (a copy's state an earlier run handed back), for
+    /// copy `id` of a node: as `init(copy:in:compiledLike:)`, with an empty copy of the
+    /// original's kernel (the state may have served a copy of another node).
+    func reset(copy id: NodeID, in graph: PlanGraph, compiledLike original: NodeRuntime) {
+        kernel = nil
+        reset(shape: Shape.of(id, in: graph), compiled: original.kernel)
+    }
+
+    /// Drops the kernel (a copy's state handed back: see `reset(copy:in:compiledLike:)`).
+    func dropKernel() { kernel = nil }
+
     /// Empties the kernel (or drops it) as the run hands this state back: a kept kernel must
     /// not hold a source's columns until the next run, or the next write to that source copies
     /// every column (copy-on-write) to leave the kernel's view intact.

@@ -27,13 +27,17 @@ extension Runner {
     func drain(_ id: NodeID, _ source: any SourceRelation, filter: Predicate?) throws -> Int {
         var read = 0
         if let table = source as? MemoryTable {
-            let cursor = try table.makeBatchCursor(filter: filter)
+            // A value, not a cursor object: no allocation per fetch.
+            var scan = try table.makeBatchScan(filter: filter)
             while true {
-                let batch = cursor.next(maxRows: batchSize)
+                let batch = scan.next(maxRows: batchSize)
                 if batch.isEmpty { break }
                 counters.sourceRowsRead += batch.count
                 read += batch.count
                 emit(id, Batch(.columns(ColumnView(batch))))
+                // The call after the last batch only says so: not made (a selective fetch's
+                // one batch is the last).
+                if scan.isDrained { break }
             }
             return read
         }

@@ -9,6 +9,10 @@ final class Runner: RunnerContext {
     let heuristics: [any Heuristic]
     let batchSize: Int
     var runtimes: [NodeRuntime] = []
+    /// Entries of `runtimes` in use: one per node of the graph. Past them, state of copies an
+    /// earlier run of the same prepared query made, kept for this run's copies to reset
+    /// (`registerCopies`) instead of making and freeing an object per copy.
+    private var registeredRuntimes = 0
     var outputs: [ResultRows]
     var growthBudget: GrowthBudget
     /// Source estimates, per (source, filter), for the whole run.
@@ -60,8 +64,10 @@ final class Runner: RunnerContext {
             self.estimates = EstimateCache(nodes: template.nodeCount)
         }
         self.counters.growthBudget = growthBudget.limit
-        // One name per drained source: grown from empty, the list took two allocations.
-        self.counters.initiatorOrder.reserveCapacity(template.sources.count)
+        // One name per drained source: grown from empty, the list took two allocations;
+        // room for as many copies of sources again (the seed query drains one copy, and a
+        // third name outgrew a list of two).
+        self.counters.initiatorOrder.reserveCapacity(2 * template.sources.count)
         self.outputs = graph.outputNodes.map { _ in ResultRows() }
         try addRuntimes(kernels, reusing: spare)
     }
@@ -134,9 +140,10 @@ final class Runner: RunnerContext {
     /// earlier run of the same prepared query handed back, `handOverRuntimes`) in place.
     private func addRuntimes(_ kernels: [(any Kernel)?]?, reusing spare: [NodeRuntime]?) throws {
         undrainedSources = template.sources
-        if let spare, let kernels, spare.count == graph.nodes.count, kernels.count == spare.count {
+        if let spare, let kernels, spare.count >= graph.nodes.count, kernels.count == graph.nodes.count {
             runtimes = spare
-            for id in runtimes.indices { runtimes[id].reset(shape: template.shapes[id], compiled: kernels[id]) }
+            for id in graph.nodes.indices { runtimes[id].reset(shape: template.shapes[id], compiled: kernels[id]) }
+            registeredRuntimes = graph.nodes.count
             return
         }
         runtimes.reserveCapacity(graph.nodes.count)
@@ -144,16 +151,17 @@ final class Runner: RunnerContext {
             let compiled = try kernels.map { $0[id] } ?? NodeRuntime.compile(graph[id], in: graph)
             runtimes.append(NodeRuntime(shape: template.shapes[id], compiled: compiled))
         }
+        registeredRuntimes = runtimes.count
     }
 
-    /// Gives up the run's state of the nodes it started with (copies' state is dropped), for
-    /// the next run of the same prepared query to reset instead of making anew. The runner
-    /// must not run again after this.
+    /// Gives up the run's state of the nodes it started with, and of its copies (kernels
+    /// dropped: a copy of the next run may copy another node), for the next run of the same
+    /// prepared query to reset instead of making anew. The runner must not run again after this.
     func handOverRuntimes() -> [NodeRuntime] {
-        // One at a time: `removeLast(_:)` takes the generic range replacement (~1,000 instructions).
-        while runtimes.count > template.nodeCount { runtimes.removeLast() }
         defer { runtimes = [] }
-        for runtime in runtimes { runtime.releaseKernelState() }
+        for id in runtimes.indices {
+            if id < template.nodeCount { runtimes[id].releaseKernelState() } else { runtimes[id].dropKernel() }
+        }
         return runtimes
     }
 
@@ -174,11 +182,16 @@ final class Runner: RunnerContext {
     /// Creates runtime state for copies just added; each shares its original's compiled
     /// operation.
     func registerCopies() {
-        for id in runtimes.count..<graph.nodes.count {
+        for id in registeredRuntimes..<graph.nodes.count {
             let original = runtimes[graph[id].copiedFrom ?? id]
-            runtimes.append(NodeRuntime(copy: id, in: graph, compiledLike: original))
+            if id < runtimes.count {
+                runtimes[id].reset(copy: id, in: graph, compiledLike: original)
+            } else {
+                runtimes.append(NodeRuntime(copy: id, in: graph, compiledLike: original))
+            }
             if graph[id].operation.isSource { undrainedSources.append(id) }
         }
+        registeredRuntimes = max(registeredRuntimes, graph.nodes.count)
     }
 
     private func nextInitiator() -> NodeID? {

@@ -29,7 +29,11 @@ public final class MemoryTable: SourceRelation {
     public let sourceName: String
     public let indexedAttributes: [Attribute]
 
-    private var store: ColumnStore
+    // The state a cursor reads is read and written without the runtime exclusivity check
+    // (the table is used from one thread at a time, and no access overlaps another): the
+    // checks cost about 2,700 instructions a prepared run of the seed query, most of them
+    // in a scan's set-up and its batches.
+    @exclusivity(unchecked) private var store: ColumnStore
     /// Per column, its lowest and highest value once asked (`range(ofColumn:)`). Kept a
     /// sound bound as rows change without a pass over the column each time (change
     /// propagation changes a table every transaction): an added row widens it, a removed
@@ -40,24 +44,31 @@ public final class MemoryTable: SourceRelation {
     /// The membership table; nil while `keyIndex` answers membership.
     private var members: PositionTable?
     /// An index whose column has held distinct values in every row so far.
-    private var keyIndex: Int?
-    private var indexes: [ColumnIndex] = []
+    @exclusivity(unchecked) private var keyIndex: Int?
+    @exclusivity(unchecked) private var indexes: [ColumnIndex] = []
 
     /// Changes with every change of rows (add, bulk load, delete, update, `removeAll`), never
     /// otherwise: an answer about the contents (an estimate) kept with the version it was
     /// asked at holds while the version is the same.
-    public private(set) var contentVersion = 0
+    @exclusivity(unchecked) public private(set) var contentVersion = 0
 
     /// Rows looked at by cursors since creation (or the last `resetStatistics`).
-    public private(set) var rowsExamined = 0
+    @exclusivity(unchecked) public private(set) var rowsExamined = 0
     /// Rows handed out by cursors.
-    public private(set) var rowsDelivered = 0
+    @exclusivity(unchecked) public private(set) var rowsDelivered = 0
+
+    /// A one-part view's column maps at this table's width (every column from part 0;
+    /// column i at i), made once: a filtered scan's batch made both, two allocations.
+    fileprivate let scanPartOf: [Int]
+    fileprivate let scanColumnOf: [Int]
 
     public init(name: String, scheme: Scheme, indexedAttributes: [Attribute] = []) throws {
         self.sourceName = name
         self.scheme = scheme
         self.indexedAttributes = indexedAttributes
         self.store = ColumnStore(width: scheme.count)
+        scanPartOf = [Int](repeating: 0, count: scheme.count)
+        scanColumnOf = Array(0..<scheme.count)
         for a in indexedAttributes {
             let column = try scheme.requireIndex(of: a, context: "index on table \(name)")
             if !indexes.contains(where: { $0.column == column }) {
@@ -410,12 +421,15 @@ public final class MemoryTable: SourceRelation {
         var n = 0
         var positions: [Int] = []
         store.withReaders { rows in
+            // The column's keys borrowed (`withReaders` keeps the columns alive): handed to
+            // the index as a value, the column was copied per filtered scan.
+            let inPlace = rows.columns[column].borrowedKeys()
             for value in values {
                 guard let key = rows.columns[column].key(of: value) else { continue }
                 if collect {
-                    indexes[k].positions(of: key, in: rows.columns[column], into: &positions)
+                    indexes[k].positions(of: key, in: inPlace, into: &positions)
                 } else {
-                    indexes[k].forEachPosition(of: key, in: rows.columns[column]) { _ in n += 1 }
+                    indexes[k].forEachPosition(of: key, in: inPlace) { _ in n += 1 }
                 }
             }
         }
@@ -536,6 +550,11 @@ public final class MemoryTable: SourceRelation {
         ColumnBatchCursor(try makeScan(filter: filter))
     }
 
+    /// The same walk as `makeBatchCursor`, as a value (`ColumnBatchScan`).
+    public func makeBatchScan(filter: Predicate?) throws -> ColumnBatchScan {
+        ColumnBatchScan(try makeScan(filter: filter))
+    }
+
     private func makeScan(filter: Predicate?) throws -> TableScan {
         guard let filter else {
             return TableScan(table: self, store: store, positions: nil, probe: nil, distinctColumn: distinctColumn)
@@ -568,8 +587,8 @@ public final class MemoryTable: SourceRelation {
 
     private static let recentProbeLimit = 4
     private static let recentProbeMaxComparisons = 64
-    private var recentProbes: [(filter: Predicate, probe: RowProbe)] = []
-    private var nextProbeSlot = 0
+    @exclusivity(unchecked) private var recentProbes: [(filter: Predicate, probe: RowProbe)] = []
+    @exclusivity(unchecked) private var nextProbeSlot = 0
 
     /// The column of the index answering membership: its values are distinct.
     private var distinctColumn: Int? { keyIndex.map { indexes[$0].column } }
@@ -602,6 +621,9 @@ struct TableScan {
         self.probe = probe
     }
 
+    /// True when every candidate has been looked at: the next selection is empty.
+    var isDrained: Bool { next >= (positions?.count ?? store.count) }
+
     /// Positions of up to `maxRows` more matching rows; empty when drained.
     mutating func nextSelection(maxRows: Int) -> [Int] {
         let total = positions?.count ?? store.count
@@ -626,15 +648,24 @@ struct TableScan {
         store.withKeyReader { reader in
             let width = store.width
             let readers = [reader]
-            var partOf: [Int] = []  // all zeros (not `Array(repeating:)`: unspecialized allocation)
-            partOf.reserveCapacity(width)
-            for _ in 0..<width { partOf.append(0) }
-            let columnOf = Array(0..<width)
-            func select(_ buffer: UnsafeBufferPointer<Int>) {
+            // The table's maps when the store has its width (always: a snapshot of it, or an
+            // empty store of its width), else made here.
+            let shared = table.scanPartOf.count == width
+            let partOf = shared ? table.scanPartOf : [Int](repeating: 0, count: width)
+            let columnOf = shared ? table.scanColumnOf : Array(0..<width)
+            // `out` passed in, not captured: a local function capturing a variable boxes it,
+            // and every access to the box took the runtime exclusivity check.
+            func select(_ buffer: UnsafeBufferPointer<Int>, into out: inout [Int]) {
                 let rows = StoredRows(readers: readers, positions: [buffer], partOf: partOf, columnOf: columnOf)
-                // The selected indexes appended in one copy, then turned into positions in place.
+                let selected = test.selectRows(buffer.count, of: rows)
+                // A few selected (a selective fetch's usual one) appended one by one (room was
+                // reserved); more appended in one copy, then turned into positions in place.
+                if selected.count <= 8 {
+                    for i in selected { out.append(buffer[i]) }
+                    return
+                }
                 let start = out.count
-                out.append(contentsOf: test.selectRows(buffer.count, of: rows))
+                out.append(contentsOf: selected)
                 out.withUnsafeMutableBufferPointer { o in
                     for i in start..<o.count { o[i] = buffer[o[i]] }
                 }
@@ -642,14 +673,14 @@ struct TableScan {
             while next < total && out.count < maxRows {
                 let run = min(maxRows - out.count, total - next)
                 if let positions {
-                    positions.withUnsafeBufferPointer { select(UnsafeBufferPointer(rebasing: $0[next..<(next + run)])) }
+                    positions.withUnsafeBufferPointer { select(UnsafeBufferPointer(rebasing: $0[next..<(next + run)]), into: &out) }
                 } else {
                     let first = next
                     let candidates = [Int](unsafeUninitializedCapacity: run) { buffer, initialized in
                         for i in 0..<run { buffer[i] = first + i }
                         initialized = run
                     }
-                    candidates.withUnsafeBufferPointer(select)
+                    candidates.withUnsafeBufferPointer { select($0, into: &out) }
                 }
                 next += run
                 examined += run

@@ -273,10 +273,12 @@ public struct EncodedKeySet {
     public mutating func removeAllKeepingCapacity() {
         if integerCount > 0 { integers.withUnsafeMutableBufferPointer { $0.update(repeating: 0) } }
         integerCount = 0
-        arena.removeAll(keepingCapacity: true)
-        ends.removeAll(keepingCapacity: true)
-        hashes.removeAll(keepingCapacity: true)
-        byteOrdinals.removeAll(keepingCapacity: true)
+        // Empty lists (a set of integer keys has no encoded ones) left alone: emptying one
+        // made it a new empty buffer, about 60 instructions a list.
+        if !arena.isEmpty { arena.removeAll(keepingCapacity: true) }
+        if !ends.isEmpty { ends.removeAll(keepingCapacity: true) }
+        if !hashes.isEmpty { hashes.removeAll(keepingCapacity: true) }
+        if !byteOrdinals.isEmpty { byteOrdinals.removeAll(keepingCapacity: true) }
         if table.count > 0 { table = PositionTable() }
     }
 
@@ -325,6 +327,25 @@ public struct EncodedKeySet {
                 s = (s + 1) & mask
             }
         }
+    }
+
+    /// When every key is one integer value: those integers by number, written into `out`
+    /// (its storage reused), and true; false (`out` left as it was) otherwise.
+    public func integerKeys(into out: inout [Int64]) -> Bool {
+        guard ends.isEmpty else { return false }
+        // Resized one element at a time: a few keys, and no generic range replacement.
+        while out.count > integerCount { out.removeLast() }
+        while out.count < integerCount { out.append(0) }
+        integers.withUnsafeBufferPointer { slots in
+            out.withUnsafeMutableBufferPointer { keys in
+                var o = 0
+                while o < slots.count {
+                    if slots[o + 1] != 0 { keys[Int(slots[o + 1]) - 1] = slots[o] }
+                    o += 2
+                }
+            }
+        }
+        return true
     }
 
     /// Every key's values, by number (the inverse of the encoding, up to equality: an

@@ -117,6 +117,12 @@ public struct ValueColumn: Sendable, KeyedColumn {
             blobs: blobs.borrowedStorage())
     }
 
+    /// The column's keys through pointers, valid on the terms of `borrowedStorage`.
+    @inline(__always)
+    func borrowedKeys() -> BorrowedColumnKeys {
+        BorrowedColumnKeys(tags: tags.withUnsafeBufferPointer { $0 }, payloads: payloads.withUnsafeBufferPointer { $0 })
+    }
+
     // MARK: Internal: stored forms and keys
 
     /// The tag and payload a value is stored as (interning text and blobs).
@@ -182,6 +188,17 @@ public struct ValueColumn: Sendable, KeyedColumn {
 /// reader of one); the storage's tables are generic over it so each use is specialised.
 protocol KeyedColumn {
     func key(at i: Int) -> ValueKey
+}
+
+/// A column's keys read through its borrowed tags and payloads (`ValueColumn.borrowedKeys`),
+/// for an index look-up that should not copy the column: handed to the index as a value,
+/// a `ValueColumn` was copied (its arrays retained and released) per filtered scan.
+struct BorrowedColumnKeys: KeyedColumn {
+    let tags: UnsafeBufferPointer<ValueTag>
+    let payloads: UnsafeBufferPointer<Int64>
+
+    @inline(__always)
+    func key(at i: Int) -> ValueKey { ValueKey(stored: tags[i], payloads[i]) }
 }
 
 extension ValueKey {
