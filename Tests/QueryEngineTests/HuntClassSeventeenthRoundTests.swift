@@ -5,8 +5,10 @@ import Relational
 /// Issue 15, seventeenth round (fourteenth session): the one case over 4× on the held-out
 /// hunt seeds 68–71. `late-subtree-copying` vetoes a copy for one edge of a self-join (the
 /// other edge passes the same filter down, so the shared child is read once) even when the
-/// copy breaks a wait: a source under the shared child also waits on a parent that itself
-/// waits on the self-join.
+/// copy breaks a wait: an unindexed source under the shared child also waits on a parent
+/// that itself waits on the self-join, and no later copy reaches it. (With any source
+/// counted, `HuntClassTwelfthRoundTests.testAnotherEdgeOfTheSameParentDoesNotLoseTheKeys`
+/// reads 12 rows instead of 6: there an indexed source's wait is broken by a copy below.)
 final class HuntClassSeventeenthRoundTests: HuntCaseTestCase {
     /// Seed 68 case 1927: `shared = t2 join [e = b] t1`, `shared_2 = (shared join shared)
     /// select (d == 0.5)`, `shared_3 = ((shared_2 select (b < 27) union shared_2) join t2)
