@@ -318,6 +318,9 @@ public final class LateSubtreeCopying: Heuristic {
     /// 2. Every other parent still waiting is another edge of the same parent, about to pass
     ///    the same filter down (a self-join `shared join shared`): uncopied, the child hears
     ///    that filter from each edge and is read once.
+    ///
+    /// Neither when the copy breaks a wait (`breaksAWait`; for case 2, only an unindexed
+    /// source's wait).
     public func vetoesCopy(along edge: Edge, run: any RunnerContext) -> Bool {
         let graph = run.graph
         let child = graph.child(at: edge)
