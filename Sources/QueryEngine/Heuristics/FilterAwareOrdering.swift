@@ -252,7 +252,7 @@ public final class FilterAwareOrdering: Heuristic {
                                        by: run.providedFilter(along: Edge(parent: pair.node, operand: pair.waiting)))
             if producingSize < waitingSize
                 || (producingSize == waitingSize && producingSize < Int.max
-                    && Self.filterNarrowsEveryReader(of: waitingChild, from: pair.node, nodes)
+                    && Self.filterNarrowsEveryReader(of: waitingChild, from: pair.node, run.graph)
                     && candidateRows(under: producingChild, notUnder: ownSources ? waitingChild : nil, nodes, run)
                         <= candidateRows(under: waitingChild, notUnder: producingChild, nodes, run) / 2),
                 !hasLargerSource(under: producingChild, notUnder: ownSources ? waitingChild : nil,
@@ -347,22 +347,9 @@ public final class FilterAwareOrdering: Heuristic {
     /// rows against 8. Seed 31 case 749 keeps the rule: `shared = t2 join t0` is also under
     /// `shared join t1 intersect shared`, so `t1`'s two keys, which match nothing of `t2`,
     /// empty both (2 rows against 9).
-    private static func filterNarrowsEveryReader(of node: NodeID, from pairNode: NodeID, _ nodes: [PlanNode]) -> Bool {
-        guard nodes[node].outputs.isEmpty else { return false }
-        return nodes[node].parents.allSatisfy { $0.parent == pairNode || isUnder(pairNode, $0.parent, nodes) }
-    }
-
-    /// Whether `target` is under `node` (a walk down the children; the graph has no cycles).
-    private static func isUnder(_ target: NodeID, _ node: NodeID, _ nodes: [PlanNode]) -> Bool {
-        var pending = [node]
-        var seen: Set<NodeID> = [node]
-        while let id = pending.popLast() {
-            for child in nodes[id].children {
-                if child == target { return true }
-                if seen.insert(child).inserted { pending.append(child) }
-            }
-        }
-        return false
+    private static func filterNarrowsEveryReader(of node: NodeID, from pairNode: NodeID, _ graph: PlanGraph) -> Bool {
+        guard graph[node].outputs.isEmpty else { return false }
+        return graph[node].parents.allSatisfy { $0.parent == pairNode || graph.subtree(of: $0.parent).contains(pairNode) }
     }
 
     /// `size` under `filter` as well, guessed with System R's selectivities.
