@@ -146,12 +146,3 @@ extension PlanGraph {
     /// How many live source nodes the graph has.
     public var sourceCount: Int { nodes.reduce(0) { $0 + ($1.operation.isSource ? 1 : 0) } }
 }
-
-extension Predicate {
-    /// Whether this is `true` (`.constant(true)`): matched in place, where `!= .true` built
-    /// the constant (a lazy global) and called the derived equality, on hot hook paths.
-    var isConstantTrue: Bool {
-        if case .constant(true) = self { return true }
-        return false
-    }
-}

@@ -90,6 +90,13 @@ extension Predicate {
         }
     }
 
+    /// Whether this is `true` (`.constant(true)`): matched in place, where `!= .true` built
+    /// the constant (a lazy global) and called the derived equality, on hot hook paths.
+    public var isConstantTrue: Bool {
+        if case .constant(true) = self { return true }
+        return false
+    }
+
     /// True when the predicate can match no row at all (after simplification).
     public var isUnsatisfiable: Bool {
         switch self {
