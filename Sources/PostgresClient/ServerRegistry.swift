@@ -20,6 +20,8 @@ final class ServerRegistry: @unchecked Sendable {
     private var mutex = pthread_mutex_t()
     private var servers: [ObjectIdentifier: PostgresServer] = [:]
     private var installed = false
+    /// The signal the signal thread is dying of, once it has started stopping servers.
+    private var dyingOf: Int32 = 0
 
     private init() { pthread_mutex_init(&mutex, nil) }
 
@@ -45,8 +47,26 @@ final class ServerRegistry: @unchecked Sendable {
         for server in running { server.stop() }
     }
 
+    private func markDying(of sig: Int32) {
+        pthread_mutex_lock(&mutex)
+        dyingOf = sig
+        pthread_mutex_unlock(&mutex)
+    }
+
+    private var isDyingOfASignal: Bool {
+        pthread_mutex_lock(&mutex)
+        defer { pthread_mutex_unlock(&mutex) }
+        return dyingOf != 0
+    }
+
     private static func installHandlers() {
-        atexit { ServerRegistry.shared.stopAll() }
+        atexit {
+            ServerRegistry.shared.stopAll()
+            // Stopping the servers on a signal breaks the connection under a running query, so
+            // the main thread may reach `exit` with an error status first; the process must
+            // still die of the signal, so wait here for the signal thread to raise it.
+            while ServerRegistry.shared.isDyingOfASignal { pause() }
+        }
         guard let fds = ProcessSpawn.pipe() else { return }
         signalPipeWrite = fds.write
         signalPipeRead = fds.read
@@ -73,8 +93,9 @@ final class ServerRegistry: @unchecked Sendable {
             let count = read(signalPipeRead, &byte, 1)
             if count < 0 && errno == EINTR { continue }
             if count <= 0 { return }
-            shared.stopAll()
             let sig = Int32(byte)
+            shared.markDying(of: sig)
+            shared.stopAll()
             signal(sig, SIG_DFL)
             kill(getpid(), sig)
         }
