@@ -73,7 +73,7 @@ struct HuntCommand: ParsableCommand {
     @Option(help: "With --random: measure only case N (from 0) of the seed and write it whole, unreduced, to DIR/repro/hunt-s<seed>-case<N>/.")
     var `case`: Int?
 
-    @Option(help: "With --repro: write every flag set's plan graphs (<flag set>-final.svg: the runner's final graph, each node's filter and rows) to this directory.")
+    @Option(help: "With --repro: write every flag set's plan graphs (<flag set>-final.svg: the runner's final graph, each node's filter and rows), and for small cases those of the best forced initiator order (seed+best-order-final.svg), to this directory.")
     var plans: String?
 
     @Flag(help: "Do not reduce cases.")

@@ -28,7 +28,7 @@ final class HuntCommandLineTests: XCTestCase {
     }
 
     /// `--case N` writes one case whole as a repro; `--repro DIR --plans P` replays it and
-    /// writes every flag set's plan graphs.
+    /// writes every flag set's plan graphs, and the best forced order's (a two-source case).
     func testOneCaseIsWrittenWholeAndItsPlansRendered() throws {
         let testbed = try TestbedProcess(label: "hunt-cli")
         defer { testbed.remove() }
@@ -42,7 +42,8 @@ final class HuntCommandLineTests: XCTestCase {
         }
         let replay = try testbed.run("hunt", "--repro", "out/repro/hunt-s2-case3", "--flagsets", "all-on,seed", "--plans", "plans")
         XCTAssertTrue([0, 1].contains(replay.status), replay.err)
-        for file in ["plans/all-on-final.dot", "plans/seed-final.dot"] {
+        XCTAssertTrue(replay.out.contains("seed+best-order (order 1 of 2)"), replay.out)
+        for file in ["plans/all-on-final.dot", "plans/seed-final.dot", "plans/seed+best-order-final.dot"] {
             XCTAssertTrue(testbed.listing().contains(file), "\(file) in \(testbed.listing())")
         }
     }

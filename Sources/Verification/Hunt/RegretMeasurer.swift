@@ -110,15 +110,25 @@ public struct RegretMeasurer {
     }
 
     /// Writes each grid flag set's plan graphs of `graph` (`<flag set>-final.svg` and the
-    /// others, `PlanExport`) to `directory`; returns the paths written.
+    /// others, `PlanExport`) to `directory`, and those of the seed preset under the forced
+    /// initiator order reading fewest rows (`seed+best-order-final.svg`) when the case is
+    /// small enough for every order to be tried; returns the paths written.
     public func writePlans(_ graph: CaseGraph, to directory: String) throws -> [String] {
         let outputs = try Self.memoryOutputs(graph)
         var written: [String] = []
-        for set in grid.flagSets {
-            var engine = QueryEngine(flags: set.flags, catalog: grid.engineCatalog)
+        func write(_ flags: FlagSet, as name: String) throws {
+            var engine = QueryEngine(flags: flags, catalog: grid.engineCatalog)
             engine.batchSize = batchSize
-            guard let snapshots = try engine.run(outputs, capture: true).snapshots else { continue }
-            written += try PlanExport.writePlans(snapshots, to: directory, baseName: set.name)
+            guard let snapshots = try engine.run(outputs, capture: true).snapshots else { return }
+            written += try PlanExport.writePlans(snapshots, to: directory, baseName: name)
+        }
+        for set in grid.flagSets { try write(set.flags, as: set.name) }
+        let sources = graph.compacted().tables.count
+        if sources >= 2, sources <= maxOrderSources {
+            let rows = try (0..<Permutations.count(sources)).map { try run(outputs, try grid.seedWithOrder($0)).0.rowsRead }
+            if let best = rows.indices.min(by: { rows[$0] < rows[$1] }) {
+                try write(try grid.seedWithOrder(best), as: "seed+best-order")
+            }
         }
         return written
     }
