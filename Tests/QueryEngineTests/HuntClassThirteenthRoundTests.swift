@@ -77,6 +77,13 @@ final class HuntClassThirteenthRoundTests: HuntCaseTestCase {
             .closure("b", "c").rename(["b": "a", "c": "e"])
         let query = try left.intersection(right)
         XCTAssertEqual(try totalRead(query, [t0, t1, t3], preset: "seed"), 22)
-        XCTAssertEqual(try totalRead(query, [t0, t1, t3]), 3)  // 21 when the union added its operands
+        // 21 when the union added its operands. 3 until the fifteenth session; since then the
+        // held `t1` and `t0` wait for `t3`'s one row (`HuntClassEighteenthRoundTests`), whose
+        // keys reach `shared` through the select and directly, and `late-subtree-copying`
+        // copies it for the select's edge: each is read twice. That copy is the one that wins
+        // when the select's side completes empty (seed 16 case 329, 6 rows against 20), so
+        // it is kept; `t3` itself is still not deferred.
+        XCTAssertEqual(try totalRead(query, [t0, t1, t3]), 5)
+        XCTAssertEqual(try totalRead(query, [t0, t1, t3], disable: ["late-subtree-copying"]), 3)
     }
 }

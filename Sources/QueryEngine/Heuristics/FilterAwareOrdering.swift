@@ -244,7 +244,7 @@ public final class FilterAwareOrdering: Heuristic {
             if allCandidatesFeedAnOutput(under: waitingChild, notUnder: producingChild, nodes) { continue }
             if ownSources, allCandidatesFeedAnOutput(under: producingChild, notUnder: waitingChild, nodes),
                 !startsAWaitingSide(under: producingChild, notUnder: waitingChild, besides: pair.node, nodes, run) {
-                insertCandidates(under: waitingChild, notUnder: producingChild, of: pair.node, into: &deferred, run)
+                insertCandidates(under: waitingChild, notUnder: producingChild, of: pair.node, into: &deferred, nodes, run)
                 continue
             }
             let producingSize = size(producingChild, nodes, run)
@@ -257,7 +257,8 @@ public final class FilterAwareOrdering: Heuristic {
                         <= candidateRows(under: waitingChild, notUnder: producingChild, nodes, run) / 2),
                 !hasLargerSource(under: producingChild, notUnder: ownSources ? waitingChild : nil,
                                  than: size(waitingChild, nodes, run), nodes, run) {
-                insertCandidates(under: waitingChild, notUnder: producingChild, of: pair.node, into: &deferred, run)
+                insertCandidates(under: waitingChild, notUnder: producingChild, of: pair.node,
+                                 producing: (producingChild, ownSources ? waitingChild : nil), into: &deferred, nodes, run)
             }
             insertKeylessCandidates(under: waitingChild, notUnder: producingChild, cheaperThan: producingSize,
                                     into: &deferred, nodes, run)
@@ -546,18 +547,100 @@ public final class FilterAwareOrdering: Heuristic {
     /// that gives `t1` its key filter) and then `t1` (estimated 0 once filtered) behind its
     /// 150-row side, which was read in full (155 rows); drained, they complete `shared`
     /// empty and the intersection's filter keeps the rest unread (2 rows).
+    ///
+    /// A held source is deferred all the same when the pair's filter can narrow it
+    /// (`keysReach`), the producing side (`producing`: its candidates under that node
+    /// and not under the other) drains no more rows than the source delivers itself, and
+    /// every read of the source is the waiting side's (`everyReadIsUnder`): waiting then
+    /// costs at most its own read, while its rows, held or not, start the join below, so the
+    /// filter coming down could no longer narrow the source or key its sibling by its
+    /// narrowed rows. Issue 15, seed 73 case 1264: `(shared_2 intersect shared_2 select (…))
+    /// join t2` with `shared = t1 join t0` under `shared_2`; `t0` and `t2` five rows each,
+    /// `t1` 147 unindexed. Held below `shared`, `t0` was drained first, whole, and its keys
+    /// took 21 rows of `t1` (31 rows); drained first, `t2`'s keys find nothing in `t0`'s
+    /// index and `t1` gets `false` (5).
     private func insertCandidates(under node: NodeID, notUnder other: NodeID, of pairNode: NodeID,
-                                  into deferred: inout [NodeID], _ run: any RunnerContext) {
+                                  producing: (node: NodeID, notUnder: NodeID?)? = nil, into deferred: inout [NodeID],
+                                  _ nodes: [PlanNode], _ run: any RunnerContext) {
+        var producingRows: Int?
         for w in 0..<state.words {
             var bits = candidateWord(w, under: node, notUnder: other) & ~state.deferredBits[w]
             while bits != 0 {
                 let id = (w << 6) + bits.trailingZeroBitCount
                 bits &= bits - 1
-                if run.estimate(id) == 0 || (id != node && Self.rowsAreHeld(id, below: pairNode, waiting: node, run)) { continue }
+                if run.estimate(id) == 0 { continue }
+                if id != node, Self.rowsAreHeld(id, below: pairNode, waiting: node, run) {
+                    guard let producing, Self.keysReach(id, from: pairNode, waiting: node, nodes) else { continue }
+                    // Asked only here: the common path (no held source) pays nothing for it.
+                    let rows = producingRows ?? candidateRows(under: producing.node, notUnder: producing.notUnder,
+                                                              countingOutputs: true, nodes, run)
+                    producingRows = rows
+                    guard rows <= size(id, nodes, run), Self.everyReadIsUnder(node, of: id, run.graph) else { continue }
+                }
                 state.deferredBits[w] |= 1 << UInt64(id & 63)
                 deferred.append(id)
             }
         }
+    }
+
+    /// Whether the filter `pairNode` makes for its waiting operand `waiting` can narrow
+    /// `source` itself: the source holds one of that operand's key attributes (a join's key
+    /// pairs on that side; every attribute of an intersection's or difference's operand),
+    /// under the same name on every node between them (no rename or closure there, and no
+    /// project that drops it: seed 34 case 1629, `t1`'s `b` projected away and the waiting
+    /// side's `b` a renamed `c`). Otherwise the source is read whole in either order, and
+    /// deferring it only lets the filter reach its join through each of the waiting side's
+    /// paths, where subtree copying gives each path a copy to read (seed 23 case 1655:
+    /// `(shared union shared select (c < 45)) join t2`, `shared = t1 join t0`, `t0` without
+    /// `t2`'s key `d`; deferred, it was read twice, 8 rows against 5). A product gives no key
+    /// filter at all (seed 20 case 505, `… join t0` without a shared attribute: 12 rows
+    /// against 7).
+    private static func keysReach(_ source: NodeID, from pairNode: NodeID, waiting: NodeID, _ nodes: [PlanNode]) -> Bool {
+        let operandKeys: [Attribute]
+        switch nodes[pairNode].operation {
+        case let .apply(.join(pairs)):
+            guard let operand = nodes[pairNode].children.firstIndex(of: waiting) else { return false }
+            operandKeys = pairs.map { operand == 0 ? $0.left : $0.right }
+        case .apply(.intersection), .apply(.difference):
+            operandKeys = nodes[waiting].scheme.attributes
+        default:
+            return false
+        }
+        let keys = operandKeys.filter(nodes[source].scheme.attributes.contains)
+        guard !keys.isEmpty else { return false }
+        var pending = [source]
+        var seen: Set<NodeID> = [source]
+        while let id = pending.popLast() {
+            for edge in nodes[id].parents where edge.parent != waiting && seen.insert(edge.parent).inserted {
+                switch nodes[edge.parent].operation {
+                case .apply(.rename), .apply(.closure): return false
+                default: break
+                }
+                guard nodes[edge.parent].scheme.attributes.contains(where: keys.contains), seen.count <= 64 else { return false }
+                pending.append(edge.parent)
+            }
+        }
+        return true
+    }
+
+    /// Whether every read of `source` is one the waiting side `node` makes: each node above
+    /// it, up to `node`, lies under `node` and feeds no output. A read from elsewhere takes
+    /// the source unfiltered whatever the order (or gets the filter only through a copy),
+    /// so deferring it for the filter saves nothing there. The incremental change mode's
+    /// selection change (`ChangeCostTests`): the delta tables' joins with `documents` are
+    /// also read by another rule of the derivative graph; deferred, 11 rows against 8.
+    private static func everyReadIsUnder(_ node: NodeID, of source: NodeID, _ graph: PlanGraph) -> Bool {
+        guard graph[source].outputs.isEmpty else { return false }
+        let under = Set(graph.subtree(of: node))
+        var pending = [source]
+        var seen: Set<NodeID> = [source]
+        while let id = pending.popLast() {
+            for edge in graph[id].parents where edge.parent != node && seen.insert(edge.parent).inserted {
+                guard under.contains(edge.parent), graph[edge.parent].outputs.isEmpty else { return false }
+                pending.append(edge.parent)
+            }
+        }
+        return true
     }
 
     /// Whether every parent of `source` is a join or intersection (other than `pairNode` and
