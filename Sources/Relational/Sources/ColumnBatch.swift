@@ -35,30 +35,27 @@ public struct ColumnBatch: Sendable {
 /// order and with the same counter updates as the table's `RowCursor` for the same filter
 /// and batch sizes. Each batch holds up to `maxRows` rows; an empty batch means drained.
 public final class ColumnBatchCursor {
-    @exclusivity(unchecked) private var scan: TableScan
+    @exclusivity(unchecked) private var scan: ColumnBatchScan
 
-    init(_ scan: TableScan) { self.scan = scan }
+    init(_ scan: TableScan) { self.scan = ColumnBatchScan(scan) }
 
     /// True when the cursor has looked at every row it may deliver: `next` would return an
     /// empty batch (and count nothing). A batch shorter than asked does not tell: the
     /// filter may have rejected rows of a run that did not reach the end.
     public var isDrained: Bool { scan.isDrained }
 
-    public func next(maxRows: Int) -> ColumnBatch {
-        let selection = scan.nextSelection(maxRows: maxRows)
-        return ColumnBatch(store: scan.store, selection: selection, satisfies: scan.filter, distinctColumn: scan.distinctColumn)
-    }
+    public func next(maxRows: Int) -> ColumnBatch { scan.next(maxRows: maxRows) }
 }
 
-/// `ColumnBatchCursor`'s walk as a value: the same batches, rows and counts, for a caller
-/// that drains it in one place (the runner's drain loop). A cursor is an object made and
-/// freed per fetch, its scan copied into it; a selective query's run opens a few.
+/// `ColumnBatchCursor`'s walk as a value (the cursor wraps one): the same batches, rows and
+/// counts, for a caller that drains it in one place (the runner's drain loop). A cursor is
+/// an object made and freed per fetch; a selective query's run opens a few.
 public struct ColumnBatchScan {
     private var scan: TableScan
 
     init(_ scan: TableScan) { self.scan = scan }
 
-    /// As `ColumnBatchCursor.next(maxRows:)`.
+    /// The next batch of up to `maxRows` rows; empty when drained.
     public mutating func next(maxRows: Int) -> ColumnBatch {
         let selection = scan.nextSelection(maxRows: maxRows)
         return ColumnBatch(store: scan.store, selection: selection, satisfies: scan.filter, distinctColumn: scan.distinctColumn)
