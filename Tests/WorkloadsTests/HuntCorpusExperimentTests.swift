@@ -20,6 +20,7 @@ final class HuntCorpusExperimentTests: XCTestCase {
         "product-row-keys-nothing": ["no-filter-aware-ordering"],
         "tied-literals-null-key": ["no-filter-aware-ordering"],
         "many-keys-join-under-select": ["no-join-filter-pushdown"],
+        "held-literal-under-difference": ["no-filter-aware-ordering", "no-late-filter-narrowing"],
     ]
 
     static let root: String = {
