@@ -91,7 +91,7 @@ let package = Package(
         .testTarget(name: "EnginesTests", dependencies: [
             "Relational", "SQLiteStore", "QueryEngine", "Workloads", "Engines", "Verification", "FileSupport",
         ]),
-        .testTarget(name: "WorkloadsTests", dependencies: ["Relational", "QueryEngine", "Workloads", "SQLiteStore", "FileSupport"]),
+        .testTarget(name: "WorkloadsTests", dependencies: ["Relational", "QueryEngine", "Workloads", "SQLiteStore", "FileSupport", "Experiments"]),
     ],
     swiftLanguageModes: [.v6]
 )
