@@ -73,9 +73,16 @@ struct EstimateCache {
     /// Distinct (source, filter) estimates asked of sources so far in this run.
     var asked: Int { askedThisRun }
 
+    /// The node's last answer, if its filter's activity is the same (see `byNode`): asked
+    /// before anything else, as a memo hit needs neither the source nor its filter.
+    func memoized(node: Int, active: Bool) -> Int?? {
+        guard node < byNode.count, let memo = byNode[node], memo.active == active else { return nil }
+        return .some(memo.estimate)
+    }
+
     mutating func estimate(node: Int, _ source: any SourceRelation, activeFilter: Predicate?) -> Int? {
         let active = activeFilter != nil
-        if node < byNode.count, let memo = byNode[node], memo.active == active { return memo.estimate }
+        if let memo = memoized(node: node, active: active) { return memo }
         let estimate = estimate(source, filter: activeFilter)
         if node >= byNode.count { byNode += repeatElement(nil, count: node + 1 - byNode.count) }
         byNode[node] = (active, estimate)

@@ -314,8 +314,14 @@ final class Runner: RunnerContext {
     func providedFilter(along edge: Edge) -> Predicate? { runtimes[edge.parent].providedToOperand[edge.operand] }
 
     func estimate(_ node: NodeID) -> Int? {
-        guard case let .source(source) = graph.nodes[node].operation else { return nil }
         let runtime = runtimes[node]
+        // A memo hit (only sources have one) binds no source and copies no filter: several
+        // hits a pick (README "Per-run fixed cost, step 13").
+        if onDemandSources.isEmpty,
+            let memo = estimates.memoized(node: node, active: runtime.filterActive && runtime.filter != nil) {
+            return memo
+        }
+        guard case let .source(source) = graph.nodes[node].operation else { return nil }
         let estimate: Int?
         if let onDemand = onDemandSources.isEmpty ? nil : onDemandSources[node] {
             // A source fetched on demand is estimated by its first fetch.
