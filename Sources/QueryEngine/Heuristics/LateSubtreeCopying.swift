@@ -319,6 +319,16 @@ public final class LateSubtreeCopying: Heuristic {
     ///    the same filter down (a self-join `shared join shared`): uncopied, the child hears
     ///    that filter from each edge and is read once.
     ///
+    /// 3. Every other parent of the child has given it, or will give it in the wave under
+    ///    way (active nodes above passing their filters down the edges not given one yet),
+    ///    exactly the filter this edge is giving (`waveGivesTheSame`): uncopied, the child
+    ///    activates with that filter alone, so the copy reads the same rows again. The hunt's case (held-out seed
+    ///    77 case 1690): `shared = t1 join t1` under `shared join (shared_2 minus shared union
+    ///    shared_2) join t0`, `shared_2 = t1 intersect shared`, `t1` indexed on `c`. `t0`'s
+    ///    key `c == 2.0` reaches the outer join of `shared`, which passes it to both operands;
+    ///    each shared node on the way was copied, and `t1` was read six times under that
+    ///    filter and the IN-sets that followed (13 rows against 3 uncopied).
+    ///
     /// Neither when the copy breaks a wait (`breaksAWait`; for case 2, only an unindexed
     /// source's wait).
     public func vetoesCopy(along edge: Edge, run: any RunnerContext) -> Bool {
@@ -332,7 +342,77 @@ public final class LateSubtreeCopying: Heuristic {
             if Self.neverProvides(up, graph, run, &memo) { return !Self.breaksAWait(edge, run) }
             waiting += 1
         }
-        return Self.siblingsGiveTheSame(edge, child, waiting, graph, run) && !Self.breaksAWait(edge, run, onlyOnUnindexed: true)
+        if Self.siblingsGiveTheSame(edge, child, waiting, graph, run) && !Self.breaksAWait(edge, run, onlyOnUnindexed: true) {
+            return true
+        }
+        guard let passing = Self.waveGivesTheSame(edge, child, waiting, graph, run) else { return false }
+        return !Self.breaksAWait(edge, run, passing: passing)
+    }
+
+    /// Case 3: the filter being given along `edge` is what every other parent of `child`
+    /// has given it or will give it in the wave under way. The wave, over the child's
+    /// ancestors, parents first: an active node passes its filter down every edge not given
+    /// one yet (`passFilterToChildren` does, for each edge in turn, so those edges are still
+    /// to come while this one is being given); a node that has not started, feeds no output
+    /// and whose parents all give (or gave) it one and the same filter activates with it
+    /// and passes it on. A node whose parents give differing filters is not followed (its OR
+    /// is left to the runner), so the answer errs toward copying, the seed's choice.
+    /// Returns the filter each node passes down in the wave, nil when it gives the child
+    /// anything else.
+    private static func waveGivesTheSame(_ edge: Edge, _ child: NodeID, _ waiting: Int, _ graph: PlanGraph,
+                                         _ run: any RunnerContext) -> [NodeID: Predicate]? {
+        // Asked first, as it is cheap: a waiting parent gives nothing in the wave if it feeds
+        // an output (which never provides, so the parent never activates) or has started
+        // without being active.
+        guard waiting > 0,
+            graph[child].parents.allSatisfy({ up in
+                up == edge || run.hasProvided(along: up)
+                    || (graph[up.parent].outputs.isEmpty && (!run.hasStarted(up.parent) || run.filterState(of: up.parent).isActive))
+            }),
+            !run.hasProvided(along: edge), let given = run.filterBeingProvided(along: edge),
+            run.filterState(of: child).remainingParents == waiting + 1,
+            let above = ancestors(of: child, upTo: 64, graph)
+        else { return nil }
+        var wave: [Edge: Predicate] = [edge: given]
+        var passing: [NodeID: Predicate] = [:]
+        func filterFromParents(_ node: NodeID) -> Predicate? {
+            var same: Predicate?
+            for up in graph[node].parents {
+                guard let f = run.providedFilter(along: up) ?? wave[up], same.map({ $0 == f }) ?? true else { return nil }
+                same = f
+            }
+            return same
+        }
+        for node in graph.topologicalOrder(of: Array(above)) where !run.isComplete(node) {
+            let state = run.filterState(of: node)
+            let passed = state.isActive ? state.filter
+                : graph[node].outputs.isEmpty && !run.hasStarted(node) ? filterFromParents(node) : nil
+            guard let passed else { continue }
+            passing[node] = passed
+            for operand in graph[node].children.indices {
+                let down = Edge(parent: node, operand: operand)
+                let below = graph.child(at: down)
+                guard down != edge, below == child || above.contains(below), !run.hasProvided(along: down),
+                    let derived = run.derivedFilter(passed, along: down)
+                else { continue }
+                wave[down] = derived
+            }
+        }
+        let same = graph[child].parents.allSatisfy { up in up == edge || (run.providedFilter(along: up) ?? wave[up]) == given }
+        return same ? passing : nil
+    }
+
+    /// The nodes above `node` (its parents, theirs, and so on), or nil past `limit` of them.
+    private static func ancestors(of node: NodeID, upTo limit: Int, _ graph: PlanGraph) -> Set<NodeID>? {
+        var found: Set<NodeID> = []
+        var pending = [node]
+        while let id = pending.popLast() {
+            for up in graph[id].parents where found.insert(up.parent).inserted {
+                if found.count > limit { return nil }
+                pending.append(up.parent)
+            }
+        }
+        return found
     }
 
     /// Whether the copy breaks a wait that would drain a source unfiltered: a node below the
@@ -355,13 +435,18 @@ public final class LateSubtreeCopying: Heuristic {
     /// that self-join; vetoed, `t1` waited on that join, which waited on `t1`, and was read
     /// whole (20 rows); copied, the copy's `t1` reads nothing and the empty copy gives the
     /// original `false` (1 row).
-    private static func breaksAWait(_ edge: Edge, _ run: any RunnerContext, onlyOnUnindexed: Bool = false) -> Bool {
+    ///
+    /// `passing`: nodes that pass a filter down in the wave under way (case 3); an edge of
+    /// theirs that gets one is no wait.
+    private static func breaksAWait(_ edge: Edge, _ run: any RunnerContext, onlyOnUnindexed: Bool = false,
+                                    passing: [NodeID: Predicate] = [:]) -> Bool {
         let graph = run.graph
         let child = graph.child(at: edge)
         guard let members = graph.subtree(of: child, upTo: 64) else { return false }
         let inside = Set(members)
         for node in members where node != child && (!onlyOnUnindexed || isUnindexedSource(node, graph)) {
             for up in graph[node].parents where !inside.contains(up.parent) && !run.hasProvided(along: up) {
+                if let passed = passing[up.parent], run.derivedFilter(passed, along: up) != nil { continue }
                 if graph.subtree(of: up.parent, upTo: 256)?.contains(edge.parent) ?? false { return true }
             }
         }

@@ -17,7 +17,10 @@ extension Runner {
             narrowFilter(given, with: filter, along: edge)
             return
         }
+        let outer = providing
+        providing = (edge, filter)
         forEachHeuristic(.willProvideFilter) { $0.willProvideFilter(filter, along: edge, run: self) }
+        providing = outer
         runtimes[edge.parent].providedToOperand[edge.operand] = filter
         let child = graph.child(at: edge)
         let runtime = runtimes[child]

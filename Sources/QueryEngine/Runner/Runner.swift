@@ -27,6 +27,9 @@ final class Runner: RunnerContext {
     var undrainedSources: [NodeID] = []
     /// Sources fetched round by round for the node above them (`OnDemandOperand.swift`).
     var onDemandSources: [NodeID: OnDemandSource] = [:]
+    /// The filter `provideFilter` is giving, and along which edge, while the heuristics'
+    /// `willProvideFilter` hooks run (`filterBeingProvided`).
+    var providing: (edge: Edge, filter: Predicate)?
 
     /// What the run starts from (`RunTemplate`), computed once per prepared query.
     let template: RunTemplate
@@ -312,6 +315,11 @@ final class Runner: RunnerContext {
     func hasProvided(along edge: Edge) -> Bool { runtimes[edge.parent].providedToOperand[edge.operand] != nil }
 
     func providedFilter(along edge: Edge) -> Predicate? { runtimes[edge.parent].providedToOperand[edge.operand] }
+
+    func filterBeingProvided(along edge: Edge) -> Predicate? {
+        guard let providing, providing.edge == edge else { return nil }
+        return providing.filter
+    }
 
     func estimate(_ node: NodeID) -> Int? {
         let runtime = runtimes[node]

@@ -15,6 +15,9 @@ public protocol RunnerContext: AnyObject {
     func hasProvided(along edge: Edge) -> Bool
     /// The filter the parent at `edge` has given along it (narrowings AND-ed on), if any.
     func providedFilter(along edge: Edge) -> Predicate?
+    /// The filter being provided along `edge` while the `willProvideFilter` hooks (and the
+    /// copies they ask for, with their vetoes) run; nil otherwise.
+    func filterBeingProvided(along edge: Edge) -> Predicate?
     /// Whether some source in the node's subtree has not started: a filter given to the
     /// node now can still change what is fetched.
     func hasUndrainedSource(below node: NodeID) -> Bool
