@@ -248,8 +248,8 @@ public final class FilterAwareOrdering: Heuristic {
                 continue
             }
             let producingSize = size(producingChild, nodes, run)
-            let waitingSize = narrowedSize(waitingChild, by: run.providedFilter(along: Edge(parent: pair.node, operand: pair.waiting)),
-                                           nodes, run)
+            let waitingFilter = run.providedFilter(along: Edge(parent: pair.node, operand: pair.waiting))
+            let waitingSize = narrowedSize(waitingChild, by: waitingFilter, nodes, run)
             if producingSize < waitingSize
                 || (producingSize == waitingSize && producingSize < Int.max
                     && Self.filterNarrowsEveryReader(of: waitingChild, from: pair.node, run.graph)

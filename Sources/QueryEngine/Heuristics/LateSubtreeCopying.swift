@@ -322,12 +322,13 @@ public final class LateSubtreeCopying: Heuristic {
     /// 3. Every other parent of the child has given it, or will give it in the wave under
     ///    way (active nodes above passing their filters down the edges not given one yet),
     ///    exactly the filter this edge is giving (`waveGivesTheSame`): uncopied, the child
-    ///    activates with that filter alone, so the copy reads the same rows again. The hunt's case (held-out seed
-    ///    77 case 1690): `shared = t1 join t1` under `shared join (shared_2 minus shared union
-    ///    shared_2) join t0`, `shared_2 = t1 intersect shared`, `t1` indexed on `c`. `t0`'s
-    ///    key `c == 2.0` reaches the outer join of `shared`, which passes it to both operands;
-    ///    each shared node on the way was copied, and `t1` was read six times under that
-    ///    filter and the IN-sets that followed (13 rows against 3 uncopied).
+    ///    activates with that filter alone, so the copy reads the same rows again. The
+    ///    hunt's case (held-out seed 77 case 1690): `shared = t1 join t1` under `shared join
+    ///    (shared_2 minus shared union shared_2) join t0`, `shared_2 = t1 intersect shared`,
+    ///    `t1` indexed on `c`. `t0`'s key `c == 2.0` reaches the outer join of `shared`,
+    ///    which passes it to both operands; each shared node on the way was copied, and `t1`
+    ///    was read six times under that filter and the IN-sets that followed (13 rows
+    ///    against 3 uncopied).
     ///
     /// Neither when the copy breaks a wait (`breaksAWait`; for case 2, only an unindexed
     /// source's wait).
@@ -367,7 +368,8 @@ public final class LateSubtreeCopying: Heuristic {
         guard waiting > 0,
             graph[child].parents.allSatisfy({ up in
                 up == edge || run.hasProvided(along: up)
-                    || (graph[up.parent].outputs.isEmpty && (!run.hasStarted(up.parent) || run.filterState(of: up.parent).isActive))
+                    || (graph[up.parent].outputs.isEmpty
+                        && (!run.hasStarted(up.parent) || run.filterState(of: up.parent).isActive))
             }),
             !run.hasProvided(along: edge), let given = run.filterBeingProvided(along: edge),
             run.filterState(of: child).remainingParents == waiting + 1,
@@ -398,7 +400,9 @@ public final class LateSubtreeCopying: Heuristic {
                 wave[down] = derived
             }
         }
-        let same = graph[child].parents.allSatisfy { up in up == edge || (run.providedFilter(along: up) ?? wave[up]) == given }
+        let same = graph[child].parents.allSatisfy { up in
+            up == edge || (run.providedFilter(along: up) ?? wave[up]) == given
+        }
         return same ? passing : nil
     }
 
