@@ -7,7 +7,8 @@ import Relational
 /// filter while its other parents wait, though those parents are about to give it the very
 /// same filter in the same wave; each copy then reads the rows the original reads anyway.
 /// 83/422: `filter-aware-ordering` sized a join's side under a filter the join's smaller
-/// operand never sees.
+/// operand never sees. 90/1913: nothing saw that a null key AND-ed onto a range matches
+/// nothing.
 final class HuntClassNineteenthRoundTests: HuntCaseTestCase {
     /// Seed 77 case 1690: `shared = t1 join t1`, `shared_2 = t1 intersect shared`, output
     /// `shared join (shared_2 minus shared union shared_2) join t0`. `t0` is one row
@@ -60,5 +61,31 @@ final class HuntClassNineteenthRoundTests: HuntCaseTestCase {
         XCTAssertEqual(try totalRead(query, tables), 1)
         XCTAssertEqual(try totalRead(query, tables, disable: ["select-pushdown"]), 1)
         XCTAssertEqual(try totalRead(query, tables, preset: "seed"), 26)
+    }
+
+    /// Seed 90 case 1913: `(t1 join [b = c] t2) select (c != e and c != 0 and c > 5) project
+    /// [b, c] closure [c -> b] minus t0 rename [c -> b, e -> c]`. `t1` is one row with a null
+    /// `b`; `t2`, indexed on `c`, has 22 rows with a null `c`; `t0` five rows. `t1` goes
+    /// first; its null key, AND-ed onto the select's conjuncts, gives `t2` `… c > 5 and c ==
+    /// null`, which no row matches (null is the least value), but `t2` was estimated at the 22
+    /// rows its index holds for `c == null`, so `t0` (5) was drained before it (6 rows read).
+    /// `provably-empty-first` sees the contradiction (`Predicate.pinnedValuesContradict`) and
+    /// drains `t2` next; it delivers nothing, and the difference gives `t0` `false` (1 row).
+    func testANullKeyThatARangeRejectsIsSeenToMatchNothing() throws {
+        var t2Rows: [[Value]] = (0..<22).map { [.null, .integer($0)] }
+        t2Rows += (0..<60).map { [.integer($0 % 70), .integer($0 + 3)] }
+        let t2 = try MemoryTable(name: "t2", columns: ["c", "e"], rows: t2Rows, indexedAttributes: ["c", "e"])
+        let t1 = try MemoryTable(name: "t1", columns: ["b"], rows: [[.null]])
+        let t0 = try MemoryTable(name: "t0", columns: ["c", "e"], rows: [
+            [.real(0.5), .integer(71)], [.null, .integer(62)], [.text(""), .real(52.0)], [.null, .integer(58)], [.null, .integer(1)],
+        ], indexedAttributes: ["c", "e"])
+        let selected = try Relation(source: t1).equijoin(Relation(source: t2), matching: [JoinPair("b", "c")])
+            .select(.and([.comparison(.attribute("c"), .notEqual, .attribute("e")), "c" *!= .integer(0), "c" *> .integer(5)]))
+        let query = try selected.project(["b", "c"]).closure("c", "b")
+            .difference(Relation(source: t0).rename(["c": "b", "e": "c"]))
+        let tables = [t0, t1, t2]
+        XCTAssertEqual(try totalRead(query, tables), 1)
+        XCTAssertEqual(try totalRead(query, tables, disable: ["provably-empty-first"]), 6)
+        XCTAssertEqual(try totalRead(query, tables, preset: "seed"), 6)
     }
 }

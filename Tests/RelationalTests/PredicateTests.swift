@@ -73,6 +73,23 @@ final class PredicateTests: XCTestCase {
         XCTAssertEqual(((a *== 1 *|| a *== 2) *&& !(b *< 3)).comparisonCount, 3)
     }
 
+    /// A conjunction whose equality pins an attribute that another comparison then rejects
+    /// (in the total value order: null least, `3 == 3.0`) matches no row; one whose pins
+    /// agree with every comparison may match. `isUnsatisfiable` stays structural.
+    func testPinnedValuesThatContradictAreSeen() {
+        XCTAssertTrue((a *== .null *&& a *> 5).pinnedValuesContradict, "null is the least value")
+        XCTAssertTrue((a *== 3 *&& b *< 2 *&& a *== 4).pinnedValuesContradict)
+        XCTAssertTrue(Predicate.and([.inSet(attributes: [a], keys: [Row([.integer(7)])]), .and([a *< 7])]).pinnedValuesContradict)
+        XCTAssertTrue(Predicate.and([a *== 2, b *== 3, .comparison(.attribute(a), .greater, .attribute(b))]).pinnedValuesContradict)
+        XCTAssertFalse((a *== 3 *&& a *== .real(3.0)).pinnedValuesContradict, "3 == 3.0")
+        XCTAssertFalse((a *== .null *&& a *< 5).pinnedValuesContradict)
+        XCTAssertFalse((a *== "x" *&& a *> 5).pinnedValuesContradict, "text sorts after numbers")
+        XCTAssertFalse((a *== 3 *&& b *> 5).pinnedValuesContradict)
+        XCTAssertFalse((a *> 3 *&& a *< 2).pinnedValuesContradict, "no pin: ranges are not compared")
+        XCTAssertFalse(Predicate.and([.inSet(attributes: [a], keys: [Row([.integer(7)]), Row([.integer(1)])]), a *< 7]).pinnedValuesContradict)
+        XCTAssertFalse((a *== .null *&& a *> 5).isUnsatisfiable, "estimates and scans keep the structural check")
+    }
+
     // MARK: description
 
     func testDescriptionIsQueryLanguageSyntax() {
