@@ -13,7 +13,10 @@ import Relational
 /// where `e` holds only numbers (text sorts after numbers), `t0` is read first, 5 to 10
 /// rows against 0.
 ///
-/// It asks only about a source whose estimate is its whole table (an index answering the
+/// A filter whose equality pins an attribute that another of its conjuncts rejects (`c ==
+/// null and c > 5`, `Predicate.pinnedValuesContradict`) is empty too, whatever the estimate.
+///
+/// Otherwise it asks only about a source whose estimate is its whole table (an index answering the
 /// filter already counts it exactly, and a zero estimate is drained first anyway), so on
 /// queries whose filters the indexes answer it finds nothing and costs one estimate
 /// lookup per filtered candidate, once per pick (its choice reuses what its deferral found;
@@ -27,7 +30,7 @@ public final class ProvablyEmptyFirst: Heuristic {
     public static let flags = [
         FlagSpec(
             name: emptyFirst.name, kind: .toggle, allOn: .toggle(true), allOff: .toggle(false),
-            meaning: "drain first a source whose active filter its column ranges show matches no row (a select on an unindexed column that matches nothing)",
+            meaning: "drain first a source whose active filter its column ranges show matches no row (a select on an unindexed column that matches nothing), or whose equality another conjunct rejects",
             laterThanSeed: true)
     ]
 
