@@ -178,7 +178,7 @@ struct HuntCommand: ParsableCommand {
         let measurer = RegretMeasurer(grid: grid)
         let regret = try measurer.measure(contents.graph)
         if let plans {
-            let written = try measurer.writePlans(contents.graph, to: plans)
+            let written = try measurer.writePlans(contents.graph, bestOrder: regret.bestOrder, to: plans)
             print("hunt: wrote \(written.count) plan files to \(plans)")
         }
         for line in RegretRepro.describe(regret, grid: grid) { print(line) }

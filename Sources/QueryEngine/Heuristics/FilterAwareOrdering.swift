@@ -380,35 +380,22 @@ public final class FilterAwareOrdering: Heuristic {
         guard let filter else { return (whole, true) }
         let plain = narrowed(whole, by: filter)
         budget -= 1
-        guard budget > 0, whole < Int.max, case let .apply(op) = nodes[node].operation else { return (plain, false) }
-        if case .closure = op { return (plain, false) }
-        let children = nodes[node].children
-        // The operands' sizes folded as the operator does (no list made: asked at every pick).
-        var folded = 0
+        let kind: Fold
+        switch nodes[node].operation {
+        case .apply(.union): kind = .sum
+        case .apply(.join), .apply(.intersection): kind = .smallest
+        case .apply(.difference), .apply(.select), .apply(.project), .apply(.rename): kind = .first
+        case .apply(.closure), .source, .dead: return (plain, false)
+        }
+        guard budget > 0, whole < Int.max else { return (plain, false) }
         var missed = false
-        for operand in children.indices {
+        let folded = fold(kind, node, nodes, run, scale: { self.narrowed($0, by: filter) }) { operand in
             let derived = run.derivedFilter(filter, along: Edge(parent: node, operand: operand))
-            let part = narrowedWalk(children[operand], derived, nodes, run, &budget)
+            let part = narrowedWalk(nodes[node].children[operand], derived, nodes, run, &budget)
             missed = missed || part.missed
-            switch op {
-            case .join, .intersection: folded = operand == 0 ? part.size : min(folded, part.size)
-            case .union:
-                let (added, overflow) = folded.addingReportingOverflow(part.size)
-                folded = overflow ? Int.max : added
-            case .difference, .select, .project, .rename, .closure: if operand == 0 { folded = part.size }
-            }
+            return part.size
         }
-        guard missed else { return (plain, false) }
-        switch op {
-        case .join, .intersection:
-            if folded < Int.max, let matched = lookahead.hundredths(node, nodes, run) {
-                folded = max(folded, narrowed(matched, by: filter))
-            }
-        case .union:
-            if children.count > 1 { folded = min(folded, narrowed(distinctSourceSize(node, nodes, run), by: filter)) }
-        case .difference, .select, .project, .rename, .closure: break
-        }
-        return (folded, true)
+        return missed ? (folded, true) : (plain, false)
     }
 
     /// `size` under `filter` as well, guessed with System R's selectivities.
@@ -739,23 +726,43 @@ public final class FilterAwareOrdering: Heuristic {
             found = sourceSize(node, nodes, run)
         case .dead: found = 0
         case .apply(.union):
-            let children = nodes[node].children
-            for child in children {
-                let (added, overflow) = found.addingReportingOverflow(size(child, nodes, run))
-                found = overflow ? Int.max : added
-            }
-            if children.count > 1 { found = min(found, distinctSourceSize(node, nodes, run)) }
+            found = fold(.sum, node, nodes, run) { self.size(nodes[node].children[$0], nodes, run) }
         case .apply(.join), .apply(.intersection):
-            let children = nodes[node].children
-            found = children.isEmpty ? 0 : Int.max
-            for child in children { found = min(found, size(child, nodes, run)) }
-            if found < Int.max, let matched = lookahead.hundredths(node, nodes, run) { found = max(found, matched) }
+            found = fold(.smallest, node, nodes, run) { self.size(nodes[node].children[$0], nodes, run) }
         case .apply(.difference), .apply(.select), .apply(.project), .apply(.rename), .apply(.closure):
-            found = nodes[node].children.first.map { size($0, nodes, run) } ?? 0
+            found = fold(.first, node, nodes, run) { self.size(nodes[node].children[$0], nodes, run) }
         }
         state.sizes[node] = found
         state.sizeCall[node] = state.call
         return found
+    }
+
+    /// How an operator's size follows from its operands': a union adds them, at most its
+    /// distinct sources' sizes; a join or an intersection is its smallest, at least the rows
+    /// the key look-ahead finds (`lookahead`); the others are their first operand's.
+    private enum Fold { case sum, smallest, first }
+
+    /// `kind`'s size of `node` from its operands' (`part(operand)`), one definition for `size`
+    /// and `narrowedWalk`; `scale` applies the latter's filter to the two bounds.
+    private func fold(_ kind: Fold, _ node: NodeID, _ nodes: [PlanNode], _ run: any RunnerContext,
+                      scale: (Int) -> Int = { $0 }, part: (Int) -> Int) -> Int {
+        let operands = nodes[node].children.count
+        switch kind {
+        case .sum:
+            var found = 0
+            for operand in 0..<operands {
+                let (added, overflow) = found.addingReportingOverflow(part(operand))
+                found = overflow ? Int.max : added
+            }
+            return operands > 1 ? min(found, scale(distinctSourceSize(node, nodes, run))) : found
+        case .smallest:
+            var found = operands == 0 ? 0 : Int.max
+            for operand in 0..<operands { found = min(found, part(operand)) }
+            if found < Int.max, let matched = lookahead.hundredths(node, nodes, run) { found = max(found, scale(matched)) }
+            return found
+        case .first:
+            return operands == 0 ? 0 : part(0)
+        }
     }
 
     /// A source's size: sampled (`SampledEstimates`) when its active filter is one its

@@ -110,10 +110,10 @@ public struct RegretMeasurer {
     }
 
     /// Writes each grid flag set's plan graphs of `graph` (`<flag set>-final.svg` and the
-    /// others, `PlanExport`) to `directory`, and those of the seed preset under the forced
-    /// initiator order reading fewest rows (`seed+best-order-final.svg`) when the case is
-    /// small enough for every order to be tried; returns the paths written.
-    public func writePlans(_ graph: CaseGraph, to directory: String) throws -> [String] {
+    /// others, `PlanExport`) to `directory`, and those of the seed preset under `bestOrder`
+    /// (`seed+best-order-final.svg`; `CaseRegret.bestOrder` of the case's measurement, nil
+    /// when the case was too large for every order to be tried); returns the paths written.
+    public func writePlans(_ graph: CaseGraph, bestOrder: Int?, to directory: String) throws -> [String] {
         let outputs = try Self.memoryOutputs(graph)
         var written: [String] = []
         func write(_ flags: FlagSet, as name: String) throws {
@@ -123,13 +123,7 @@ public struct RegretMeasurer {
             written += try PlanExport.writePlans(snapshots, to: directory, baseName: name)
         }
         for set in grid.flagSets { try write(set.flags, as: set.name) }
-        let sources = graph.compacted().tables.count
-        if sources >= 2, sources <= maxOrderSources {
-            let rows = try (0..<Permutations.count(sources)).map { try run(outputs, try grid.seedWithOrder($0)).0.rowsRead }
-            if let best = rows.indices.min(by: { rows[$0] < rows[$1] }) {
-                try write(try grid.seedWithOrder(best), as: "seed+best-order")
-            }
-        }
+        if let bestOrder { try write(try grid.seedWithOrder(bestOrder), as: "seed+best-order") }
         return written
     }
 
