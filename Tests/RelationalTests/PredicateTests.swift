@@ -73,6 +73,27 @@ final class PredicateTests: XCTestCase {
         XCTAssertEqual(((a *== 1 *|| a *== 2) *&& !(b *< 3)).comparisonCount, 3)
     }
 
+    /// Binding attributes to values folds what they decide and keeps the rest; an IN-set keeps
+    /// the keys that agree with its bound attributes, over the others.
+    func testBindingAttributesFoldsWhatTheyDecide() {
+        let c = Attribute("c")
+        func keys(_ attributes: [Attribute], _ rows: [[Value]]) -> Predicate {
+            .inSet(attributes: attributes, keys: Set(rows.map { Row($0) }))
+        }
+        let or = Predicate.or([keys([c], [[.text("k12")], [.text("k68")]]), keys([a], [[.text("k12")]])])
+        XCTAssertEqual(or.binding([c: .real(4.0)]), keys([a], [[.text("k12")]]))
+        XCTAssertEqual(or.binding([c: .text("k68")]), .true)
+        XCTAssertEqual((a *> 5 *&& b *== 2).binding([a: .integer(7)]), b *== 2)
+        XCTAssertEqual((a *> 5 *&& b *== 2).binding([a: .null]), .false, "null is the least value")
+        XCTAssertEqual((a *== 3).binding([a: .real(3.0)]), .true, "3 == 3.0")
+        XCTAssertEqual(Predicate.not(a *== 3).binding([a: .integer(3)]), .false)
+        XCTAssertEqual(keys([a, b], [[.integer(1), .integer(2)], [.integer(3), .integer(4)]]).binding([a: .integer(3)]),
+                       keys([b], [[.integer(4)]]))
+        XCTAssertEqual(keys([a, b], [[.integer(1), .integer(2)]]).binding([a: .integer(9)]), .false)
+        XCTAssertEqual(.comparison(.attribute(a), .less, .attribute(b)).binding([b: .integer(2)]), a *< 2)
+        XCTAssertEqual((a *== 1).binding([b: .integer(2)]), a *== 1, "an attribute not read is ignored")
+    }
+
     /// A conjunction whose equality pins an attribute that another comparison then rejects
     /// (in the total value order: null least, `3 == 3.0`) matches no row; one whose pins
     /// agree with every comparison may match. `isUnsatisfiable` stays structural.
@@ -87,6 +108,13 @@ final class PredicateTests: XCTestCase {
         XCTAssertFalse((a *== 3 *&& b *> 5).pinnedValuesContradict)
         XCTAssertFalse((a *> 3 *&& a *< 2).pinnedValuesContradict, "no pin: ranges are not compared")
         XCTAssertFalse(Predicate.and([.inSet(attributes: [a], keys: [Row([.integer(7)]), Row([.integer(1)])]), a *< 7]).pinnedValuesContradict)
+        func keys(_ values: [Value]) -> Predicate { .inSet(attributes: [a], keys: Set(values.map { Row([$0]) })) }
+        XCTAssertTrue(Predicate.and([keys([.integer(1), .integer(17)]), keys([.real(0.5), .integer(61)])]).pinnedValuesContradict,
+                      "two key sets that share no key")
+        XCTAssertTrue(Predicate.and([keys([.integer(1), .integer(17)]), a *== 2]).pinnedValuesContradict)
+        XCTAssertFalse(Predicate.and([keys([.integer(1), .integer(17)]), keys([.real(17.0), .integer(61)])]).pinnedValuesContradict,
+                       "17 == 17.0")
+        XCTAssertFalse(Predicate.and([keys([.integer(1), .integer(17)]), b *== 2]).pinnedValuesContradict)
         XCTAssertFalse((a *== .null *&& a *> 5).isUnsatisfiable, "estimates and scans keep the structural check")
     }
 

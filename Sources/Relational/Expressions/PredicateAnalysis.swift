@@ -110,14 +110,16 @@ extension Predicate {
 
     /// Whether a conjunction pins an attribute to a value (`a == v`, or an IN-set of one key
     /// on `a` alone) that another of its comparisons then rejects, in the total value order:
-    /// `c == null and c > 5` (null is the least value), `c == 3 and c == 4`. Nested
-    /// conjunctions count as one. Such a filter matches no row, but `isUnsatisfiable` does not
+    /// `c == null and c > 5` (null is the least value), `c == 3 and c == 4`; or confines an
+    /// attribute to sets of values (equalities, IN-sets, ORs of them) that share no value:
+    /// `e in {1, 17} and e in {0.5, 53}`, two join key filters that a runner's narrowing
+    /// AND-ed. Nested conjunctions count as one. Such a filter matches no row, but `isUnsatisfiable` does not
     /// look this far: every source's estimate and scan use it, so it would change what the
     /// seed's own heuristics do (hunted, `seed` then read more rows on 94 cases and fewer on
     /// 107). `provably-empty-first` asks it instead.
     public var pinnedValuesContradict: Bool {
         guard case let .and(parts) = self else { return false }
-        return Self.pinnedValuesContradict(parts)
+        return Self.pinnedValuesContradict(parts) || impliedValueSets.values.contains(where: \.isEmpty)
     }
 
     private static func pinnedValuesContradict(_ parts: [Predicate]) -> Bool {
