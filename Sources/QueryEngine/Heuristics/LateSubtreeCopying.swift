@@ -57,9 +57,27 @@ public final class LateSubtreeCopying: Heuristic {
             return
         }
         guard state.remainingParents > 0, copyable(child, run),
-            SubtreeCopying.reachesSelectiveSource(child, filter, run)
+            SubtreeCopying.reachesSelectiveSource(child, filter, run) || narrowsToNothing(filter, along: edge, run)
         else { return }
         run.copySubtree(along: edge)
+    }
+
+    /// Whether the edge's filter, narrowed by `filter`, reaches a source as a filter that
+    /// provably matches nothing (`Predicate.pinnedValuesContradict`): two join key IN-sets
+    /// that share no key. Each may fetch everything from an unindexed source, so the seed's
+    /// criterion 3 sees no selective fetch, but their AND fetches nothing: a copy costs no
+    /// rows and completes at once. The hunt's case (held-out seed 98 case 1169): `t2`
+    /// (300 rows, unindexed) under `t2 join t1` and under `t2 intersect (t0 join (t2 join
+    /// t1))`. `t1`'s keys reached `t2`'s join edge first, then `t0`'s, which share none;
+    /// uncopied, `t2` still waited on the intersection, which waited on the join, which
+    /// waited on `t2`: read whole (307 rows against 5).
+    private func narrowsToNothing(_ filter: Predicate, along edge: Edge, _ run: any RunnerContext) -> Bool {
+        guard let given = run.providedFilter(along: edge) else { return false }
+        let narrowed = Predicate.all([given, filter])
+        guard narrowed.pinnedValuesContradict else { return false }
+        return Self.reachesSource(run.child(at: edge), narrowed, run) { _, reaching in
+            reaching.isUnsatisfiable || reaching.pinnedValuesContradict
+        }
     }
 
     public func willProvideFilter(_ filter: Predicate, along edge: Edge, run: any RunnerContext) {
@@ -145,12 +163,18 @@ public final class LateSubtreeCopying: Heuristic {
     /// d …` and a difference; 76 rows against 4), seed 38 case 1469 (`t1 join [e = c] t3`
     /// under a join with one-row `t2` and an intersection, select `c < d or …`; 6 against 1).
     static func reachesSelectiveSource(_ start: NodeID, _ startFilter: Predicate, _ run: any RunnerContext) -> Bool {
+        reachesSource(start, startFilter, run) { source, filter in source.canFetchSelectively(filter) }
+    }
+
+    /// The walk of `reachesSelectiveSource`, asking `test` of each source the filter reaches.
+    static func reachesSource(_ start: NodeID, _ startFilter: Predicate, _ run: any RunnerContext,
+                              where test: (any SourceRelation, Predicate) -> Bool) -> Bool {
         var seen: Set<Visit> = [Visit(node: start, filter: startFilter)]
         var pending = [Visit(node: start, filter: startFilter)]
         while let visit = pending.popLast() {
             let node = run.graph[visit.node]
             if case let .source(source) = node.operation {
-                if source.canFetchSelectively(visit.filter) { return true }
+                if test(source, visit.filter) { return true }
                 continue
             }
             let isJoin: Bool
