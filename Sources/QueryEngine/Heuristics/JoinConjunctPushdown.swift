@@ -23,13 +23,17 @@ import Relational
 /// select (e <= 33)) join t0`, `shared = t1 join t2`): the shared join's filter is the OR
 /// `(e <= 33 and a == 70) or a == 70`, which no side reads whole; `t2` reads `a == 70` of
 /// each disjunct (21 rows against 1).
+///
+/// Seventeenth session: when the other side is complete and small, the side gets the filter
+/// bound to that side's rows (`partBound`), which reads more than `partRead` where an OR's
+/// disjunct reads only the complete side (held-out seed 105 case 1968).
 public final class JoinConjunctPushdown: Heuristic {
     public static let pushdown = FlagKey<Bool>("join-conjunct-pushdown")
 
     public static let flags = [
         FlagSpec(
             name: pushdown.name, kind: .toggle, allOn: .toggle(true), allOff: .toggle(false),
-            meaning: "a join side that cannot read all of the join's filter gets the conjuncts it can read",
+            meaning: "a join side that cannot read all of the join's filter gets the conjuncts it can read, or, when the other side is complete and small, the filter bound to that side's rows",
             laterThanSeed: true)
     ]
 
@@ -41,8 +45,12 @@ public final class JoinConjunctPushdown: Heuristic {
     public func instanceForRun() -> (any Heuristic)? { self }
 
     public func hooks(for graph: PlanGraph) -> HeuristicHooks {
-        graph.hasJoin ? [.nodesAdded, .filterActivated, .filterNarrowed] : .none
+        graph.hasJoin ? [.nodesAdded, .filterActivated, .filterNarrowed, .operandCompleted] : .none
     }
+
+    /// At most this many rows of a complete operand are bound into the join's filter for
+    /// the other side (`partBound`): one OR part per distinct binding.
+    static let boundRowLimit = 16
 
     /// Before any source is drained, a join's filter activates while `select-pushdown` is
     /// still walking the graph parents first: parts given then would activate a select below
@@ -77,6 +85,21 @@ public final class JoinConjunctPushdown: Heuristic {
         givePartsRead(node, run)
     }
 
+    /// A join operand completing lets the other side read more of an active filter (`partBound`).
+    /// Only the other side can gain, and only while a source under it is undrained.
+    public func operandCompleted(_ edge: Edge, run: any RunnerContext) {
+        let state = run.filterState(of: edge.parent)
+        guard state.isActive, let filter = state.filter, !filter.isConstantTrue else { return }
+        let graph = run.graph
+        guard case .apply(.join) = graph[edge.parent].operation else { return }
+        let other = Edge(parent: edge.parent, operand: 1 - edge.operand)
+        let child = graph.child(at: other)
+        guard !run.isComplete(child), run.hasUndrainedSource(below: child), run.derivedFilter(filter, along: other) == nil,
+            let bound = Self.partBound(filter, forOperand: other.operand, of: edge.parent, graph, run), !bound.isConstantTrue
+        else { return }
+        run.provideFilter(bound, along: other)
+    }
+
     /// Along each edge the runner cannot pass the join's filter whole, provides what the side
     /// reads of it (an edge with a filter already narrows, while a source under it waits).
     private func givePartsRead(_ node: NodeID, _ run: any RunnerContext) {
@@ -88,12 +111,46 @@ public final class JoinConjunctPushdown: Heuristic {
             let edge = Edge(parent: node, operand: operand)
             guard run.derivedFilter(filter, along: edge) == nil else { continue }
             let child = graph.child(at: edge)
-            guard let readable = Self.partRead(of: filter, by: graph[child].scheme), !readable.isConstantTrue else { continue }
+            guard let readable = Self.partBound(filter, forOperand: operand, of: node, graph, run)
+                ?? Self.partRead(of: filter, by: graph[child].scheme), !readable.isConstantTrue
+            else { continue }
             if run.hasProvided(along: edge) {
                 guard !run.isComplete(child), run.hasUndrainedSource(below: child) else { continue }
             }
             run.provideFilter(readable, along: edge)
         }
+    }
+
+    /// When the other operand is complete with at most `boundRowLimit` rows: the OR, over
+    /// its rows, of the join's filter with that row's values bound to the attributes only
+    /// it has (`Predicate.binding`), which reads this side's attributes alone. Sound: a
+    /// joined row passing the filter pairs a row of this side with one of those rows, and
+    /// passes the filter bound to it. Nil when a row leaves nothing to test (`true`).
+    /// Held-out seed 105 case 1968: `shared = t2 join t3` under both operands of `shared
+    /// join shared` and, renamed `a -> c`, a difference's right operand, the difference
+    /// joined with `t0`. `t2` (one row, `c = 4.0`) was drained first; `t0`'s keys then
+    /// reached `shared` as `c in {k12, k68}` from the self-join and `a in {k12, k68}`
+    /// from the rename, an OR that neither side reads whole, so `t3` (299 rows, indexed on
+    /// `a`) read the 14 rows `t2`'s key matched. Bound to `t2`'s row, the first disjunct is
+    /// `false`, and `t3` reads `a in {k12, k68}` through its index: nothing (15 rows → 3).
+    static func partBound(_ filter: Predicate, forOperand operand: Int, of join: NodeID, _ graph: PlanGraph,
+                          _ run: any RunnerContext) -> Predicate? {
+        let other = graph.child(at: Edge(parent: join, operand: 1 - operand))
+        guard run.isComplete(other), let rows = run.operandRows(of: join, operand: 1 - operand, atMost: boundRowLimit)
+        else { return nil }
+        let own = graph.child(at: Edge(parent: join, operand: operand))
+        let ownScheme = graph[own].scheme
+        let onlyOther = graph[other].scheme.attributes.enumerated().filter { !ownScheme.contains($0.element) }
+        var parts: [Predicate] = []
+        for row in rows {
+            var bound: [Attribute: Value] = [:]
+            for (i, a) in onlyOther where i < row.count { bound[a] = row.values[i] }
+            let part = filter.binding(bound)
+            if part.isConstantTrue { return nil }
+            if !parts.contains(part) { parts.append(part) }
+        }
+        let bound = Predicate.any(parts)
+        return bound.attributes.allSatisfy(ownScheme.contains) ? bound : nil
     }
 
     /// The weakest predicate over `scheme`'s attributes that `filter` implies, as far as this

@@ -56,7 +56,7 @@ public final class SetOperandFilter: Heuristic {
         // by the runner: the hunt found `(t2 intersect t1) select (true)` with `t1` empty
         // reading all of `t2` while this guard refused provided edges.
         guard !run.hasStarted(other), !run.isComplete(other),
-            let rows = run.operandRows(of: edge.parent, operand: edge.operand), rows.count <= maxRows
+            let rows = run.operandRows(of: edge.parent, operand: edge.operand, atMost: maxRows)
         else { return }
         let attributes = run.graph[run.graph.child(at: edge)].scheme.attributes
         let filter: Predicate = rows.isEmpty ? .false : .inSet(attributes: attributes, keys: Set(rows))

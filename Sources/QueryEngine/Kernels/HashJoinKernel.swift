@@ -10,6 +10,8 @@ import Relational
 /// are decoded into rows.
 final class HashJoinKernel: Kernel {
     private let keyPositions: [[Int]]
+    /// Each operand's column count.
+    private let widths: [Int]
     /// Per output column: the operand and that operand's column it comes from.
     private let sources: [(operand: Int, position: Int)]
     /// Each operand's table, made when the first row arrives (a run of a small query
@@ -50,6 +52,7 @@ final class HashJoinKernel: Kernel {
 
     init(left: Scheme, right: Scheme, pairs: [JoinPair], output: Scheme) {
         keyPositions = [pairs.compactMap { left.index(of: $0.left) }, pairs.compactMap { right.index(of: $0.right) }]
+        widths = [left.count, right.count]
         sources = output.attributes.map { a in
             if let i = left.index(of: a) { return (0, i) }
             return (1, right.index(of: a) ?? 0)
@@ -58,6 +61,7 @@ final class HashJoinKernel: Kernel {
 
     private init(_ other: HashJoinKernel) {
         keyPositions = other.keyPositions
+        widths = other.widths
         sources = other.sources
     }
 
@@ -323,6 +327,19 @@ final class HashJoinKernel: Kernel {
         if operand == 0 { completeLeft = true } else { completeRight = true }
         tables.free(1 - operand)
         return .empty
+    }
+
+    /// Every row an operand has delivered, while the other operand is incomplete (its table
+    /// is kept to be probed until then).
+    func retainedRows(ofOperand operand: Int) -> [Row]? {
+        guard retainedRowCount(ofOperand: operand) != nil else { return nil }
+        return tables.stored(operand, creating: false)?.storedRows(width: widths[operand]) ?? []
+    }
+
+    func retainedRowCount(ofOperand operand: Int) -> Int? {
+        guard !isComplete(1 - operand) else { return nil }
+        guard let table = tables.stored(operand, creating: false) else { return rowsReceived(operand) == 0 ? 0 : nil }
+        return table.rowCount == rowsReceived(operand) ? table.rowCount : nil
     }
 
     /// The distinct keys stored for one operand.

@@ -166,6 +166,14 @@ final class JoinTable {
         }
     }
 
+    /// How many rows are stored.
+    var rowCount: Int { handles.count }
+
+    /// Every stored row, in arrival order, decoded with `width` columns (the operand's).
+    func storedRows(width: Int) -> [Row] {
+        handles.map { handle in Row((0..<width).map { value(handle, $0) }) }
+    }
+
     /// The value at operand column `position` of the row with this handle.
     func value(_ handle: Int, _ position: Int) -> Value {
         if handle < 0 { return rows[-handle - 1].values[position] }

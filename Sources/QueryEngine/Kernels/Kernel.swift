@@ -24,9 +24,14 @@ protocol Kernel: AnyObject {
     /// Every row operand `operand` has delivered so far, if the kernel still holds them
     /// all; nil when it does not keep them (heuristics turn them into filters).
     func retainedRows(ofOperand operand: Int) -> [Row]?
+
+    /// How many rows `retainedRows` would hand out, when the kernel can tell without making
+    /// them; nil when it cannot (or holds none).
+    func retainedRowCount(ofOperand operand: Int) -> Int?
 }
 
 extension Kernel {
     func retainedRows(ofOperand operand: Int) -> [Row]? { nil }
+    func retainedRowCount(ofOperand operand: Int) -> Int? { nil }
     func resetForRun() -> Bool { false }
 }

@@ -341,8 +341,11 @@ final class Runner: RunnerContext {
         return estimate
     }
 
-    func operandRows(of node: NodeID, operand: Int) -> [Row]? {
-        runtimes[node].kernel?.retainedRows(ofOperand: operand)
+    func operandRows(of node: NodeID, operand: Int, atMost limit: Int) -> [Row]? {
+        guard let kernel = runtimes[node].kernel else { return nil }
+        if let count = kernel.retainedRowCount(ofOperand: operand), count > limit { return nil }
+        guard let rows = kernel.retainedRows(ofOperand: operand), rows.count <= limit else { return nil }
+        return rows
     }
 
     func joinKeys(of join: NodeID, operand: Int) -> (keys: Set<Row>, rows: Int) {

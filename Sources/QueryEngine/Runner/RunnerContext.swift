@@ -41,9 +41,10 @@ public protocol RunnerContext: AnyObject {
     func joinKeys(of join: NodeID, operand: Int) -> (keys: Set<Row>, rows: Int)
 
     /// Every row one operand of a node has delivered, when the node's kernel still holds
-    /// them all (an intersection while its other operand is incomplete, a difference's left
-    /// operand while its right one is); nil otherwise.
-    func operandRows(of node: NodeID, operand: Int) -> [Row]?
+    /// them all (an intersection or a join while its other operand is incomplete, a
+    /// difference's left operand while its right one is) and they are at most `limit`; nil
+    /// otherwise (more rows are not made only to be counted).
+    func operandRows(of node: NodeID, operand: Int, atMost limit: Int) -> [Row]?
 
     /// The filter a node would pass to the child at `edge` once its own filter is `filter`
     /// (nil when it cannot be expressed on the child).
