@@ -21,10 +21,17 @@ import Relational
 /// other table's index on a key attribute when it has one (exact for a one-attribute key and
 /// no other filter, otherwise an upper bound) and by its statistics sample when the index
 /// does not answer exactly (the smaller of the two), under its own active filter AND-ed
-/// on. Only a side not yet started is looked ahead from: a drained side's keys are already
-/// the other side's filter, which its own size sees (sizing a join by the operand not yet
-/// complete was tried and read more rows on more cases than fewer). The answer only raises
-/// the pair rule's size.
+/// on. The other side must not have started. The small side may be drained: its keys are
+/// then the other side's filter, but the pair rule sizes the join by its smallest operand,
+/// the drained side's delivered rows, so without the look-ahead the raise would be lost as
+/// soon as the small side is drained (held-out seed 110 case 138, `(t2 select (d > 46.0)
+/// intersect (t1 join t3) rename […]) project [d]`: `t3`'s five keys, null among them,
+/// match 41 of `t1`'s 299 rows, unindexed on the key; looked ahead at 60 rows, the join
+/// deferred nothing, but once `t3` was drained it was sized at its 5 rows, `t2`'s side
+/// (8 rows) was deferred behind it and `t1` read: 46 rows against 8). Sizing every join by
+/// its operand not yet complete was tried and read more rows on more cases than fewer; this
+/// asks only a two-source join whose drained side is small. The answer only raises the
+/// pair rule's size.
 ///
 /// An answer is kept per join with what it read: the two tables, their content versions
 /// (`MemoryTable.contentVersion`), the key pairs and both active filters. A later ask, in
@@ -39,40 +46,54 @@ final class JoinKeyLookahead {
         let versions: (Int, Int)
         let pairs: [JoinPair]
         let filters: (Predicate?, Predicate?)
+        let sides: (Bool, Bool)
         let hundredths: Int?
 
         init(left: MemoryTable, right: MemoryTable, versions: (Int, Int), pairs: [JoinPair],
-             filters: (Predicate?, Predicate?), hundredths: Int?) {
+             filters: (Predicate?, Predicate?), sides: (Bool, Bool), hundredths: Int?) {
             self.left = left
             self.right = right
             self.versions = versions
             self.pairs = pairs
             self.filters = filters
+            self.sides = sides
             self.hundredths = hundredths
         }
 
-        func holds(_ left: MemoryTable, _ right: MemoryTable, _ pairs: [JoinPair], _ filters: (Predicate?, Predicate?)) -> Bool {
+        func holds(_ left: MemoryTable, _ right: MemoryTable, _ pairs: [JoinPair], _ filters: (Predicate?, Predicate?),
+                   _ sides: (Bool, Bool)) -> Bool {
             self.left === left && self.right === right
                 && versions == (left.contentVersion, right.contentVersion)
                 && self.pairs == pairs && self.filters.0 == filters.0 && self.filters.1 == filters.1
+                && self.sides == sides
         }
     }
 
-    private var known: [Known?] = []
+    /// Per join, the answers for its last few states (a run asks a join before and after
+    /// its small side is drained, with other filters: one entry each, so that a prepared
+    /// query's next run finds every one again).
+    private var known: [[Known]] = []
+    private static let statesKept = 4
 
     /// The rows a two-source join is looked ahead to deliver, in hundredths; nil when
     /// neither side can be looked ahead from. Asked for every join `size` meets, so the
     /// cheapest refusals come first and a repeated ask with the same filters is a lookup.
     /// `nodes`: the run's graph's nodes (the caller's, not asked of the runner again).
     func hundredths(_ join: NodeID, _ nodes: [PlanNode], _ run: any RunnerContext) -> Int? {
-        // Only a join its one parent can filter: one that feeds an output or another parent
-        // (a difference's right operand above its own left one) never gets the sibling's key
-        // filter active, so a sibling drained first for it saves nothing there (seed 18 case
-        // 272: `shared = t2 join t0` an output, joined with `t3`; 8 rows against 11).
-        guard nodes[join].parents.count == 1, nodes[join].outputs.isEmpty, nodes[join].children.count == 2 else { return nil }
+        // Only a join its parents can filter (`parentsCanFilter`): one that feeds an output
+        // never gets the sibling's key filter active, so a sibling drained first for it saves
+        // nothing there (seed 18 case 272: `shared = t2 join t0` an output, joined with `t3`;
+        // 8 rows against 11).
+        guard nodes[join].outputs.isEmpty, nodes[join].children.count == 2,
+            Self.parentsCanFilter(nodes[join].parents, nodes)
+        else { return nil }
         let left = nodes[join].children[0], right = nodes[join].children[1]
-        // A started side first: the cheapest refusal, before the sources are bound and cast.
-        guard left != right, !run.hasStarted(left), !run.hasStarted(right),
+        // Started sides first: the cheapest refusal, before the sources are bound and cast.
+        // A side is looked ahead from when the other has not started and it has not either,
+        // or has been drained.
+        let started = (run.hasStarted(left), run.hasStarted(right))
+        let sides = (!started.1 && (!started.0 || run.isComplete(left)), !started.0 && (!started.1 || run.isComplete(right)))
+        guard left != right, sides.0 || sides.1,
             case let .source(leftSource) = nodes[left].operation, let leftTable = leftSource as? MemoryTable,
             case let .source(rightSource) = nodes[right].operation, let rightTable = rightSource as? MemoryTable,
             Self.isSmall(leftTable) || Self.isSmall(rightTable),
@@ -80,21 +101,41 @@ final class JoinKeyLookahead {
         else { return nil }
         let leftState = run.filterState(of: left), rightState = run.filterState(of: right)
         let filters = (leftState.isActive ? leftState.filter : nil, rightState.isActive ? rightState.filter : nil)
-        if join < known.count, let entry = known[join], entry.holds(leftTable, rightTable, pairs, filters) {
+        if join < known.count,
+            let entry = known[join].first(where: { $0.holds(leftTable, rightTable, pairs, filters, sides) }) {
             return entry.hundredths
         }
         var found: Int?
         let tables = [leftTable, rightTable]
-        for side in 0..<2 where Self.isSmall(tables[side]) {
+        let eligible = [sides.0, sides.1]
+        for side in 0..<2 where eligible[side] && Self.isSmall(tables[side]) {
             guard let rows = Self.lookahead(from: tables[side], to: tables[1 - side], side: side, pairs,
                                             [filters.0, filters.1])
             else { continue }
             found = max(found ?? 0, rows)
         }
-        if join >= known.count { known += repeatElement(nil, count: join + 1 - known.count) }
-        known[join] = Known(left: leftTable, right: rightTable, versions: (leftTable.contentVersion, rightTable.contentVersion),
-                            pairs: pairs, filters: filters, hundredths: found)
+        if join >= known.count { known += repeatElement([], count: join + 1 - known.count) }
+        if known[join].count >= Self.statesKept { known[join].removeFirst() }
+        known[join].append(Known(left: leftTable, right: rightTable, versions: (leftTable.contentVersion, rightTable.contentVersion),
+                            pairs: pairs, filters: filters, sides: sides, hundredths: found))
         return found
+    }
+
+    /// Whether the join's parents can all give it a filter: one parent, or several of which
+    /// none is a difference reading it as its right operand (49/1848: such a difference
+    /// gives its right operand the left one's rows only once the left has completed; looked
+    /// ahead, 4 rows → 6). Held-out seed 105 case 1968: `shared = t2 join t3` under both
+    /// operands of `shared join shared` and, renamed, a difference's right operand, the
+    /// difference joined with the two-row `t0`. `t2`'s one key matches 14 of `t3`'s 299
+    /// rows (unindexed on it), but once `t2` was drained the join was sized at its one row,
+    /// and `t0` was deferred behind it: `t3` read those 14 rows (15 against 3; `t0`'s keys
+    /// reach `t3`'s index, with `join-conjunct-pushdown`'s `partBound`).
+    private static func parentsCanFilter(_ parents: [Edge], _ nodes: [PlanNode]) -> Bool {
+        guard parents.count > 1 else { return parents.count == 1 }
+        return parents.allSatisfy { up in
+            if case .apply(.difference) = nodes[up.parent].operation { return up.operand == 0 }
+            return true
+        }
     }
 
     /// Whether `table` is small enough for its statistics sample to be all of it, so that its
@@ -124,7 +165,8 @@ final class JoinKeyLookahead {
         }
         if keys.isEmpty { return 0 }
         let keyFilter = Predicate.inSet(attributes: largeAttributes, keys: keys)
-        let combined = filters[1 - side].map { Predicate.all([$0, keyFilter]) } ?? keyFilter
+        // A drained small side's keys may already be the other side's filter.
+        let combined = filters[1 - side].map { $0 == keyFilter ? keyFilter : Predicate.all([$0, keyFilter]) } ?? keyFilter
         let whole = largeTable.count
         let indexed = largeTable.estimatedCount(filter: combined) ?? whole
         let (scaled, overflow) = indexed.multipliedReportingOverflow(by: 100)
