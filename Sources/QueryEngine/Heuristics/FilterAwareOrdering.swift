@@ -424,7 +424,7 @@ public final class FilterAwareOrdering: Heuristic {
             while bits != 0 {
                 let id = (w << 6) + bits.trailingZeroBitCount
                 bits &= bits - 1
-                guard run.estimate(id) != 0, keysReachNoOtherSource(id, nodes) else { continue }
+                guard run.estimate(id) != 0, keysReachNoOtherSource(id, nodes, run) else { continue }
                 state.deferredBits[w] |= 1 << UInt64(id & 63)
                 deferred.append(id)
             }
@@ -435,8 +435,13 @@ public final class FilterAwareOrdering: Heuristic {
     /// candidate, other than `source`, with one of the join's key attributes on that side (a
     /// product has none), and no rename or closure (through which a key could reach one under another
     /// name), while some candidate there is undrained: the source's rows then filter
-    /// nothing below that join and cannot complete it.
-    private func keysReachNoOtherSource(_ source: NodeID, _ nodes: [PlanNode]) -> Bool {
+    /// nothing below that join and cannot complete it. A join below whose complete operand
+    /// holds a key attribute passes the keys on to its other operand (`join-conjunct-pushdown`
+    /// binds its filter to that operand's rows, `partBound`), so there the keys do reach a
+    /// source. Seventeenth session, seed 52 case 1349: `t1 join (t1 join t0 join t0 join
+    /// t3)`, `t0` two rows drained first; `t3`'s keys on `a` reach `t1` only through `t0`'s
+    /// rows, and deferred, `t3` let `t1` (149 rows) be read unkeyed (151 rows against 6).
+    private func keysReachNoOtherSource(_ source: NodeID, _ nodes: [PlanNode], _ run: any RunnerContext) -> Bool {
         let parents = nodes[source].parents
         guard !parents.isEmpty, nodes[source].outputs.isEmpty else { return false }
         for edge in parents {
@@ -456,6 +461,8 @@ public final class FilterAwareOrdering: Heuristic {
                     if nodes[id].scheme.attributes.contains(where: keys.contains) { return false }
                 case .apply(.rename), .apply(.closure):
                     if !keys.isEmpty { return false }
+                case .apply(.join):
+                    if keysPassThroughACompleteOperand(of: id, keys, nodes, run) { return false }
                 default: break
                 }
                 for child in nodes[id].children where seen.insert(child).inserted { pending.append(child) }
@@ -466,6 +473,21 @@ public final class FilterAwareOrdering: Heuristic {
             if !undrained { return false }
         }
         return true
+    }
+
+    /// Whether a join's operand is complete with at most `JoinConjunctPushdown.boundRowLimit`
+    /// rows and holds one of `keys`, while its other operand still has a candidate.
+    private func keysPassThroughACompleteOperand(of join: NodeID, _ keys: [Attribute], _ nodes: [PlanNode],
+                                                 _ run: any RunnerContext) -> Bool {
+        let children = nodes[join].children
+        guard children.count == 2 else { return false }
+        for (operand, child) in children.enumerated()
+        where run.isComplete(child) && nodes[child].scheme.attributes.contains(where: keys.contains)
+            && run.joinKeys(of: join, operand: operand).rows <= JoinConjunctPushdown.boundRowLimit {
+            fillSources(children[1 - operand], nodes)
+            if hasCandidate(under: children[1 - operand], notUnder: nil) { return true }
+        }
+        return false
     }
 
     private func isCandidate(_ id: NodeID) -> Bool {
