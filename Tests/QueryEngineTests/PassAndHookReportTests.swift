@@ -31,6 +31,7 @@ final class PassAndHookReportTests: XCTestCase {
             "late-filter-narrowing.filterActivated": 2,
             "join-conjunct-pushdown.filterActivated": 2,
             "join-conjunct-pushdown.nodesAdded": 2,  // the joins active before the first drain
+            "join-conjunct-pushdown.operandCompleted": 6,  // a complete side may bind the join's filter (partBound)
         ])
         XCTAssertTrue(run.hookReports.allSatisfy { $0.microseconds >= 0 })
         let off = try QueryEngine(preset: "all-off").run([query])
