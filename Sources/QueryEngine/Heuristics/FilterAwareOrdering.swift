@@ -476,14 +476,16 @@ public final class FilterAwareOrdering: Heuristic {
     }
 
     /// Whether a join's operand is complete with at most `JoinConjunctPushdown.boundRowLimit`
-    /// rows and holds one of `keys`, while its other operand still has a candidate.
+    /// rows and holds one of `keys`, while its other operand still has a candidate: the very
+    /// condition under which `partBound` binds the join's filter (the rows are counted
+    /// before any is made).
     private func keysPassThroughACompleteOperand(of join: NodeID, _ keys: [Attribute], _ nodes: [PlanNode],
                                                  _ run: any RunnerContext) -> Bool {
         let children = nodes[join].children
         guard children.count == 2 else { return false }
         for (operand, child) in children.enumerated()
         where run.isComplete(child) && nodes[child].scheme.attributes.contains(where: keys.contains)
-            && run.joinKeys(of: join, operand: operand).rows <= JoinConjunctPushdown.boundRowLimit {
+            && run.operandRows(of: join, operand: operand, atMost: JoinConjunctPushdown.boundRowLimit) != nil {
             fillSources(children[1 - operand], nodes)
             if hasCandidate(under: children[1 - operand], notUnder: nil) { return true }
         }
