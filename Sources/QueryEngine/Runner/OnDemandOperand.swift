@@ -78,7 +78,7 @@ extension Runner {
                                _ source: NodeID, _ relation: any SourceRelation,
                                _ canFetchBy: (Attribute) -> Bool) -> Bool {
         func fetchEstimate(_ demand: KeyDemand) -> Int? {
-            guard let keyFilter = filterDown(chain: driven.chain, Predicate.any(demand.keys.map { demand.attribute *== $0 }))
+            guard let keyFilter = fetchFilter(driven, keys: Predicate.any(demand.keys.map { demand.attribute *== $0 }))
             else { return nil }
             return estimates.estimate(relation, filter: keyFilter)
         }
@@ -117,7 +117,17 @@ extension Runner {
     /// The source filter of an on-demand source's first fetch (for its estimate).
     func firstFetchFilter(_ plan: OnDemandSource) -> Predicate? {
         let d = plan.firstDemand
-        return filterDown(chain: plan.chain, Predicate.any(d.keys.prefix(Self.keysPerFetch).map { d.attribute *== $0 }))
+        return fetchFilter(plan, keys: Predicate.any(d.keys.prefix(Self.keysPerFetch).map { d.attribute *== $0 }))
+    }
+
+    /// The filter one fetch puts on the source: the key filter rewritten down the chain, and
+    /// the source's own active filter (a select's predicate pushed down), which drops rows
+    /// before they are counted, as it does when the source is drained whole.
+    private func fetchFilter(_ plan: OnDemandSource, keys: Predicate) -> Predicate? {
+        guard let keysAtSource = filterDown(chain: plan.chain, keys) else { return nil }
+        guard let source = plan.chain.last, runtimes[source].filterActive, let own = runtimes[source].filter
+        else { return keysAtSource }
+        return .all([keysAtSource, own])
     }
 
     /// At most this many keys go into one source fetch: a source tests each candidate row
@@ -136,7 +146,7 @@ extension Runner {
             for start in stride(from: 0, to: d.keys.count, by: Self.keysPerFetch) {
                 let keys = d.keys[start..<min(d.keys.count, start + Self.keysPerFetch)]
                 let keyFilter = Predicate.any(keys.map { d.attribute *== $0 })
-                guard let filter = filterDown(chain: plan.chain, keyFilter) else {
+                guard let filter = fetchFilter(plan, keys: keyFilter) else {
                     throw RelationError.unsupported("internal error: a key filter no longer reaches source node \(id)")
                 }
                 counters.filteredFetches += 1
