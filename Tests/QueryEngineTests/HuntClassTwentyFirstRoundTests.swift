@@ -28,4 +28,29 @@ final class HuntClassTwentyFirstRoundTests: HuntCaseTestCase {
         XCTAssertEqual(try totalRead(keyed, [t0, t2], disable: ["closure-seeding"]), 26)
         XCTAssertEqual(try totalRead(keyed, [t0, t2], preset: "seed"), 26)
     }
+
+    /// Seed 80 case 1864: `shared = t1 join t0 union t2 rename [c -> b, e -> c]`, output
+    /// `shared select (b == "a") join (shared join t0)`. `t0` is one row, `t1` 67 rows indexed
+    /// on `b` (one `"a"`), `t2` 30 rows indexed on `c` and `e`. `shared` is copied for the
+    /// select, so the output join's left side is the select over a copy, its `t1` keyed to
+    /// `b == "a"` under a product with `t0`'s copy. At the output join both sides deliver a
+    /// row: `filter-aware-ordering`'s tie rule let the select's side produce and deferred the
+    /// other's sources, while its keyless rule, for the opposite pair, deferred the product's
+    /// `t1` and `t0` behind the other side. With everything deferred nothing was, the one-row
+    /// `t0` went first and started the right side, and its `t1` was read whole (71 rows). The
+    /// pair rule now takes precedence over the keyless rule of the same join.
+    func testThePairRuleOverridesTheOppositeKeylessDeferral() throws {
+        let t0 = try MemoryTable(name: "t0", columns: ["c"], rows: [[.integer(0)]], indexedAttributes: ["c"])
+        let t1 = try MemoryTable(name: "t1", columns: ["b"], rows: (0..<66).map { [.integer($0)] } + [[.text("a")]],
+                                 indexedAttributes: ["b"])
+        let t2 = try MemoryTable(name: "t2", columns: ["c", "e"], rows: (0..<30).map { [.integer($0 + 50), .integer($0)] },
+                                 indexedAttributes: ["c", "e"])
+        let shared = try Relation(source: t1).join(Relation(source: t0))
+            .union(Relation(source: t2).rename(["c": "b", "e": "c"]))
+        let query = try shared.select("b" *== .text("a")).join(shared.join(Relation(source: t0)))
+        let tables = [t0, t1, t2]
+        XCTAssertEqual(try totalRead(query, tables), 4)
+        XCTAssertEqual(try totalRead(query, tables, disable: ["filter-aware-ordering"]), 5)
+        XCTAssertEqual(try totalRead(query, tables, preset: "seed"), 71)
+    }
 }

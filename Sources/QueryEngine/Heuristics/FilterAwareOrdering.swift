@@ -110,6 +110,11 @@ public final class FilterAwareOrdering: Heuristic {
         var sizes: [Int] = []
         var sizeCall: [Int] = []
         var call = 0
+        /// This call's deferrals by the keyless rule (pair node, its waiting side, source),
+        /// and the pair rule's choices (pair node, the side it lets produce first); see
+        /// `pairRuleOverridesKeyless`.
+        var keylessDeferred: [(node: NodeID, waiting: NodeID, source: NodeID)] = []
+        var producingFirst: [(node: NodeID, producing: NodeID)] = []
     }
 
     private struct Pair {
@@ -259,11 +264,34 @@ public final class FilterAwareOrdering: Heuristic {
                                  than: size(waitingChild, nodes, run), nodes, run) {
                 insertCandidates(under: waitingChild, notUnder: producingChild, of: pair.node,
                                  producing: (producingChild, ownSources ? waitingChild : nil), into: &deferred, nodes, run)
+                pairRuleOverridesKeyless(pair.node, producing: producingChild, &deferred)
             }
-            insertKeylessCandidates(under: waitingChild, notUnder: producingChild, cheaperThan: producingSize,
-                                    into: &deferred, nodes, run)
+            if !state.producingFirst.contains(where: { $0.node == pair.node && $0.producing == waitingChild }) {
+                insertKeylessCandidates(under: waitingChild, notUnder: producingChild, of: pair.node,
+                                        cheaperThan: producingSize, into: &deferred, nodes, run)
+            }
         }
         return deferred
+    }
+
+    /// The pair rule has chosen `producing` to produce first at `pairNode`; the keyless rule
+    /// of the same node's opposite pair, which deferred that side's sources for the other
+    /// side to go first, gives way (before this call's pair rule or after it). Together the
+    /// two defer both sides of the join, and when that is everything, nothing is deferred:
+    /// the initiator ordering's smallest source may then start the side the pair rule kept
+    /// waiting. Issue 15, seventeenth session, seed 80 case 1864: `shared select (b == "a")
+    /// join (shared join t0)`, `shared = t1 join t0 union t2 rename […]`, the select's side a
+    /// copy whose `t1` (under a product with `t0`) is keyed to one row. The tie rule let the
+    /// select's side produce, the keyless rule deferred its product's `t1` and `t0` behind the
+    /// other side; everything deferred, the one-row `t0` went first, started the other side,
+    /// and its `t1` (67 rows) was read whole (71 rows against 5).
+    private func pairRuleOverridesKeyless(_ pairNode: NodeID, producing: NodeID, _ deferred: inout [NodeID]) {
+        state.producingFirst.append((pairNode, producing))
+        for entry in state.keylessDeferred where entry.node == pairNode && entry.waiting == producing {
+            state.deferredBits[entry.source >> 6] &= ~(1 << UInt64(entry.source & 63))
+            deferred.removeAll { $0 == entry.source }
+        }
+        state.keylessDeferred.removeAll { $0.node == pairNode && $0.waiting == producing }
     }
 
     /// Whether draining the candidates under `node` and not under `other` would start the
@@ -415,8 +443,9 @@ public final class FilterAwareOrdering: Heuristic {
     /// product (76 rows and 1) and `t2` (5 rows) keying `t0`: `t0` was drained first and
     /// `t1` read whole (82 rows against 5); seed 26 case 74, `(t2 join t0) join t0 join t1`,
     /// the first join a product and the second keyed on `t0`'s own attribute (65 against 5).
-    private func insertKeylessCandidates(under node: NodeID, notUnder other: NodeID, cheaperThan limit: Int,
-                                         into deferred: inout [NodeID], _ nodes: [PlanNode], _ run: any RunnerContext) {
+    private func insertKeylessCandidates(under node: NodeID, notUnder other: NodeID, of pairNode: NodeID,
+                                         cheaperThan limit: Int, into deferred: inout [NodeID],
+                                         _ nodes: [PlanNode], _ run: any RunnerContext) {
         let unfiltered = candidateRows(under: node, notUnder: other, countingOutputs: true, nodes, run)
         guard limit < unfiltered else { return }
         for w in 0..<state.words {
@@ -427,6 +456,7 @@ public final class FilterAwareOrdering: Heuristic {
                 guard run.estimate(id) != 0, keysReachNoOtherSource(id, nodes, run) else { continue }
                 state.deferredBits[w] |= 1 << UInt64(id & 63)
                 deferred.append(id)
+                state.keylessDeferred.append((pairNode, node, id))
             }
         }
     }
@@ -509,6 +539,8 @@ public final class FilterAwareOrdering: Heuristic {
             state.deferredBits[w] = 0
         }
         for id in candidates where id < count { state.candidateBits[id >> 6] |= 1 << UInt64(id & 63) }
+        state.keylessDeferred.removeAll(keepingCapacity: true)
+        state.producingFirst.removeAll(keepingCapacity: true)
     }
 
     /// Fills the source bits of `node` and of everything under it not filled yet.
