@@ -29,6 +29,28 @@ final class HuntClassTwentyFirstRoundTests: HuntCaseTestCase {
         XCTAssertEqual(try totalRead(keyed, [t0, t2], preset: "seed"), 26)
     }
 
+    /// Held-out seed 116 case 1254: `shared = t2 join t0`, outputs `(t1 join shared) minus
+    /// t0` and `shared`. `t2` is one row (`b = 7.0`), `t1` 69 rows indexed on `b`, `t0` 300
+    /// rows indexed on `d` and `e` but not `b` (5 rows with `b = 7`). `t2` goes first, and
+    /// its `b == 7.0` reaches `t0` from the join, while `t0`'s other parent, the difference,
+    /// gives its right operand a filter only from its left operand's rows, which need the
+    /// join, which needs `t0`. The seed's `subtree-copying` copies only toward a source that
+    /// fetches selectively, so `t0` was read whole (370 rows; the seed's best order 302).
+    /// `late-subtree-copying` now copies `t0` for the join: the copy delivers its 5 rows,
+    /// `t1` is keyed to one, and the difference's keys take 5 rows of the original.
+    func testASourceWaitingOnItselfIsCopiedForTheFilterItHas() throws {
+        let t0Rows: [[Value]] = (0..<300).map { i in [.integer(i % 60), .integer(i), .text("k\(i)")] }
+        let t0 = try MemoryTable(name: "t0", columns: ["b", "d", "e"], rows: t0Rows, indexedAttributes: ["d", "e"])
+        let t1 = try MemoryTable(name: "t1", columns: ["b"], rows: (0..<69).map { [.integer($0)] }, indexedAttributes: ["b"])
+        let t2 = try MemoryTable(name: "t2", columns: ["b"], rows: [[.real(7.0)]], indexedAttributes: ["b"])
+        let shared = try Relation(source: t2).join(Relation(source: t0))
+        let query = try Relation(source: t1).join(shared).difference(Relation(source: t0))
+        let tables = [t0, t1, t2]
+        XCTAssertEqual(try totalRead(query, tables, alsoOutput: [shared]), 12)
+        XCTAssertEqual(try totalRead(query, tables, disable: ["late-subtree-copying"], alsoOutput: [shared]), 370)
+        XCTAssertEqual(try totalRead(query, tables, preset: "seed", alsoOutput: [shared]), 370)
+    }
+
     /// Seed 80 case 1864: `shared = t1 join t0 union t2 rename [c -> b, e -> c]`, output
     /// `shared select (b == "a") join (shared join t0)`. `t0` is one row, `t1` 67 rows indexed
     /// on `b` (one `"a"`), `t2` 30 rows indexed on `c` and `e`. `shared` is copied for the
