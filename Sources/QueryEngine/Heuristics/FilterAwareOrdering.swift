@@ -287,6 +287,7 @@ public final class FilterAwareOrdering: Heuristic {
     /// and its `t1` (67 rows) was read whole (71 rows against 5).
     private func pairRuleOverridesKeyless(_ pairNode: NodeID, producing: NodeID, _ deferred: inout [NodeID]) {
         state.producingFirst.append((pairNode, producing))
+        guard !state.keylessDeferred.isEmpty else { return }
         for entry in state.keylessDeferred where entry.node == pairNode && entry.waiting == producing {
             state.deferredBits[entry.source >> 6] &= ~(1 << UInt64(entry.source & 63))
             deferred.removeAll { $0 == entry.source }
@@ -539,8 +540,8 @@ public final class FilterAwareOrdering: Heuristic {
             state.deferredBits[w] = 0
         }
         for id in candidates where id < count { state.candidateBits[id >> 6] |= 1 << UInt64(id & 63) }
-        state.keylessDeferred.removeAll(keepingCapacity: true)
-        state.producingFirst.removeAll(keepingCapacity: true)
+        if !state.keylessDeferred.isEmpty { state.keylessDeferred.removeAll(keepingCapacity: true) }
+        if !state.producingFirst.isEmpty { state.producingFirst.removeAll(keepingCapacity: true) }
     }
 
     /// Fills the source bits of `node` and of everything under it not filled yet.
