@@ -1,0 +1,48 @@
+import XCTest
+import Relational
+@testable import QueryEngine
+
+/// Issue 15, twenty-second round (eighteenth session): with `late-subtree-copying`'s case 5
+/// in place, the re-hunt found `no-select-pushdown` reading far less than `all-on` on cases
+/// where `all-on` had not changed (15/1679, 15/1729, 16/1479, 17/662, 19/140, 20/862,
+/// 22/80, 22/1972: over 4× against the new best). Without `select-pushdown` the keys reach a
+/// waiting source as its first filter and case 5 copies it; with it a select's predicate
+/// arrives first, so the keys come as a narrowing of an active or already given filter, or
+/// the waiting parent is itself active. Each form below pins `all-on`, and `seed` beside it.
+final class HuntClassTwentySecondRoundTests: HuntCaseTestCase {
+    /// Seed 15 case 1679: `shared = (t2 join (t0 join [a = b] t2)) project [a]`, output
+    /// `(shared rename [a -> d] union shared rename [a -> d]) rename [d -> g] select (g <=
+    /// 41)`; `t0` two rows, `t2` 64 unindexed. The select's `a <= 41` makes the outer join
+    /// active, and it reaches `t0` but not `t2` (no `a`). `t0`'s null key then reaches `t2`
+    /// along the inner join's edge, while the outer join, active, gives `t2` a filter only
+    /// from the inner join's rows: case 5 refused an active parent.
+    func testAnActiveParentThatGivesOnlyFromRowsStillWaits() throws {
+        let t0 = try MemoryTable(name: "t0", columns: ["a", "c"], rows: [[.null, .integer(57)], [.integer(42), .integer(62)]])
+        let t2Rows: [[Value]] = [[.null]] + (1..<64).map { [.integer($0 + 100)] }
+        let t2 = try MemoryTable(name: "t2", columns: ["b"], rows: t2Rows)
+        let inner = try Relation(source: t0).equijoin(Relation(source: t2), matching: [JoinPair("a", "b")])
+        let shared = try Relation(source: t2).join(inner).project(["a"])
+        let query = try shared.rename(["a": "d"]).union(shared.rename(["a": "d"])).rename(["d": "g"]).select("g" *<= 41)
+        let tables = [t0, t2]
+        XCTAssertEqual(try totalRead(query, tables), 3)
+        XCTAssertEqual(try totalRead(query, tables, disable: ["late-subtree-copying"]), 65)
+        XCTAssertEqual(try totalRead(query, tables, disable: ["select-pushdown"]), 4)
+        XCTAssertEqual(try totalRead(query, tables, preset: "seed"), 65)
+    }
+
+    /// Seed 22 case 1972: `(t2 intersect t1 rename [b -> a]) select (a > 5) join t2`, `t1`
+    /// one row, `t2` 20 unindexed. The select's `a > 5` reaches `t2` along the intersection's
+    /// edge first; `t1`'s row then narrows that edge to a key, while `t2` waits on the output
+    /// join, which gives it a filter only from the select's rows: case 5 for a narrowing.
+    func testANarrowingOfAWaitingSourceIsCopiedLikeAFirstFilter() throws {
+        let t2 = try MemoryTable(name: "t2", columns: ["a"], rows: (0..<20).map { [.integer($0)] })
+        let t1 = try MemoryTable(name: "t1", columns: ["b"], rows: [[.integer(12)]])
+        let query = try Relation(source: t2).intersection(Relation(source: t1).rename(["b": "a"])).select("a" *> 5)
+            .join(Relation(source: t2))
+        let tables = [t1, t2]
+        XCTAssertEqual(try totalRead(query, tables), 3)
+        XCTAssertEqual(try totalRead(query, tables, disable: ["late-subtree-copying"]), 21)
+        XCTAssertEqual(try totalRead(query, tables, disable: ["select-pushdown"]), 3)
+        XCTAssertEqual(try totalRead(query, tables, preset: "seed"), 21)
+    }
+}
