@@ -10,6 +10,25 @@ import Relational
 /// arrives first, so the keys come as a narrowing of an active or already given filter, or
 /// the waiting parent is itself active. Each form below pins `all-on`, and `seed` beside it.
 final class HuntClassTwentySecondRoundTests: HuntCaseTestCase {
+    /// Seed 17 case 662: `(t1 join t0 intersect t1) select (c != "x")`, `t1` 300 rows
+    /// unindexed, `t0` one row. The select's `c != "x"` reaches `t1` from both parents, so it
+    /// is active when `t0`'s key `d == 3` narrows the join's edge, and the narrowing is lost in
+    /// the OR. Case 3 weighs the narrowed filter against the current one by the source's
+    /// estimates, both the whole table here; the statistics sample of the keys tells (the
+    /// change `testKeysNoIndexReadsAreSizedByTheSample` pins).
+    func testAKeyNarrowingLostInTheOrCopiesAnUnindexedSourceThatDeliversFew() throws {
+        let t1Rows: [[Value]] = (0..<300).map { i in [.integer(i), .real(Double(i)), .integer(i % 50)] }
+        let t1 = try MemoryTable(name: "t1", columns: ["b", "c", "d"], rows: t1Rows)
+        let t0 = try MemoryTable(name: "t0", columns: ["d"], rows: [[.integer(3)]])
+        let query = try Relation(source: t1).join(Relation(source: t0)).intersection(Relation(source: t1))
+            .select("c" *!= .text("x"))
+        let tables = [t0, t1]
+        XCTAssertEqual(try totalRead(query, tables), 13)
+        XCTAssertEqual(try totalRead(query, tables, disable: ["late-subtree-copying"]), 301)
+        XCTAssertEqual(try totalRead(query, tables, disable: ["select-pushdown"]), 13)
+        XCTAssertEqual(try totalRead(query, tables, preset: "seed"), 301)
+    }
+
     /// Seed 15 case 1679: `shared = (t2 join (t0 join [a = b] t2)) project [a]`, output
     /// `(shared rename [a -> d] union shared rename [a -> d]) rename [d -> g] select (g <=
     /// 41)`; `t0` two rows, `t2` 64 unindexed. The select's `a <= 41` makes the outer join
@@ -44,5 +63,23 @@ final class HuntClassTwentySecondRoundTests: HuntCaseTestCase {
         XCTAssertEqual(try totalRead(query, tables, disable: ["late-subtree-copying"]), 21)
         XCTAssertEqual(try totalRead(query, tables, disable: ["select-pushdown"]), 3)
         XCTAssertEqual(try totalRead(query, tables, preset: "seed"), 21)
+    }
+
+    /// Seed 20 case 862: `shared = t0 join t1 join t0`, outputs `(shared join t1) select (e
+    /// < a)` and `shared`; `t0` two rows indexed on `e`, `t1` 148 rows unindexed, four with
+    /// `e` in `t0`. The select's `e < a` reaches `t1` first; the inner join's keys come last
+    /// and are lost in the OR, since both filters were estimated at the whole table. The
+    /// statistics sample tells the keys deliver far less.
+    func testKeysNoIndexReadsAreSizedByTheSample() throws {
+        let t0 = try MemoryTable(name: "t0", columns: ["e"], rows: [[.integer(4)], [.integer(46)]], indexedAttributes: ["e"])
+        let t1Rows: [[Value]] = (0..<148).map { i in [.integer(i % 90), .integer(i < 4 ? (i < 2 ? 4 : 46) : i + 100)] }
+        let t1 = try MemoryTable(name: "t1", columns: ["a", "e"], rows: t1Rows)
+        let shared = try Relation(source: t0).join(Relation(source: t1)).join(Relation(source: t0))
+        let query = try shared.join(Relation(source: t1)).select("e" *< "a")
+        let tables = [t0, t1]
+        XCTAssertEqual(try totalRead(query, tables, alsoOutput: [shared]), 10)
+        XCTAssertEqual(try totalRead(query, tables, disable: ["late-subtree-copying"], alsoOutput: [shared]), 150)
+        XCTAssertEqual(try totalRead(query, tables, disable: ["select-pushdown"], alsoOutput: [shared]), 10)
+        XCTAssertEqual(try totalRead(query, tables, preset: "seed", alsoOutput: [shared]), 150)
     }
 }
