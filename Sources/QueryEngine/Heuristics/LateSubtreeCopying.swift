@@ -15,6 +15,11 @@ import Relational
 ///    the inner join's `false` would be OR-ed with the select's `true` and `t1` read in full;
 ///    copied, the inner join reads none of it, completes empty, and the outer join's `false`
 ///    then reaches the original `t1` through the select (`late-filter-narrowing`).
+/// 3. and 4. A narrowing lost in the OR of an active node's filter: see
+///    `narrowingIsLostInTheOr` and `keyNarrowingIsLost`.
+/// 5. A source gets a filter (or a narrowing) while every other parent still to give one
+///    gives it only from rows that need this edge's parent: uncopied it is drained whole.
+///    See `othersWaitOnThisEdge`.
 ///
 /// Otherwise the seed's criteria, with a smaller limit: the subtree has at most 8 nodes, none of
 /// them started or complete, and the filter reaches a source that can fetch selectively. A
@@ -26,7 +31,7 @@ public final class LateSubtreeCopying: Heuristic {
     public static let flags = [
         FlagSpec(
             name: copying.name, kind: .toggle, allOn: .toggle(true), allOff: .toggle(false),
-            meaning: "copy a node's subtree for a parent whose selective filter would be lost: one narrowing what it gave while the node waits on others, or the last to provide when the others' filters fetch everything",
+            meaning: "copy a node's subtree for a parent whose selective filter would be lost: one narrowing what it gave while the node waits on others, the last to provide when the others' filters fetch everything, or one whose filter a source would otherwise be drained without, every other parent giving only from rows that need it",
             laterThanSeed: true)
     ]
 
