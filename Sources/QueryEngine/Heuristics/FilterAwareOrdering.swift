@@ -279,8 +279,9 @@ public final class FilterAwareOrdering: Heuristic {
     /// side to go first, gives way (before this call's pair rule or after it). Together the
     /// two defer both sides of the join, and when that is everything, nothing is deferred:
     /// the initiator ordering's smallest source may then start the side the pair rule kept
-    /// waiting. Issue 15, seventeenth session, seed 80 case 1864: `shared select (b == "a")
-    /// join (shared join t0)`, `shared = t1 join t0 union t2 rename […]`, the select's side a
+    /// waiting. Issue 15, the case the seventeenth session left open, seed 80 case 1864:
+    /// `shared select (b == "a") join (shared join t0)`, `shared = t1 join t0 union t2
+    /// rename […]`, the select's side a
     /// copy whose `t1` (under a product with `t0`) is keyed to one row. The tie rule let the
     /// select's side produce, the keyless rule deferred its product's `t1` and `t0` behind the
     /// other side; everything deferred, the one-row `t0` went first, started the other side,
