@@ -82,4 +82,20 @@ final class HuntClassTwentySecondRoundTests: HuntCaseTestCase {
         XCTAssertEqual(try totalRead(query, tables, disable: ["select-pushdown"], alsoOutput: [shared]), 10)
         XCTAssertEqual(try totalRead(query, tables, preset: "seed", alsoOutput: [shared]), 150)
     }
+
+    /// Seed 22 case 1808: `t3 intersect t3 select (…)`, `t3` unindexed, a fifth of it
+    /// passing the select. One source, so the ordering heuristics were not hooked in; case 5
+    /// copies `t3` for the select, and the copy and the original tied on estimate (the whole
+    /// table): the original went first, whole, and the copy read its fifth again (346 rows
+    /// here, where `seed` reads 299). Hooked in while a shared node may be copied
+    /// (`PlanGraph.mayHaveTwoSources`), `sampled-estimate-ordering` drains the copy first
+    /// and the intersection's IN-set keeps the original to the same rows.
+    func testACopyMadeAtRunTimeIsOrderedLikeASource() throws {
+        let rows: [[Value]] = (0..<299).map { i in [i % 5 == 0 ? .null : .integer(i), .integer(i), .integer(i % 100)] }
+        let t3 = try MemoryTable(name: "t3", columns: ["b", "c", "d"], rows: rows)
+        let query = try Relation(source: t3).intersection(Relation(source: t3).select(.all(["d" *> 80, "b" *!= .null])))
+        XCTAssertEqual(try totalRead(query, [t3]), 94)
+        XCTAssertEqual(try totalRead(query, [t3], disable: ["late-subtree-copying"]), 299)
+        XCTAssertEqual(try totalRead(query, [t3], preset: "seed"), 299)
+    }
 }

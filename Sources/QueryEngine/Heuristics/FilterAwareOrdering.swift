@@ -62,7 +62,7 @@ public final class FilterAwareOrdering: Heuristic {
 
     /// Nothing to defer without a node that can filter an operand, or with one source.
     public func hooks(for graph: PlanGraph) -> HeuristicHooks {
-        graph.sourceCount >= 2 && graph.contains { !Self.filterPairs($0).isEmpty } ? .all : .none
+        graph.mayHaveTwoSources && graph.contains { !Self.filterPairs($0).isEmpty } ? .all : .none
     }
 
     private init(state: State) { self.state = state }

@@ -145,4 +145,12 @@ extension PlanGraph {
 
     /// How many live source nodes the graph has.
     public var sourceCount: Int { nodes.reduce(0) { $0 + ($1.operation.isSource ? 1 : 0) } }
+
+    /// Whether the runner may have two sources to choose from: the graph has them, or a
+    /// shared node that subtree copying may copy, source and all. Ordering heuristics hook in
+    /// only then. Issue 15, eighteenth session: `t3 intersect t3 select (…)` has one source
+    /// until `late-subtree-copying` copies it for the select; unhooked, nothing sized the
+    /// copy (a fifth of `t3` by its sample) below the original (all of it), the original went
+    /// first on the tie, and the copy only read its rows again (22/1808, 358 rows against 299).
+    public var mayHaveTwoSources: Bool { sourceCount >= 2 || hasSharedNode }
 }

@@ -77,7 +77,7 @@ public final class ProvablyEmptyFirst: Heuristic {
 
     /// Only a choice between two or more sources can put an empty one first.
     public func hooks(for graph: PlanGraph) -> HeuristicHooks {
-        graph.sourceCount >= 2 ? [.deferInitiators, .chooseInitiator] : .none
+        graph.mayHaveTwoSources ? [.deferInitiators, .chooseInitiator] : .none
     }
 
     public func deferInitiators(_ candidates: [NodeID], run: any RunnerContext) -> [NodeID] {

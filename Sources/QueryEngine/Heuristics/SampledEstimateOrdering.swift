@@ -52,7 +52,7 @@ public final class SampledEstimateOrdering: Heuristic {
 
     /// Only a choice between two or more sources.
     public func hooks(for graph: PlanGraph) -> HeuristicHooks {
-        graph.sourceCount >= 2 ? [.chooseInitiator] : .none
+        graph.mayHaveTwoSources ? [.chooseInitiator] : .none
     }
 
     /// Cheapest refusals first: with no candidate to sample (the usual case when indexes
