@@ -445,6 +445,11 @@ public final class FilterAwareOrdering: Heuristic {
     /// product (76 rows and 1) and `t2` (5 rows) keying `t0`: `t0` was drained first and
     /// `t1` read whole (82 rows against 5); seed 26 case 74, `(t2 join t0) join t0 join t1`,
     /// the first join a product and the second keyed on `t0`'s own attribute (65 against 5).
+    /// A source sized at nothing (`size`: its sample of every row matches none) is never
+    /// deferred: it costs no row and may empty the join. Seed 49 case 58: a copy of
+    /// `t1` under a product, its filter matching none of its 30 rows, was deferred on its
+    /// estimate (the whole table), and the original `t1` went first, read whole (30 rows
+    /// against 0).
     private func insertKeylessCandidates(under node: NodeID, notUnder other: NodeID, of pairNode: NodeID,
                                          cheaperThan limit: Int, into deferred: inout [NodeID],
                                          _ nodes: [PlanNode], _ run: any RunnerContext) {
@@ -455,7 +460,7 @@ public final class FilterAwareOrdering: Heuristic {
             while bits != 0 {
                 let id = (w << 6) + bits.trailingZeroBitCount
                 bits &= bits - 1
-                guard run.estimate(id) != 0, keysReachNoOtherSource(id, nodes, run) else { continue }
+                guard size(id, nodes, run) != 0, keysReachNoOtherSource(id, nodes, run) else { continue }
                 state.deferredBits[w] |= 1 << UInt64(id & 63)
                 deferred.append(id)
                 state.keylessDeferred.append((pairNode, node, id))
