@@ -133,14 +133,37 @@ public final class LateSubtreeCopying: Heuristic {
         let graph = run.graph
         guard !state.isActive, graph[child].outputs.isEmpty, case .source = graph[child].operation else { return false }
         var waiting = 0
+        var waitingOnThisEdge = 0
         for up in graph[child].parents where up != edge && !run.hasProvided(along: up) {
-            guard up.parent != edge.parent,
-                Self.givesOnlyFromOperands(up, reading: edge.parent, graph, run)
-            else { return false }
+            guard up.parent != edge.parent else { return false }
+            if Self.givesOnlyFromOperands(up, reading: edge.parent, graph, run) {
+                waitingOnThisEdge += 1
+            } else if !Self.givesFromOperandsWithout(child, up, graph) {
+                return false
+            }
             waiting += 1
         }
         let thisEdge = run.hasProvided(along: edge) ? 0 : 1
-        return waiting > 0 && waiting + thisEdge == state.remainingParents && copyable(child, run)
+        return waitingOnThisEdge > 0 && waiting + thisEdge == state.remainingParents && copyable(child, run)
+    }
+
+    /// Whether `up.parent` gives a filter along `up` only from other operands' rows, none of
+    /// which reads `child`: it gives one once they complete, whatever becomes of `child`, so
+    /// it does not keep the child waiting. Seed 60 case 1077: `t0` under `t0 join t1` (`t1`
+    /// two rows, not drained yet), `t0 join t2` and the output join `(t0 join t2) join t0`;
+    /// `t2`'s key reached `t0` first, and the output join, waiting on `t0 join t2`, kept
+    /// `t0` waiting after `t1` gave its keys: read whole (152 rows against 7).
+    private static func givesFromOperandsWithout(_ child: NodeID, _ up: Edge, _ graph: PlanGraph) -> Bool {
+        let others: [Int]
+        switch graph[up.parent].operation {
+        case .apply(.join), .apply(.intersection): others = graph[up.parent].children.indices.filter { $0 != up.operand }
+        case .apply(.difference) where up.operand == 1: others = [0]
+        default: return false
+        }
+        return others.allSatisfy { operand in
+            let below = graph.child(at: Edge(parent: up.parent, operand: operand))
+            return below != child && !(graph.subtree(of: below, upTo: 256)?.contains(child) ?? true)
+        }
     }
 
     /// Whether the source delivers at most a quarter of its rows under `filter`, by its
