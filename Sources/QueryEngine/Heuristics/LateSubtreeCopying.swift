@@ -154,12 +154,7 @@ public final class LateSubtreeCopying: Heuristic {
     /// `t2`'s key reached `t0` first, and the output join, waiting on `t0 join t2`, kept
     /// `t0` waiting after `t1` gave its keys: read whole (152 rows against 7).
     private static func givesFromOperandsWithout(_ child: NodeID, _ up: Edge, _ graph: PlanGraph) -> Bool {
-        let others: [Int]
-        switch graph[up.parent].operation {
-        case .apply(.join), .apply(.intersection): others = graph[up.parent].children.indices.filter { $0 != up.operand }
-        case .apply(.difference) where up.operand == 1: others = [0]
-        default: return false
-        }
+        guard let others = operandsGivingAFilter(along: up, graph) else { return false }
         return others.allSatisfy { operand in
             let below = graph.child(at: Edge(parent: up.parent, operand: operand))
             return below != child && !(graph.subtree(of: below, upTo: 256)?.contains(child) ?? true)
@@ -182,16 +177,22 @@ public final class LateSubtreeCopying: Heuristic {
         return estimate * 4 <= whole
     }
 
+    /// The operands whose rows are all `up.parent` can make a filter along `up` from (a
+    /// join's or intersection's others, a difference's left for its right operand), or nil
+    /// for a parent that gives its filter otherwise.
+    private static func operandsGivingAFilter(along up: Edge, _ graph: PlanGraph) -> [Int]? {
+        switch graph[up.parent].operation {
+        case .apply(.join), .apply(.intersection): return graph[up.parent].children.indices.filter { $0 != up.operand }
+        case .apply(.difference) where up.operand == 1: return [0]
+        default: return nil
+        }
+    }
+
     /// Whether `up.parent` gives a filter along `up` only from another operand's rows, and
     /// that operand, incomplete, reads `node`.
     private static func givesOnlyFromOperands(_ up: Edge, reading node: NodeID, _ graph: PlanGraph,
                                               _ run: any RunnerContext) -> Bool {
-        let others: [Int]
-        switch graph[up.parent].operation {
-        case .apply(.join), .apply(.intersection): others = graph[up.parent].children.indices.filter { $0 != up.operand }
-        case .apply(.difference) where up.operand == 1: others = [0]
-        default: return false
-        }
+        guard let others = operandsGivingAFilter(along: up, graph) else { return false }
         return others.contains { operand in
             let below = graph.child(at: Edge(parent: up.parent, operand: operand))
             return !run.isComplete(below) && (below == node || graph.subtree(of: below, upTo: 256)?.contains(node) ?? true)
