@@ -110,11 +110,13 @@ public final class LateSubtreeCopying: Heuristic {
         }
     }
 
-    /// Case 5 (issue 15, eighteenth session): every other parent still waiting reads the
-    /// edge's parent below it and gives its filter only from rows (a join or intersection
-    /// whose other operand reads it, a difference's right operand whose left operand does),
-    /// so none can give one before the child is drained: uncopied, the child is drained with
-    /// no active filter, and the filter given now is lost. The seed's `subtree-copying` copies
+    /// Case 5 (issue 15, eighteenth session): another parent still waiting reads the edge's
+    /// parent below it and gives its filter only from rows (a join or intersection whose
+    /// other operand reads it, a difference's right operand whose left operand does), and
+    /// every other one still waiting gives its filter from rows that do not need the child
+    /// (`givesFromOperandsWithout`): the first kind cannot give one before the child is
+    /// drained, so uncopied, the child is drained with no active filter, and the filter given
+    /// now is lost. The seed's `subtree-copying` copies
     /// here toward a source that fetches selectively (criterion 3), and this case takes the
     /// rest: a source drained whole delivers every row either way, where the copy delivers
     /// only what passes. Held-out seed
