@@ -95,21 +95,11 @@ extension Runner {
     /// `willNarrowFilter` copied the subtree), or nil when that changes nothing or the child
     /// is complete.
     private func narrowEdge(_ given: Predicate, _ filter: Predicate, _ edge: Edge) -> NodeID? {
-        guard !runtimes[graph.child(at: edge)].complete, !Self.implies(given, filter) else { return nil }
+        guard !runtimes[graph.child(at: edge)].complete, !given.impliesSyntactically(filter) else { return nil }
         forEachHeuristic(.willNarrowFilter) { $0.willNarrowFilter(filter, along: edge, run: self) }
-        runtimes[edge.parent].providedToOperand[edge.operand] = Self.implies(filter, given) ? filter : .all([given, filter])
+        runtimes[edge.parent].providedToOperand[edge.operand] = filter.impliesSyntactically(given) ? filter : .all([given, filter])
         counters.filtersNarrowed += 1
         return graph.child(at: edge)
-    }
-
-    /// Whether every row passing `a` passes `b`, as far as a syntactic check can tell: `b` is
-    /// `a` or one of `a`'s conjuncts, or each of `b`'s conjuncts is.
-    private static func implies(_ a: Predicate, _ b: Predicate) -> Bool {
-        if a == b { return true }
-        let held: [Predicate]
-        if case let .and(parts) = a { held = parts } else { held = [a] }
-        if case let .and(needed) = b { return needed.allSatisfy(held.contains) }
-        return held.contains(b)
     }
 
     /// Rewrites a node's filter for one of its children (`Operator.filter(_:forOperandWith:)`).

@@ -7,6 +7,17 @@ extension Predicate {
         return parts.flatMap(\.conjuncts)
     }
 
+    /// Whether every row passing `self` passes `other`, as far as a syntactic check can tell:
+    /// `other` is `self` or one of its conjuncts, or each of `other`'s conjuncts is (not
+    /// flattened: the runner builds one level of AND). False means only "not seen".
+    public func impliesSyntactically(_ other: Predicate) -> Bool {
+        if self == other { return true }
+        let held: [Predicate]
+        if case let .and(parts) = self { held = parts } else { held = [self] }
+        if case let .and(needed) = other { return needed.allSatisfy(held.contains) }
+        return held.contains(other)
+    }
+
     /// Every attribute the predicate reads.
     public var attributes: Set<Attribute> {
         var out = Set<Attribute>()
