@@ -383,10 +383,11 @@ public final class FilterAwareOrdering: Heuristic {
         return graph[node].parents.allSatisfy { $0.parent == pairNode || graph.subtree(of: $0.parent).contains(pairNode) }
     }
 
-    /// `size(node)` under `filter`, a filter given to the node that its sources do not see
-    /// yet, guessed with System R's selectivities (`narrowed`), but for the operands of a
-    /// join below that the filter cannot reach (a join passes a filter on only to an operand
-    /// holding all its attributes): those keep their whole size. A join is as small as its
+    /// `size(node)` under `filter`, a filter given to the node, guessed with System R's
+    /// selectivities (`narrowed`), but for the operands of a join below that the filter
+    /// cannot reach (a join passes a filter on only to an operand holding all its
+    /// attributes), and for sources it has already reached (`alreadySees`): those keep
+    /// their whole size. A join is as small as its
     /// smaller operand, and when that is one the filter never reaches, narrowing the join's
     /// size by the filter made the side look smaller than it can be. Issue 15, sixteenth
     /// session, seed 83 case 422: `((shared intersect shared_2 minus shared_2) join t2)
@@ -415,7 +416,11 @@ public final class FilterAwareOrdering: Heuristic {
         case .apply(.union): kind = .sum
         case .apply(.join), .apply(.intersection): kind = .smallest
         case .apply(.difference), .apply(.select), .apply(.project), .apply(.rename): kind = .first
-        case .apply(.closure), .source, .dead: return (plain, false)
+        case .source:
+            // Already sized under it: its estimate is the active filter's, so narrowing it
+            // again would count the filter twice.
+            return Self.alreadySees(filter, node, run) ? (whole, true) : (plain, false)
+        case .apply(.closure), .dead: return (plain, false)
         }
         guard budget > 0, whole < Int.max else { return (plain, false) }
         var missed = false
@@ -426,6 +431,20 @@ public final class FilterAwareOrdering: Heuristic {
             return part.size
         }
         return missed ? (folded, true) : (plain, false)
+    }
+
+    /// Whether the node's active filter implies `filter` (is it, or has it among its
+    /// conjuncts), so the node's estimate already sees it. Issue 15, held-out seed 130 case
+    /// 1720: `(t2 project [a, e] closure [a -> e] intersect t3 rename [c -> a, d -> e]) join
+    /// t1 join t0`, `t0` and `t1` one row each, `t3` two rows indexed on `c`, `t2` 18
+    /// unindexed. Once `t0` was drained its key `a == 22` reached `t3` as `c == 22` (one row
+    /// by the index), and the intersection was sized at that row narrowed by `a == 22` once
+    /// more: a tenth of `t1`'s row, so `t3` went before `t1`, whose `e == 13` would have
+    /// emptied it, and `t2` was read whole behind the closure (21 rows against 2).
+    private static func alreadySees(_ filter: Predicate, _ node: NodeID, _ run: any RunnerContext) -> Bool {
+        let state = run.filterState(of: node)
+        guard state.isActive, let active = state.filter else { return false }
+        return active.impliesSyntactically(filter)
     }
 
     /// `size` under `filter` as well, guessed with System R's selectivities.
