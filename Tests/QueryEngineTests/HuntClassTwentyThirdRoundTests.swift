@@ -6,6 +6,29 @@ import Relational
 /// (four at `--rows 300`, two at the default `--rows 1000`) found two cases over 4×. Each
 /// form below pins `all-on`, and `seed` beside it.
 final class HuntClassTwentyThirdRoundTests: HuntCaseTestCase {
+    /// Seed 132 case 260 (default rows): `shared = t1 select (a == 1)` under another select
+    /// and a union. `select-pushdown` walked the selects from the top: the outer select's
+    /// predicate activated the inner one, which passed it on along its edge before the
+    /// inner select's own turn, and an edge that had a filter was skipped. The inner
+    /// predicate, the one the index on `a` answers, never reached `t1` (218 rows against 1).
+    /// It now narrows the filter already on the edge. This is `select-pushdown`'s own
+    /// contract ("AND-ed with its own parental filter"), so `seed` reads less too.
+    func testASelectUnderASelectStillPushesItsOwnPredicate() throws {
+        let rows: [[Value]] = (0..<100).map { [.integer($0), .integer($0 % 7)] }
+        let t = try MemoryTable(name: "t", columns: ["a", "b"], rows: rows, indexedAttributes: ["a"])
+        let inner = try Relation(source: t).select("a" *== 1)
+        let chain = try inner.select("b" *!= 5)
+        XCTAssertEqual(try totalRead(chain, [t]), 1)
+        XCTAssertEqual(try totalRead(chain, [t], preset: "seed"), 1)
+        XCTAssertEqual(try totalRead(chain, [t], disable: ["select-pushdown"]), 100)
+
+        // Shared under two selects: both activate it before its own turn.
+        let shared = try inner.select("b" *!= 5).union(inner.select("b" *!= 6))
+        XCTAssertEqual(try totalRead(shared, [t]), 1)
+        XCTAssertEqual(try totalRead(shared, [t], preset: "seed"), 1)
+        XCTAssertEqual(try totalRead(shared, [t], disable: ["select-pushdown"]), 100)
+    }
+
     /// Seed 130 case 1720: `(t2 project [a, e] closure [a -> e] intersect t3 rename [c -> a,
     /// d -> e]) join t1 join t0`, `t0` and `t1` one row each, `t3` two rows indexed on `c`
     /// (its `d` text), `t2` 18 unindexed. Once `t0` was drained its `a == 22` reached `t3`
