@@ -440,7 +440,7 @@ public final class FilterAwareOrdering: Heuristic {
     /// unindexed. Once `t0` was drained its key `a == 22` reached `t3` as `c == 22` (one row
     /// by the index), and the intersection was sized at that row narrowed by `a == 22` once
     /// more: a tenth of `t1`'s row, so `t3` went before `t1`, whose `e == 13` would have
-    /// emptied it, and `t2` was read whole behind the closure (21 rows against 2).
+    /// emptied it, and `t2` was read whole behind the closure (21 rows; now 2, the best 1).
     private static func alreadySees(_ filter: Predicate, _ node: NodeID, _ run: any RunnerContext) -> Bool {
         let state = run.filterState(of: node)
         guard state.isActive, let active = state.filter else { return false }
