@@ -51,4 +51,22 @@ final class HuntClassTwentyThirdRoundTests: HuntCaseTestCase {
         XCTAssertEqual(try totalRead(query, tables, disable: ["filter-aware-ordering"]), 1)
         XCTAssertEqual(try totalRead(query, tables, preset: "seed"), 20)
     }
+
+    /// Seed 26 case 56, found by this round's re-hunt once the fix above let a copy's select
+    /// narrow its edge: `(t1 select (b > 2) minus t1) select (a == 72) select (b == null)`,
+    /// `t1` indexed on `b`. The outer selects activate the inner one with `b == null`, and
+    /// the seed's `subtree-copying` asks to copy `t1` for it. `late-subtree-copying` vetoed
+    /// the copy, as the difference gives `t1` the same `b == null`; but the select then
+    /// narrows the copy's edge with `b > 2`, which matches nothing, the difference's left
+    /// side is empty, and `t1` gets `false`. Without `late-subtree-copying` that read 0 rows,
+    /// with it the 27 null rows.
+    func testACopyASelectWillNarrowIsNotVetoedAsGivingTheSame() throws {
+        let rows: [[Value]] = (0..<297).map { i in [.integer(i % 90), i % 11 == 0 ? .null : .integer(i % 40), .integer(i)] }
+        let t1 = try MemoryTable(name: "t1", columns: ["a", "b", "d"], rows: rows, indexedAttributes: ["a", "b", "d"])
+        let query = try Relation(source: t1).select("b" *> 2).difference(Relation(source: t1))
+            .select("a" *== 72).select("b" *== .null)
+        XCTAssertEqual(try totalRead(query, [t1]), 0)
+        XCTAssertEqual(try totalRead(query, [t1], disable: ["late-subtree-copying"]), 0)
+        XCTAssertEqual(try totalRead(query, [t1], preset: "seed"), 27)
+    }
 }
