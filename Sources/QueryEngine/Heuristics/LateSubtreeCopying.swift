@@ -477,7 +477,7 @@ public final class LateSubtreeCopying: Heuristic {
     public func vetoesCopy(along edge: Edge, run: any RunnerContext) -> Bool {
         let graph = run.graph
         let child = graph.child(at: edge)
-        if selectWillNarrowTheCopy(edge, child, graph, run) { return false }
+        if selectWillNarrowOneRead(edge, child, graph, run) { return false }
         var memo: [NodeID: Bool] = [:]
         // The child's other parents still waiting, walked in place (no list made per copy;
         // the graph read once: nothing here changes it).
@@ -493,21 +493,37 @@ public final class LateSubtreeCopying: Heuristic {
         return !Self.breaksAWait(edge, run, passing: passing)
     }
 
-    /// A select being activated before `select-pushdown` reached it: the filter it passes
-    /// on now is its parents', but once the copy is made the select narrows the copy's edge
-    /// with its own predicate (the copy is a source it alone reads), so the copy need not
-    /// read what the original reads. Only when that narrowing matches nothing or fetches far
-    /// less (`fetchesFarLess`): a predicate no index reads leaves the copy reading the same rows
-    /// as the original, twice in all (`HuntClassTwelfthRoundTests`, `c != d`: 3 rows → 6).
-    /// Issue 15, nineteenth and twentieth sessions, seed 26 case 56: `(t1 select (b > 2)
-    /// minus t1) select (a == 72) select (b == null)`, `t1` 297 rows indexed on `b`. Vetoed
-    /// as giving the same `b == null` as the difference, the copy was not made and `t1`
-    /// delivered its 27 null rows; copied, the copy's `b == null and b > 2` matches nothing,
-    /// the difference's left side is empty and `t1` gets `false` (0 rows).
-    private func selectWillNarrowTheCopy(_ edge: Edge, _ child: NodeID, _ graph: PlanGraph,
+    /// A copy that lets `select-pushdown` narrow one of the two reads with a select's own
+    /// predicate. In the start wave a select activated by its parents passes their filter
+    /// on before its own turn comes; at its turn its predicate narrows its edge, but only
+    /// into a source it alone reads. So a copy of the source, along the select's edge or
+    /// along the other parent's, leaves one read to the select alone, narrowed, and the
+    /// vetoes below (the same filter either way) no longer hold. Only in the start wave,
+    /// before the select's turn (its edge not yet given its predicate), and only when the
+    /// narrowing matches nothing or fetches far less (`fetchesFarLess`): a predicate no
+    /// index reads leaves both reads the same rows, twice in all (`HuntClassTwelfthRoundTests`,
+    /// `c != d`: 3 rows → 6). Issue 15: seed 26 case 56, `(t1 select (b > 2) minus t1)
+    /// select (a == 72) select (b == null)`, `t1` indexed on `b`, the copy along the select's
+    /// edge; vetoed, `t1` delivered its 27 null rows, copied, the copy's `b == null and b > 2`
+    /// matches nothing, the difference's left side is empty and `t1` gets `false` (0 rows).
+    /// Seed 27 case 1636, `((t0 minus shared) join shared) select (e == 2)`, `shared = t0
+    /// select (e > 61)`, the copy along the difference's edge: 5 rows against 0.
+    private func selectWillNarrowOneRead(_ edge: Edge, _ child: NodeID, _ graph: PlanGraph,
                                          _ run: any RunnerContext) -> Bool {
-        guard case let .apply(.select(predicate)) = graph[edge.parent].operation, graph[edge.parent].copiedFrom == nil,
-            graph[child].operation.isSource, let given = run.filterBeingProvided(along: edge),
+        guard !run.hasDrainedASource, graph[child].operation.isSource, graph[child].outputs.isEmpty,
+            let given = run.filterBeingProvided(along: edge)
+        else { return false }
+        let select: NodeID
+        if case .apply(.select) = graph[edge.parent].operation {
+            select = edge.parent
+        } else {
+            // The original is left to the other parent: a select whose turn is still to come.
+            let parents = graph[child].parents
+            guard parents.count == 2, let other = parents.first(where: { $0 != edge }), !run.hasProvided(along: other)
+            else { return false }
+            select = other.parent
+        }
+        guard case let .apply(.select(predicate)) = graph[select].operation, graph[select].copiedFrom == nil,
             !given.impliesSyntactically(predicate)
         else { return false }
         let narrowed = Predicate.all([given, predicate])
