@@ -510,6 +510,7 @@ public final class LateSubtreeCopying: Heuristic {
     /// select (e > 61)`, the copy along the difference's edge: 5 rows against 0.
     private func selectWillNarrowOneRead(_ edge: Edge, _ child: NodeID, _ graph: PlanGraph,
                                          _ run: any RunnerContext) -> Bool {
+        // A source that feeds an output is read whole anyway: a copy only adds its rows.
         guard !run.hasDrainedASource, graph[child].operation.isSource, graph[child].outputs.isEmpty,
             let given = run.filterBeingProvided(along: edge)
         else { return false }

@@ -121,7 +121,8 @@ extension Predicate {
 
     /// Whether a conjunction pins an attribute to a value (`a == v`, or an IN-set of one key
     /// on `a` alone) that another of its comparisons then rejects, in the total value order:
-    /// `c == null and c > 5` (null is the least value), `c == 3 and c == 4`; or confines an
+    /// `c == null and c > 5` (null is the least value), `c == 3 and c == 4`, `c == null and
+    /// d < c` (nothing is below null, whatever `d` holds); or confines an
     /// attribute to sets of values (equalities, IN-sets, ORs of them) that share no value:
     /// `e in {1, 17} and e in {0.5, 53}`, two join key filters that a runner's narrowing
     /// AND-ed. Nested conjunctions count as one. Such a filter matches no row, but `isUnsatisfiable` does not
@@ -163,8 +164,12 @@ extension Predicate {
             }
         }
         for (left, op, right) in comparisons {
-            guard let l = value(left), let r = value(right) else { continue }
-            if !op.holds(forComparison: Value.compare(l, r)) { return true }
+            let l = value(left), r = value(right)
+            if let l, let r {
+                if !op.holds(forComparison: Value.compare(l, r)) { return true }
+            } else if (op == .less && r == .null) || (op == .greater && l == .null) {
+                return true  // below the least value
+            }
         }
         return false
     }
