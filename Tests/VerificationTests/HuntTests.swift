@@ -64,6 +64,26 @@ final class HuntTests: XCTestCase {
         XCTAssertNoThrow(try measurer.measure(try lookupCase()))
     }
 
+    /// A join of two tables whose rows all share one key makes their product: the all-off
+    /// run is stopped once its emitted rows pass the bound, before it completes, and the
+    /// case is skipped.
+    func testARunThatOutgrowsTheBoundIsStoppedPartWay() throws {
+        let rows = (0..<300).map { Row([.integer($0), .integer(1)]) }  // (a or b, k): attributes in order
+        let left = CaseTable(name: "l", scheme: try Scheme(["k", "a"]), rows: rows)
+        let right = CaseTable(name: "r", scheme: try Scheme(["k", "b"]), rows: rows)
+        let product = CaseGraph(tables: [left, right],
+                                nodes: [.table(0), .table(1), .apply(.join([JoinPair("k", "k")]), [0, 1])], outputs: [2])
+        var measurer = RegretMeasurer(grid: try HuntGrid(names: ["all-on"]))
+        measurer.maxWork = 10_000
+        XCTAssertThrowsError(try measurer.measure(product)) { error in
+            let tooMuch = error as? RegretMeasurer.TooMuchWork
+            XCTAssertNotNil(tooMuch, "\(error)")
+            XCTAssertNil(tooMuch?.work, "the run should have been stopped, not completed")
+        }
+        measurer.maxWork = 200_000
+        XCTAssertEqual(try measurer.measure(product).runs.first?.resultRows, 90_000)
+    }
+
     func testZeroCountsAreTakenAsOne() {
         XCTAssertEqual(CaseRegret.ratio(0, 0), 1)
         XCTAssertEqual(CaseRegret.ratio(5, 0), 5)

@@ -163,6 +163,7 @@ public final class PreparedQuery {
             checked: engine.checked, kernels: kernels, timesHooks: engine.timesHooks, template: template,
             hookPlan: hookPlan, reusing: takeSpareRuntimes(), spareTimer: takeSpareHookTimer(),
             spareEstimates: takeSpareEstimates())
+        runner.rowLimit = engine.rowLimit
         let results = try runner.run()
         timings.runMicroseconds = (clock.now - runStart).microseconds
 

@@ -17,6 +17,12 @@ public struct QueryEngine {
     /// Checked mode (see `EngineChecks`): validate the graph before and after every pass and
     /// after every runtime edit, and fail the run on a broken engine invariant.
     public var checked = EngineChecks.enabledByDefault
+    /// Rows a run may emit through its nodes, summed, before it is abandoned with
+    /// `RunTooLarge`: a bound for callers that run generated queries (`testbed hunt`), whose
+    /// joins over rows sharing a key can multiply. Checked per batch emitted, so one kernel
+    /// call (a join releasing the rows it held once its other operand completes) can still
+    /// make a batch far past it. Unbounded by default.
+    public var rowLimit = Int.max
 
     public init(flags: FlagSet, catalog: HeuristicCatalog = .standard) {
         self.flags = flags

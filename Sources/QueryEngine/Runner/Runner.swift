@@ -31,6 +31,11 @@ final class Runner: RunnerContext {
     /// `willProvideFilter` hooks run (`filterBeingProvided`).
     var providing: (edge: Edge, filter: Predicate)?
 
+    /// `QueryEngine.rowLimit`, and the rows emitted so far: past the limit `emit` delivers
+    /// nothing more and `run` throws `RunTooLarge` once the drain under way returns.
+    var rowLimit = Int.max
+    private var rowsEmitted = 0
+
     /// What the run starts from (`RunTemplate`), computed once per prepared query.
     let template: RunTemplate
 
@@ -82,6 +87,7 @@ final class Runner: RunnerContext {
         try throwIfViolated()
         while let initiator = nextInitiator() {
             try drain(initiator)
+            if rowsEmitted > rowLimit { throw RunTooLarge(limit: rowLimit) }
             try throwIfViolated()
         }
         for (output, node) in graph.outputNodes.enumerated() where !runtimes[node].complete {
@@ -250,6 +256,8 @@ final class Runner: RunnerContext {
 
     /// Delivers a node's new rows to its outputs and parents.
     func emit(_ id: NodeID, _ batch: Batch) {
+        rowsEmitted &+= batch.count
+        guard rowsEmitted <= rowLimit else { return }
         checkEmission(id, batch)
         runtimes[id].rowsOut += batch.count
         // Results keep the batches; rows are decoded when a caller reads them.

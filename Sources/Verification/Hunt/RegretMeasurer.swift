@@ -50,10 +50,17 @@ public struct RegretMeasurer {
     /// deterministic bound that keeps a hunt's time in proportion to its cases.
     public var maxWork = 2_000_000
 
-    /// A case skipped because its first run did more work than `maxWork`.
+    /// A case skipped because its first run did more work than `maxWork`: `work` rows moved,
+    /// or nil when the run was stopped part way (`QueryEngine.rowLimit`), before joins over
+    /// rows sharing a key multiplied further. (Not every such case stops in time: README,
+    /// "Known limits".)
     public struct TooMuchWork: Error, CustomStringConvertible {
-        public let work: Int
-        public var description: String { "the all-off run moved \(work) rows through its nodes" }
+        public let work: Int?
+        public let limit: Int
+        public var description: String {
+            work.map { "the all-off run moved \($0) rows through its nodes" }
+                ?? "the all-off run emitted more than \(limit) rows through its nodes and was stopped"
+        }
     }
 
     public init(grid: HuntGrid) { self.grid = grid }
@@ -77,8 +84,14 @@ public struct RegretMeasurer {
         var engine = QueryEngine(flags: try grid.catalog.preset("all-off"), catalog: grid.engineCatalog)
         engine.batchSize = batchSize
         engine.checked = false
-        let work = try engine.run(outputs).counters.perNode.reduce(0) { $0 + $1.rowsIn + $1.rowsOut }
-        if work > maxWork { throw TooMuchWork(work: work) }
+        engine.rowLimit = maxWork
+        let work: Int
+        do {
+            work = try engine.run(outputs).counters.perNode.reduce(0) { $0 + $1.rowsIn + $1.rowsOut }
+        } catch is RunTooLarge {
+            throw TooMuchWork(work: nil, limit: maxWork)
+        }
+        if work > maxWork { throw TooMuchWork(work: work, limit: maxWork) }
         // And one under the grid's first flag set (by default all-on, whose heuristics'
         // code the other sets run a part of): otherwise that set alone pays for bringing
         // its code into the caches, which put all-on's median time regret 0.3 higher when
