@@ -19,9 +19,10 @@ public struct QueryEngine {
     public var checked = EngineChecks.enabledByDefault
     /// Rows a run may emit through its nodes, summed, before it is abandoned with
     /// `RunTooLarge`: a bound for callers that run generated queries (`testbed hunt`), whose
-    /// joins over rows sharing a key can multiply. Checked per batch emitted, so one kernel
-    /// call (a join releasing the rows it held once its other operand completes) can still
-    /// make a batch far past it. Unbounded by default.
+    /// joins can multiply (a closure's pairs joined with a table they share no attribute
+    /// with). Checked per batch emitted; under a limit, a large batch goes to a kernel a
+    /// batch size at a time, so one join's output past the limit is at most a batch times
+    /// the other operand's rows. Unbounded by default.
     public var rowLimit = Int.max
 
     public init(flags: FlagSet, catalog: HeuristicCatalog = .standard) {

@@ -29,6 +29,20 @@ struct Batch {
 
     mutating func append(contentsOf other: Batch) { pieces.append(contentsOf: other.pieces) }
 
+    /// The same rows as batches of at most `size` rows each, in order.
+    func parts(of size: Int) -> [Batch] {
+        var parts: [Batch] = []
+        for piece in pieces {
+            var start = 0
+            while start < piece.count {
+                let end = min(start + size, piece.count)
+                parts.append(Batch(start == 0 && end == piece.count ? piece : piece.selecting(Array(start..<end))))
+                start = end
+            }
+        }
+        return parts
+    }
+
     /// Every row, decoded.
     var rows: [Row] {
         if pieces.count == 1, case let .rows(rows) = pieces[0] { return rows }

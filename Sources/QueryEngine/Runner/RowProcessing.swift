@@ -5,6 +5,13 @@ import Relational
 // `InvariantChecks`), for every operator.
 extension Runner {
     func receive(_ batch: Batch, along edge: Edge) {
+        // Under a row limit a large batch (a closure's or a difference's rows, released
+        // at once) goes to the kernel a run's batch size at a time, so a join that
+        // multiplies it is stopped at `emit` after one part, not after the whole product.
+        if rowLimit < Int.max, batch.count > batchSize {
+            for part in batch.parts(of: batchSize) where rowsEmitted <= rowLimit { receive(part, along: edge) }
+            return
+        }
         let runtime = runtimes[edge.parent]
         runtime.rowsIn += batch.count
         runtime.started = true

@@ -34,7 +34,7 @@ final class Runner: RunnerContext {
     /// `QueryEngine.rowLimit`, and the rows emitted so far: past the limit `emit` delivers
     /// nothing more and `run` throws `RunTooLarge` once the drain under way returns.
     var rowLimit = Int.max
-    private var rowsEmitted = 0
+    private(set) var rowsEmitted = 0
 
     /// What the run starts from (`RunTemplate`), computed once per prepared query.
     let template: RunTemplate

@@ -51,9 +51,10 @@ public struct RegretMeasurer {
     public var maxWork = 2_000_000
 
     /// A case skipped because its first run did more work than `maxWork`: `work` rows moved,
-    /// or nil when the run was stopped part way (`QueryEngine.rowLimit`), before joins over
-    /// rows sharing a key multiplied further. (Not every such case stops in time: README,
-    /// "Known limits".)
+    /// or nil when the run was stopped part way (`QueryEngine.rowLimit`): held-out seed 160
+    /// case 953 at `--rows 3000` joins a closure's pairs with a 2,984-row table sharing no
+    /// attribute, 1.7 billion rows, and took 24 GB before the kernel killed the hunt; it is
+    /// now stopped after 3.5 s at 0.6 GB.
     public struct TooMuchWork: Error, CustomStringConvertible {
         public let work: Int?
         public let limit: Int

@@ -1,0 +1,44 @@
+import XCTest
+import Relational
+@testable import QueryEngine
+
+/// `QueryEngine.rowLimit`: a run whose nodes emit more rows than the limit is stopped with
+/// `RunTooLarge`; under the limit, large batches go to the kernels a batch size at a time
+/// and the results are unchanged.
+final class RowLimitTests: XCTestCase {
+    /// A chain of 60 edges: its closure releases 1,830 pairs in one batch when its operand
+    /// completes (more than a batch); joined with the 60 edges on nothing in common, a product.
+    private func closureProduct() throws -> (query: Relation, closurePairs: Int) {
+        let edges = try MemoryTable(name: "edges", columns: ["c", "e"], rows: (0..<60).map { [.integer($0), .integer($0 + 1)] })
+        let closure = try Relation(source: edges).closure("e", "c")
+        let other = try Relation(source: edges).rename(["c": "a", "e": "b"])
+        return (try closure.join(other), 60 * 61 / 2)
+    }
+
+    func testARunPastTheLimitIsStopped() throws {
+        let (query, pairs) = try closureProduct()
+        var engine = try QueryEngine(preset: "all-off")
+        engine.rowLimit = 20_000
+        XCTAssertThrowsError(try engine.run([query])) { XCTAssertTrue($0 is RunTooLarge, "\($0)") }
+        // The closure's pairs were emitted as one batch; the product stopped after a part of them.
+        engine.rowLimit = 10 * pairs * 60
+        XCTAssertEqual(try engine.run([query]).results[0].count, pairs * 60)
+    }
+
+    func testUnderTheLimitResultsAndCountsAreUnchanged() throws {
+        let edges = try MemoryTable(name: "edges", columns: ["c", "e"], rows: (0..<120).map { [.integer($0 % 40), .integer($0 % 40 + 1)] })
+        let query = try Relation(source: edges).closure("e", "c").select("c" *< 30).join(Relation(source: edges))
+        for batchSize in [1, 3, 1024] {
+            var limited = try QueryEngine(preset: "all-on")
+            limited.batchSize = batchSize
+            limited.rowLimit = 1_000_000
+            var free = try QueryEngine(preset: "all-on")
+            free.batchSize = batchSize
+            let a = try limited.run([query]), b = try free.run([query])
+            XCTAssertEqual(Set(a.results[0]), Set(b.results[0]), "batch size \(batchSize)")
+            XCTAssertEqual(Set(a.results[0]), Set(try ReferenceEvaluator.evaluate(query)))
+            XCTAssertEqual(a.counters.sourceRowsRead, b.counters.sourceRowsRead)
+            XCTAssertEqual(a.counters.perNode.map(\.rowsOut), b.counters.perNode.map(\.rowsOut))
+        }
+    }
+}
