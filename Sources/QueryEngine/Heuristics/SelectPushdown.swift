@@ -44,16 +44,27 @@ public final class SelectPushdown: Heuristic {
     /// predicate then narrows the edge (the runner ANDs a second filter on an edge). Skipped,
     /// it was lost: `t select (a == 1) select (b != 5)` read every row of `t` with `b != 5`
     /// where the index on `a` finds one (issue 15, held-out seed 132 case 260: 218 rows
-    /// against 1). Only where the operand is a source the select alone reads, and the select
-    /// is not a copy: the narrowing then ends at that source, where it changes what is
-    /// fetched. One that flowed on through an operator (a select-union chain, copied level by
-    /// level under `subtree-copying`) came back OR-ed with the other parents' filters and
-    /// grew fourfold per level (`GrowthBudgetTests`).
+    /// against 1). Only where the select is not a copy and its operand is a tree the select
+    /// alone reads (`readsAloneATree`): the narrowing then ends at sources nothing else reads,
+    /// where it changes what is fetched. One that flowed on into a shared node (a select-union
+    /// chain, copied level by level under `subtree-copying`) came back OR-ed with the other
+    /// parents' filters and grew fourfold per level (`GrowthBudgetTests`).
     private func narrowWithPredicate(_ predicate: Predicate, along edge: Edge, run: any RunnerContext) {
         let graph = run.graph
-        let child = graph[graph.child(at: edge)]
-        guard graph[edge.parent].copiedFrom == nil, child.operation.isSource, child.parents.count == 1, child.outputs.isEmpty
-        else { return }
+        guard graph[edge.parent].copiedFrom == nil, Self.readsAloneATree(graph.child(at: edge), graph) else { return }
         run.provideFilter(predicate, along: edge)
+    }
+
+    /// Whether every node under `operand`, itself included, has one parent and feeds no
+    /// output, within 16 nodes (a source alone, or a small join or set operation over sources
+    /// read nowhere else). Issue 15, held-out seed 149 case 183: `shared = (t2 join t0) select
+    /// (a <= 3)` under both edges of a self-join with `e == 247` above; the self-join's filter
+    /// activated the select first, and its `a <= 3`, which `t2`'s index finds nothing for, was
+    /// not added over the join: `t2` delivered its 5 rows where 0 were needed.
+    static func readsAloneATree(_ operand: NodeID, _ graph: PlanGraph) -> Bool {
+        // A source, the usual operand, asked in place: the walk below allocates its list.
+        if graph[operand].operation.isSource { return graph[operand].parents.count == 1 && graph[operand].outputs.isEmpty }
+        guard let nodes = graph.subtree(of: operand, upTo: 16) else { return false }
+        return nodes.allSatisfy { graph[$0].parents.count == 1 && graph[$0].outputs.isEmpty }
     }
 }
