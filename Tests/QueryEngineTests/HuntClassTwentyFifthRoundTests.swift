@@ -47,4 +47,34 @@ final class HuntClassTwentyFifthRoundTests: HuntCaseTestCase {
         if case .apply(.join) = operation { return true }
         return false
     }
+
+    /// Held-out seed 149 case 1583: `(t2 join t0 join (t1 minus t1 select (d == 65))) select
+    /// (a <= null)`, `t2` 500 rows unindexed, one of them (not in its statistics sample) with
+    /// a null `a`; `t0` 100 rows indexed on `a` and `d`, 16 with a null `a`; `t1` two rows.
+    /// `filter-aware-ordering` sized `t2 join t0` by `t2`'s sample (no match: half a sampled
+    /// row, about 2 rows), no larger than `t1`, and deferred `t1`; `t2`'s null key then
+    /// keyed `t0`'s 16 null rows (17 read). `a <= null` pins `a` to null, so the key
+    /// look-ahead now counts the rows of `t0` that key matches (16): the join is sized at 16,
+    /// `t1` goes first, its keys match nothing of `t0`, and `t2` gets `false` (2 rows).
+    func testAKeyPinnedByTheFilterIsLookedAhead() throws {
+        let t2Rows: [[Value]] = (0..<500).map { i in [i == 1 ? .null : .integer(i), .integer(i % 7), .integer(i % 11)] }
+        let t2 = try MemoryTable(name: "t2", columns: ["a", "b", "e"], rows: t2Rows)
+        let t0Rows: [[Value]] = (0..<100).map { i in [i < 16 ? .null : .integer(i), .integer(i), .integer(20 + i % 20)] }
+        let t0 = try MemoryTable(name: "t0", columns: ["a", "c", "d"], rows: t0Rows, indexedAttributes: ["a", "d"])
+        let t1 = try MemoryTable(name: "t1", columns: ["d"], rows: [[.real(8.0)], [.integer(134)]], indexedAttributes: ["d"])
+        let right = try Relation(source: t1).difference(Relation(source: t1).select("d" *== 65))
+        let query = try Relation(source: t2).join(Relation(source: t0)).join(right).select("a" *<= .null)
+        XCTAssertEqual(try totalRead(query, [t2, t0, t1]), 2)
+        XCTAssertEqual(try totalRead(query, [t2, t0, t1], disable: ["filter-aware-ordering"]), 2)
+    }
+
+    func testALessOrEqualNullPinsTheAttribute() {
+        let filter = Predicate.all(["a" *<= .null, "e" *< 241])
+        XCTAssertEqual(filter.pinnedValueSets["a"], [.null])
+        XCTAssertNil(filter.impliedValueSets["a"])
+        XCTAssertNil(filter.pinnedValueSets["e"])
+        let flipped = Predicate.comparison(.value(.null), .greaterOrEqual, .attribute("a"))
+        XCTAssertEqual(flipped.pinnedValueSets["a"], [.null])
+        XCTAssertEqual(Predicate.all(["a" *<= .null, "a" *== 3]).pinnedValueSets["a"], [])
+    }
 }

@@ -101,6 +101,23 @@ extension Predicate {
         }
     }
 
+    /// `impliedValueSets`, also reading `a <= null` (and `null >= a`) as `a == null`: null is
+    /// the least value, so nothing else is at or below it. Kept apart from `impliedValueSets`,
+    /// which indexes fetch by: there it would change what the seed's own heuristics read.
+    public var pinnedValueSets: [Attribute: Set<Value>] {
+        var sets = impliedValueSets
+        for part in conjuncts {
+            switch part {
+            case let .comparison(.attribute(a), .lessOrEqual, .value(.null)),
+                let .comparison(.value(.null), .greaterOrEqual, .attribute(a)):
+                sets[a] = sets[a].map { $0.intersection([.null]) } ?? [.null]
+            default:
+                continue
+            }
+        }
+        return sets
+    }
+
     /// Whether this is `true` (`.constant(true)`): matched in place, where `!= .true` built
     /// the constant (a lazy global) and called the derived equality, on hot hook paths.
     public var isConstantTrue: Bool {
