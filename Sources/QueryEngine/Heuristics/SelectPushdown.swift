@@ -55,16 +55,25 @@ public final class SelectPushdown: Heuristic {
         run.provideFilter(predicate, along: edge)
     }
 
-    /// Whether every node under `operand`, itself included, has one parent and feeds no
-    /// output, within 16 nodes (a source alone, or a small join or set operation over sources
-    /// read nowhere else). Issue 15, held-out seed 149 case 183: `shared = (t2 join t0) select
-    /// (a <= 3)` under both edges of a self-join with `e == 247` above; the self-join's filter
-    /// activated the select first, and its `a <= 3`, which `t2`'s index finds nothing for, was
-    /// not added over the join: `t2` delivered its 5 rows where 0 were needed.
+    /// Whether every node under `operand`, itself included, is read by one parent node (along
+    /// one edge, or along both edges of a self-join) and feeds no output, within 16 nodes (a
+    /// source alone, or a small join or set operation over sources read nowhere else).
+    /// Issue 15, held-out seed 149 case 183: `shared = (t2 join t0) select (a <= 3)` under
+    /// both edges of a self-join with `e == 247` above; the self-join's filter activated the
+    /// select first, and its `a <= 3`, which `t2`'s index finds nothing for, was not added
+    /// over the join: `t2` delivered its 5 rows where 0 were needed. Seed 107 case 1116, `(t0
+    /// join t0) select (a == c) select (10 >= b) …`: the self-join's `t0` hears the same
+    /// filter from both edges, so it is narrowed once (10 rows against 0).
     static func readsAloneATree(_ operand: NodeID, _ graph: PlanGraph) -> Bool {
         // A source, the usual operand, asked in place: the walk below allocates its list.
-        if graph[operand].operation.isSource { return graph[operand].parents.count == 1 && graph[operand].outputs.isEmpty }
+        if graph[operand].operation.isSource { return hasOneReader(operand, graph) }
         guard let nodes = graph.subtree(of: operand, upTo: 16) else { return false }
-        return nodes.allSatisfy { graph[$0].parents.count == 1 && graph[$0].outputs.isEmpty }
+        return nodes.allSatisfy { hasOneReader($0, graph) }
+    }
+
+    private static func hasOneReader(_ node: NodeID, _ graph: PlanGraph) -> Bool {
+        let parents = graph[node].parents
+        guard let first = parents.first, graph[node].outputs.isEmpty else { return false }
+        return parents.allSatisfy { $0.parent == first.parent }
     }
 }
