@@ -124,4 +124,39 @@ final class HuntClassTwentyFifthRoundTests: HuntCaseTestCase {
         let query = try shared.intersection(shared2).project(["e"]).union(shared2).select("e" *== .null)
         XCTAssertEqual(try totalRead(query, [t2]), 0)
     }
+
+    /// Held-out seed 172 case 1781: `t0 project [b, c] closure [b -> c] select (c == "k232"
+    /// or c == 56) join [b = b, c = d] t3`, `t0` 498 rows indexed on `c`, `t3` one row. The
+    /// select pins the closure's end at the start, so `closure-seeding` fetches `t0` by `c`,
+    /// and `filter-aware-ordering` sized the closure by that first fetch: a row, no larger
+    /// than `t3`, so `t0` went first and the backward search read every descendant (123 rows
+    /// in the case). A seeded closure whose other end a join above could pin is now sized
+    /// between its first fetch and its whole table (`seededReach`), `t3` goes first, its key
+    /// pins the closure's start as well, and the search restarts from it: `t3`'s `b` has no
+    /// edge, so nothing of `t0` is read.
+    func testASeededClosureIsSizedBeyondItsFirstFetch() throws {
+        let rows: [[Value]] = (3..<501).map { i in [.integer(i), .integer(i / 2), .integer(i % 7)] }
+        let t0 = try MemoryTable(name: "t0", columns: ["b", "c", "d"], rows: rows, indexedAttributes: ["c", "d"])
+        let t3 = try MemoryTable(name: "t3", columns: ["b", "d"], rows: [[.text("a"), .integer(227)]], indexedAttributes: ["b", "d"])
+        let query = try Relation(source: t0).project(["b", "c"]).closure("b", "c")
+            .select(.any(["c" *== .text("k232"), "c" *== 1]))
+            .equijoin(Relation(source: t3), matching: [JoinPair("b", "b"), JoinPair("c", "d")])
+        XCTAssertLessThanOrEqual(try totalRead(query, [t0, t3]), 1)
+        XCTAssertGreaterThan(try totalRead(query, [t0, t3], disable: ["filter-aware-ordering"]), 100)
+    }
+
+    /// The gate: a join keyed only on the end the select already pins narrows what the
+    /// search finds but cannot restart it, so the closure keeps its first fetch's size and
+    /// goes first, its keys filtering the other side (seed 54 case 1134: sized up, it waited
+    /// behind a 26-row table, 17 rows → 43; here 1 row → 15).
+    func testAClosureJoinedOnItsPinnedEndIsNotSizedUp() throws {
+        let rows: [[Value]] = (3..<501).map { i in [.integer(i), .integer(i / 2), .integer(i % 7)] }
+        let t0 = try MemoryTable(name: "t0", columns: ["b", "c", "d"], rows: rows, indexedAttributes: ["b"])
+        let t2 = try MemoryTable(name: "t2", columns: ["b", "e"], rows: (0..<15).map { [.integer($0 * 19), .integer($0)] })
+        let query = try Relation(source: t0).project(["b", "c"]).closure("b", "c")
+            .select(.any(["b" *== .text("k232"), "b" *== 3])).join(Relation(source: t2))
+        let withOrdering = try totalRead(query, [t0, t2])
+        XCTAssertEqual(withOrdering, try totalRead(query, [t0, t2], disable: ["filter-aware-ordering"]))
+        XCTAssertLessThan(withOrdering, 15, "the closure's keys filter t2")
+    }
 }

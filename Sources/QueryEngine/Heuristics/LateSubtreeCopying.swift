@@ -494,12 +494,12 @@ public final class LateSubtreeCopying: Heuristic {
     }
 
     /// A copy that lets `select-pushdown` narrow one of the two reads with a select's own
-    /// predicate (the child a source, or a node over a tree nothing else reads:
-    /// `SelectPushdown.readsAloneATree`). In the start wave a select activated by its parents passes their filter
+    /// predicate. In the start wave a select activated by its parents passes their filter
     /// on before its own turn comes; at its turn its predicate narrows its edge, but only
-    /// into a source it alone reads. So a copy of the source, along the select's edge or
-    /// along the other parent's, leaves one read to the select alone, narrowed, and the
-    /// vetoes below (the same filter either way) no longer hold. Only in the start wave,
+    /// into a tree it alone reads (`SelectPushdown.readsAloneATree`): the child, a source or
+    /// a node over such a tree, is read by two. So a copy of the child, along the select's
+    /// edge or along the other parent's, leaves one read to the select alone, narrowed, and
+    /// the vetoes below (the same filter either way) no longer hold. Only in the start wave,
     /// before the select's turn (its edge not yet given its predicate), and only when the
     /// narrowing matches nothing or fetches far less (`fetchesFarLess`): a predicate no
     /// index reads leaves both reads the same rows, twice in all (`HuntClassTwelfthRoundTests`,
