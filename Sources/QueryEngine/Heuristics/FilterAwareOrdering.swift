@@ -845,11 +845,9 @@ public final class FilterAwareOrdering: Heuristic {
         case (false, true): guard Self.keysAbovePin(from, of: node, nodes) else { return nil }
         default: return nil
         }
-        var whole = 0
-        for id in sources(under: node, nodes) {
-            guard let count = nodes[id].approximateCount else { return nil }
-            whole += count
-        }
+        var whole: Int? = 0
+        forEachSource(under: node, nodes) { id in whole = whole.flatMap { sum in nodes[id].approximateCount.map { sum + $0 } } }
+        guard let whole else { return nil }
         let reach = (Double(firstFetch) * Double(whole) * 100).squareRoot().rounded(.up)
         return reach < Double(Int.max / 2) ? max(firstFetch, Int(reach)) : nil
     }
@@ -873,18 +871,16 @@ public final class FilterAwareOrdering: Heuristic {
         return false
     }
 
-    /// The distinct sources under `node` (its source bits).
-    private func sources(under node: NodeID, _ nodes: [PlanNode]) -> [NodeID] {
+    /// Calls `body` with each distinct source under `node` (its source bits), in place.
+    private func forEachSource(under node: NodeID, _ nodes: [PlanNode], _ body: (NodeID) -> Void) {
         fillSources(node, nodes)
-        var found: [NodeID] = []
         for w in 0..<state.words {
             var bits = state.sourceBits[node * state.words + w]
             while bits != 0 {
-                found.append((w << 6) + bits.trailingZeroBitCount)
+                body((w << 6) + bits.trailingZeroBitCount)
                 bits &= bits - 1
             }
         }
-        return found
     }
 
     /// How an operator's size follows from its operands': a union adds them, at most its
@@ -950,17 +946,11 @@ public final class FilterAwareOrdering: Heuristic {
     /// that union, 1 row counted as 2, was deferred behind a join whose one-row side's null
     /// key then matched 25 rows of the other (26 rows against 3).
     private func distinctSourceSize(_ node: NodeID, _ nodes: [PlanNode], _ run: any RunnerContext) -> Int {
-        fillSources(node, nodes)
         var total = 0
-        for w in 0..<state.words {
-            var bits = state.sourceBits[node * state.words + w]
-            while bits != 0 {
-                let id = (w << 6) + bits.trailingZeroBitCount
-                bits &= bits - 1
-                let (added, overflow) = total.addingReportingOverflow(size(id, nodes, run))
-                if overflow { return Int.max }
-                total = added
-            }
+        forEachSource(under: node, nodes) { id in
+            guard total < Int.max else { return }
+            let (added, overflow) = total.addingReportingOverflow(size(id, nodes, run))
+            total = overflow ? Int.max : added
         }
         return total
     }
