@@ -1,8 +1,9 @@
 import Relational
 
 /// `sampled-estimate-ordering`: when a candidate's active filter is one no index answers
-/// (its estimate is its whole table), pick the next initiator by sampled estimates
-/// (`SampledEstimates`): such a source counts its sampled size, every other its own
+/// (its estimate is its whole table), or one an index answers only in part (its index count
+/// scaled by the sampled selectivity of the rest), pick the next initiator by sampled
+/// estimates (`SampledEstimates`): such a source counts its sampled size, every other its own
 /// estimate; the smallest goes first, ties in declaration order. With no such candidate it
 /// leaves the pick to the initiator ordering. (`filter-aware-ordering` sizes such sources
 /// by the same samples, whatever this flag says: a heuristic reads only its own flags.)
@@ -23,7 +24,7 @@ public final class SampledEstimateOrdering: Heuristic {
     public static let flags = [
         FlagSpec(
             name: sampling.name, kind: .toggle, allOn: .toggle(true), allOff: .toggle(false),
-            meaning: "pick the next source by a sampled estimate when a source's filter is one no index answers (and the pick is at most half the smallest-estimate one)",
+            meaning: "pick the next source by a sampled estimate when a source's filter is one no index answers, or answers only in part (and the pick is at most half the smallest-estimate one)",
             laterThanSeed: true)
     ]
 
@@ -67,13 +68,13 @@ public final class SampledEstimateOrdering: Heuristic {
     /// first, 522 rows against 287; 32/1994 and 31/1728 the same, with a half rule alone
     /// 1994's pair was sampled far apart).
     public func chooseInitiator(from candidates: [NodeID], run: any RunnerContext) -> NodeID? {
-        guard candidates.count > 1, candidates.contains(where: { samples.hundredths($0, run) != nil }) else { return nil }
+        guard candidates.count > 1, candidates.contains(where: { sampledSize($0, run) != nil }) else { return nil }
         var best: (id: NodeID, size: Int)?
         var usual: (id: NodeID, estimate: Int, size: Int)?
         for id in candidates {
             let estimate = run.estimate(id) ?? Int.max
             let size: Int
-            if let sampled = samples.hundredths(id, run) {
+            if let sampled = sampledSize(id, run) {
                 size = sampled
             } else {
                 let (scaled, overflow) = estimate.multipliedReportingOverflow(by: 100)
@@ -86,6 +87,13 @@ public final class SampledEstimateOrdering: Heuristic {
         }
         guard let best, let usual, best.id != usual.id, best.size <= usual.size / 2 else { return nil }
         return best.id
+    }
+
+    /// A candidate's sampled size in hundredths of a row: under a filter no index answers,
+    /// or, when an index answers part of it, the index's count scaled by the rest's sampled
+    /// selectivity (nil: nothing to sample).
+    private func sampledSize(_ id: NodeID, _ run: any RunnerContext) -> Int? {
+        samples.hundredths(id, run) ?? samples.residualHundredths(id, run)
     }
 
     /// Whether `source`, up through selects, projects and renames each its only parent, is

@@ -20,6 +20,7 @@ import Relational
 /// answer (a filter changes only by narrowing, a handful of times a run).
 final class SampledEstimates {
     private var known = PerNodeFilterMemo()
+    private var knownResidual = PerNodeFilterMemo()
 
     /// The source's sampled size under its active filter in hundredths of a row, or nil when
     /// there is nothing to sample (no active filter, `true`, an index-narrowed estimate, a
@@ -43,8 +44,41 @@ final class SampledEstimates {
         known.answer(node, filter) { Self.sample(table, filter) }
     }
 
+    /// The source's size under its active filter in hundredths of a row when an index
+    /// narrowed its estimate but answers only part of the filter: the index's count, scaled
+    /// by the fraction of the statistics sample that passes the conjuncts no index fetches
+    /// (`residual`). Nil when there is no such part (every conjunct is an indexed equality
+    /// or IN-set), the estimate was not narrowed, or the source is not a memory table.
+    ///
+    /// Sampling the residual alone, not the whole filter, is deliberate: the indexed part
+    /// usually pins a key few sampled rows hold, and the residual's selectivity is what
+    /// tells two sources with the same index count apart.
+    func residualHundredths(_ node: NodeID, _ run: any RunnerContext) -> Int? {
+        let state = run.filterState(of: node)
+        guard state.isActive, let filter = state.filter, !filter.isConstantTrue, case .and = filter else { return nil }
+        let graph = run.graph
+        guard case let .source(source) = graph[node].operation, let table = source as? MemoryTable,
+            let whole = graph[node].approximateCount, whole > 0,
+            let estimate = run.estimate(node), estimate < whole
+        else { return nil }
+        return knownResidual.answer(node, filter) { Self.residualSample(table, filter, indexCount: estimate) }
+    }
+
+    /// `indexCount` (what the table's index finds for `filter`) scaled by the sampled
+    /// fraction of the conjuncts no index fetches, in hundredths; nil when there are none.
+    static func residualSample(_ table: MemoryTable, _ filter: Predicate, indexCount: Int) -> Int? {
+        let residual = filter.conjuncts.filter { !table.canFetchSelectively($0) }
+        guard !residual.isEmpty, table.count > 0, let fraction = sample(table, .all(residual)) else { return nil }
+        // `sample` scaled the fraction to the whole table; rescale it to the index's count.
+        let (scaled, overflow) = fraction.multipliedReportingOverflow(by: indexCount)
+        return overflow ? Int.max : (scaled + table.count - 1) / table.count
+    }
+
     /// Forgets every answer, keeping the storage (an instance reused for another run).
-    func removeAll() { known.removeAll() }
+    func removeAll() {
+        known.removeAll()
+        knownResidual.removeAll()
+    }
 
     /// The filter's matches in the table's statistics sample, scaled to the table, in hundredths.
     static func sample(_ table: MemoryTable, _ filter: Predicate) -> Int? {
