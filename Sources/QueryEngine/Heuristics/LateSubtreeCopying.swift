@@ -222,7 +222,42 @@ public final class LateSubtreeCopying: Heuristic {
         guard narrowed.isUnsatisfiable || atSource(child, narrowed, current, run).map({
             fetchesFarLess($0.source, $0.narrowed, than: $0.current, run)
         }) == true else { return false }
-        return Self.mayNarrowLater(child, besides: edge, run) && copyable(child, run)
+        return Self.mayNarrowLater(child, besides: edge, run) && !Self.waveNarrowsTheSame(filter, along: edge, run)
+            && copyable(child, run)
+    }
+
+    /// Whether the narrowing wave under way (`Runner.narrowingWave`, parents before
+    /// children) leaves every other parent's edge into the child with the filter this edge
+    /// is narrowed to: each either has it already, or its parent is active and, rebuilt from
+    /// its own parents' current filters (already narrowed higher up in the wave), passes it
+    /// down. The child's OR then narrows as far as this edge, so nothing is lost and a copy
+    /// reads the same rows again. Issue 15, twenty-second session, seed 74 case 466: `(t2
+    /// join t2 minus t2 intersect t2) select (…) join t1`, `t1`'s keys narrowing the
+    /// difference and through it all four edges into `t2`; three were copied one by one and
+    /// `t2`'s 23 matching rows were read four times (97 rows against 28).
+    static func waveNarrowsTheSame(_ filter: Predicate, along edge: Edge, _ run: any RunnerContext) -> Bool {
+        let graph = run.graph
+        guard let given = run.providedFilter(along: edge) else { return false }
+        let narrowed = Self.narrowing(given, by: filter)
+        for up in graph[graph.child(at: edge)].parents where up != edge {
+            guard let current = run.providedFilter(along: up) else { return false }
+            if current == narrowed { continue }
+            guard run.filterState(of: up.parent).isActive, !graph[up.parent].parents.isEmpty else { return false }
+            var rebuilt = FilterDisjuncts()
+            for above in graph[up.parent].parents {
+                guard let f = run.providedFilter(along: above) else { return false }
+                _ = rebuilt.add(f)
+            }
+            guard let derived = run.derivedFilter(rebuilt.predicate, along: up),
+                Self.narrowing(current, by: derived) == narrowed
+            else { return false }
+        }
+        return true
+    }
+
+    /// An edge's filter `given` narrowed by `filter`, as the runner's `narrowEdge` makes it.
+    private static func narrowing(_ given: Predicate, by filter: Predicate) -> Predicate {
+        filter.impliesSyntactically(given) ? filter : .all([given, filter])
     }
 
     /// Case 4 (issue 15, twelfth round): a key filter (an IN-set of a complete operand's
