@@ -44,6 +44,22 @@ final class HuntClassTwentySixthRoundTests: HuntCaseTestCase {
         XCTAssertEqual(try totalRead(query, [t2, t1], disable: ["late-subtree-copying"]), 10)
     }
 
+    /// Seed 33 case 756 (`--rows 300`): `shared = t0 rename [a -> f] join t0` under
+    /// `(shared select (b >= 3.0) minus shared) join t1`, `t0` indexed on `a`. `t1`'s 83
+    /// keys narrow the select's edge into `shared` before `shared` is active; an IN-set on
+    /// an indexed column fetches by the index, so `late-subtree-copying` copied `shared`,
+    /// although the keys match most of `t0` (here 125 of 150), and `t0` was read three
+    /// times (471 rows). A copy now needs a source the narrowing fetches at most half of.
+    func testACopyForAnIndexFetchOfMostRowsIsNotMade() throws {
+        let rows: [[Value]] = (0..<150).map { i in [.integer(i % 100), .integer(i % 10), .integer(i % 7)] }
+        let t0 = try MemoryTable(name: "t0", columns: ["a", "b", "e"], rows: rows, indexedAttributes: ["a", "e"])
+        let t1 = try MemoryTable(name: "t1", columns: ["a"], rows: (0..<83).map { [.integer($0)] })
+        let shared = try Relation(source: t0).rename(["a": "f"]).join(Relation(source: t0))
+        let query = try shared.select("b" *>= .real(3.0)).difference(shared).join(Relation(source: t1))
+        XCTAssertEqual(try totalRead(query, [t0, t1]), 366)
+        XCTAssertEqual(try totalRead(query, [t0, t1], disable: ["late-subtree-copying"]), 366)
+    }
+
     /// The size itself: the index's count times the sampled fraction of the rest (every
     /// row of a table this small is sampled), and no size when every conjunct is one an
     /// index fetches.
