@@ -60,6 +60,23 @@ final class HuntClassTwentySixthRoundTests: HuntCaseTestCase {
         XCTAssertEqual(try totalRead(query, [t0, t1], disable: ["late-subtree-copying"]), 366)
     }
 
+    /// Held-out seed 197 case 1685: `(t0 rename […] minus t0 rename […]) minus t1 closure [c
+    /// -> e] select (c == 116)`. `closure-seeding` fetches `t1` on demand, so it is estimated
+    /// by a first fetch (a row), below `t0`'s 98, and went first: the search read the whole
+    /// chain. The left operand of a difference is read whole whichever side goes first, and
+    /// here its empty result gives the right `false`: `filter-aware-ordering` now lets it
+    /// produce first whatever the sizes say.
+    func testADifferencesLeftProducesFirst() throws {
+        let t0 = try MemoryTable(name: "t0", columns: ["a", "b"], rows: (0..<98).map { [.integer($0), .integer($0 * 7 % 50)] },
+                                 indexedAttributes: ["b"])
+        let t1 = try MemoryTable(name: "t1", columns: ["c", "e"], rows: (0..<60).map { [.integer(116 + $0), .integer(117 + $0)] },
+                                 indexedAttributes: ["c"])
+        let left = try Relation(source: t0).rename(["a": "c", "b": "e"])
+        let query = try left.difference(left).difference(Relation(source: t1).closure("c", "e").select("c" *== 116))
+        XCTAssertEqual(try totalRead(query, [t0, t1]), 98)
+        XCTAssertEqual(try totalRead(query, [t0, t1], disable: ["filter-aware-ordering"]), 158)
+    }
+
     /// The size itself: the index's count times the sampled fraction of the rest (every
     /// row of a table this small is sampled), and no size when every conjunct is one an
     /// index fetches.

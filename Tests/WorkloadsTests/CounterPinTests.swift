@@ -43,6 +43,12 @@ import Relational
 /// drained before the one-row literal `candidate`, 2 rows read → 1, filtered fetches 3 → 2;
 /// `seed` and `all-off` lines unchanged.
 ///
+/// Issue 15, twenty-second session: `filter-aware-ordering` lets a difference's left
+/// operand produce first whatever the sizes say. current-cats drains `pets` (the left)
+/// before `removed` under `all-on`, `no-copying` and `threshold-1` (every counter the
+/// same); available-tags provides and activates 4 filters instead of 2 there (the same 203
+/// rows read: the left's keys reach `tags` as an IN-set). `seed` and `all-off` unchanged.
+///
 /// Run with `TESTBED_PRINT_PINS=1` to print the table (to re-pin deliberately).
 final class CounterPinTests: XCTestCase {
     static let rows = 2_000
@@ -241,23 +247,23 @@ final class CounterPinTests: XCTestCase {
         "tiny-initiator-parent sqlite no-copying: 2002 1 0 0 1 0 0 8 8 | selected_documents,literal,documents",
         "tiny-initiator-parent sqlite threshold-1: 3 6 6 4 2 1 3 8 8 | selected_documents,literal,documents,literal,documents",
         "tiny-initiator-parent sqlite declaration: 3 6 6 4 2 1 3 8 8 | selected_documents,literal,documents,literal,documents",
-        "current-cats memory all-on: 707 5 5 3 0 0 0 6 6 | added,removed,pets",
+        "current-cats memory all-on: 707 5 5 3 0 0 0 6 6 | added,pets,removed",
         "current-cats memory seed: 707 5 5 3 0 0 0 6 6 | added,removed,pets",
         "current-cats memory all-off: 2040 0 0 0 0 0 0 6 6 | pets,added,removed",
-        "current-cats memory no-copying: 707 5 5 3 0 0 0 6 6 | added,removed,pets",
-        "current-cats memory threshold-1: 707 5 5 3 0 0 0 6 6 | added,removed,pets",
+        "current-cats memory no-copying: 707 5 5 3 0 0 0 6 6 | added,pets,removed",
+        "current-cats memory threshold-1: 707 5 5 3 0 0 0 6 6 | added,pets,removed",
         "current-cats memory declaration: 707 5 5 3 0 0 0 6 6 | pets,added,removed",
-        "current-cats sqlite all-on: 707 5 5 3 0 0 0 6 6 | added,removed,pets",
+        "current-cats sqlite all-on: 707 5 5 3 0 0 0 6 6 | added,pets,removed",
         "current-cats sqlite seed: 707 5 5 3 0 0 0 6 6 | added,removed,pets",
         "current-cats sqlite all-off: 2040 0 0 0 0 0 0 6 6 | pets,added,removed",
-        "current-cats sqlite no-copying: 707 5 5 3 0 0 0 6 6 | added,removed,pets",
-        "current-cats sqlite threshold-1: 707 5 5 3 0 0 0 6 6 | added,removed,pets",
+        "current-cats sqlite no-copying: 707 5 5 3 0 0 0 6 6 | added,pets,removed",
+        "current-cats sqlite threshold-1: 707 5 5 3 0 0 0 6 6 | added,pets,removed",
         "current-cats sqlite declaration: 707 5 5 3 0 0 0 6 6 | pets,added,removed",
-        "available-tags memory all-on: 203 2 2 2 2 1 1 7 7 | selected_item_ids,item_tags,tags,tags",
+        "available-tags memory all-on: 203 4 4 2 2 1 1 7 7 | selected_item_ids,item_tags,tags,tags",
         "available-tags memory seed: 203 2 2 2 2 1 1 7 7 | selected_item_ids,item_tags,tags,tags",
         "available-tags memory all-off: 3196 0 0 0 0 0 0 7 7 | tags,selected_item_ids,item_tags",
         "available-tags memory no-copying: 202 2 1 1 2 0 0 7 7 | selected_item_ids,item_tags,tags",
-        "available-tags memory threshold-1: 203 2 2 2 2 1 1 7 7 | selected_item_ids,item_tags,tags,tags",
+        "available-tags memory threshold-1: 203 4 4 2 2 1 1 7 7 | selected_item_ids,item_tags,tags,tags",
         "available-tags memory declaration: 203 4 4 2 2 1 1 7 7 | selected_item_ids,item_tags,tags,tags",
         "tags-for-selected-item memory all-on: 3 2 2 2 2 0 0 6 6 | selected_item_ids,item_tags,tags",
         "tags-for-selected-item memory seed: 3 2 2 2 2 0 0 6 6 | selected_item_ids,item_tags,tags",
@@ -265,11 +271,11 @@ final class CounterPinTests: XCTestCase {
         "tags-for-selected-item memory no-copying: 3 2 2 2 2 0 0 6 6 | selected_item_ids,item_tags,tags",
         "tags-for-selected-item memory threshold-1: 3 2 2 2 2 0 0 6 6 | selected_item_ids,item_tags,tags",
         "tags-for-selected-item memory declaration: 3 2 2 2 2 0 0 6 6 | selected_item_ids,item_tags,tags",
-        "available-tags sqlite all-on: 203 2 2 2 2 1 1 7 7 | selected_item_ids,item_tags,tags,tags",
+        "available-tags sqlite all-on: 203 4 4 2 2 1 1 7 7 | selected_item_ids,item_tags,tags,tags",
         "available-tags sqlite seed: 203 2 2 2 2 1 1 7 7 | selected_item_ids,item_tags,tags,tags",
         "available-tags sqlite all-off: 3196 0 0 0 0 0 0 7 7 | tags,selected_item_ids,item_tags",
         "available-tags sqlite no-copying: 202 2 1 1 2 0 0 7 7 | selected_item_ids,item_tags,tags",
-        "available-tags sqlite threshold-1: 203 2 2 2 2 1 1 7 7 | selected_item_ids,item_tags,tags,tags",
+        "available-tags sqlite threshold-1: 203 4 4 2 2 1 1 7 7 | selected_item_ids,item_tags,tags,tags",
         "available-tags sqlite declaration: 203 4 4 2 2 1 1 7 7 | selected_item_ids,item_tags,tags,tags",
         "tags-for-selected-item sqlite all-on: 3 2 2 2 2 0 0 6 6 | selected_item_ids,item_tags,tags",
         "tags-for-selected-item sqlite seed: 3 2 2 2 2 0 0 6 6 | selected_item_ids,item_tags,tags",

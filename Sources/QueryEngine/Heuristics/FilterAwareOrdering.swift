@@ -255,7 +255,12 @@ public final class FilterAwareOrdering: Heuristic {
             let producingSize = size(producingChild, nodes, run)
             let waitingFilter = run.providedFilter(along: Edge(parent: pair.node, operand: pair.waiting))
             let waitingSize = narrowedSize(waitingChild, by: waitingFilter, nodes, run)
-            if producingSize < waitingSize
+            if ownSources && Self.isDifferencesLeft(pair, nodes) && producingSize < Int.max
+                && SelectPushdown.readsAloneATree(waitingChild, run.graph) {
+                insertCandidates(under: waitingChild, notUnder: producingChild, of: pair.node,
+                                 producing: (producingChild, waitingChild), into: &deferred, nodes, run)
+                pairRuleOverridesKeyless(pair.node, producing: producingChild, &deferred)
+            } else if producingSize < waitingSize
                 || (producingSize == waitingSize && producingSize < Int.max
                     && Self.filterNarrowsEveryReader(of: waitingChild, from: pair.node, run.graph)
                     && candidateRows(under: producingChild, notUnder: ownSources ? waitingChild : nil, nodes, run)
@@ -272,6 +277,23 @@ public final class FilterAwareOrdering: Heuristic {
             }
         }
         return deferred
+    }
+
+    /// Whether the pair's producing side is a difference's left operand. Its rows are read
+    /// whole whichever side goes first (a complete right operand filters nothing of them),
+    /// and they key the right operand (`set-operand-filter`), so draining its own sources
+    /// first never reads more at the difference, whatever the sizes say. Only when nothing
+    /// but the difference reads the right operand's tree (`SelectPushdown.readsAloneATree`):
+    /// a source shared with another parent may be the one-row initiator whose keys narrow
+    /// everything else (seed 72 case 94, `(t3 join t3 minus t0 rename […]) join t0 join
+    /// t2`, `t0` one row: deferred, 5 rows against 1; 29/541, 30 → 222). Issue 15, held-out
+    /// seed 197 case 1685: `(t0 rename […] minus t0 rename […]) minus t1 closure [c -> e]
+    /// select (c == 116)`; `closure-seeding` fetches `t1` on demand, so its estimate is a
+    /// first fetch of a few rows, below `t0`'s 98: drained first, the search read 630 rows of
+    /// `t1`, where the left's empty result gives the right `false` (728 rows against 98).
+    private static func isDifferencesLeft(_ pair: Pair, _ nodes: [PlanNode]) -> Bool {
+        guard pair.producing == 0, case .apply(.difference) = nodes[pair.node].operation else { return false }
+        return true
     }
 
     /// The pair rule has chosen `producing` to produce first at `pairNode`; the keyless rule
