@@ -252,7 +252,7 @@ public final class LateSubtreeCopying: Heuristic {
     /// join t2 minus t2 intersect t2) select (…) join t1`, `t1`'s keys narrowing the
     /// difference and through it all four edges into `t2`; three were copied one by one and
     /// `t2`'s 23 matching rows were read four times (97 rows against 28).
-    static func waveNarrowsTheSame(_ filter: Predicate, along edge: Edge, _ run: any RunnerContext) -> Bool {
+    private static func waveNarrowsTheSame(_ filter: Predicate, along edge: Edge, _ run: any RunnerContext) -> Bool {
         let graph = run.graph
         guard let given = run.providedFilter(along: edge) else { return false }
         let narrowed = Self.narrowing(given, by: filter)
