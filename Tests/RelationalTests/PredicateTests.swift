@@ -167,4 +167,33 @@ final class PredicateTests: XCTestCase {
         XCTAssertFalse(try matches(.or([]), [nil, nil]))
         XCTAssertTrue(try matches(.and([]), [nil, nil]))
     }
+
+    // MARK: negationsPushed
+
+    func testNegationsArePushedOntoTheComparisons() {
+        XCTAssertNil((a *== 1 *&& b *< 2).negationsPushed, "nothing to push")
+        XCTAssertEqual((!(a *!= 1)).negationsPushed, a *== 1)
+        XCTAssertEqual((!(a *< 1 *&& b *>= 2)).negationsPushed, .or([a *>= 1, b *< 2]))
+        XCTAssertEqual((!(.or([!(a *== 1), .true]))).negationsPushed, .and([a *== 1, .false]))
+        let inSet = Predicate.inSet(attributes: [a], keys: [Row([1])])
+        XCTAssertEqual((!inSet).negationsPushed, !inSet, "an IN-set keeps its NOT")
+        XCTAssertEqual((!(!inSet)).negationsPushed, inSet)
+    }
+
+    /// The pushed form holds on exactly the rows the original does, nulls and mixed types included.
+    func testPushedNegationsMatchTheSameRows() throws {
+        let values: [Value] = [nil, 0, 1, .real(1.0), 2, "x"]
+        let aBelowB = Predicate.comparison(.attribute(a), .less, .attribute(b))
+        let aAtLeastB = Predicate.comparison(.attribute(a), .greaterOrEqual, .attribute(b))
+        let predicates: [Predicate] = [!(a *!= 1), !(aBelowB *|| b *== nil), !(!(a *<= 1) *&& b *> "a"), !aAtLeastB,
+                                       !(.inSet(attributes: [b], keys: [Row([1])]) *&& a *> 0)]
+        for p in predicates {
+            let pushed = try XCTUnwrap(p.negationsPushed)
+            for x in values {
+                for y in values {
+                    XCTAssertEqual(try matches(p, [x, y]), try matches(pushed, [x, y]), "\(p) on \(x), \(y)")
+                }
+            }
+        }
+    }
 }

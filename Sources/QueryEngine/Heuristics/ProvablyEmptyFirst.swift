@@ -136,22 +136,7 @@ public final class ProvablyEmptyFirst: Heuristic {
     /// b] select (not (f != 64.5))`, `t1` indexed on `a`, 148 rows; estimated whole, it was
     /// drained after the 5-row `t2` (5 rows against 0).
     private func indexFindsNothing(_ filter: Predicate, _ source: any SourceRelation) -> Bool {
-        let pushed = Self.pushingNegations(filter, negated: false)
-        return pushed != filter && source.estimatedCount(filter: pushed) == 0
-    }
-
-    static func pushingNegations(_ filter: Predicate, negated: Bool) -> Predicate {
-        switch filter {
-        case let .constant(holds): return .constant(holds != negated)
-        case let .comparison(left, op, right): return .comparison(left, negated ? op.negated : op, right)
-        case let .and(parts):
-            let pushed = parts.map { pushingNegations($0, negated: negated) }
-            return negated ? .or(pushed) : .and(pushed)
-        case let .or(parts):
-            let pushed = parts.map { pushingNegations($0, negated: negated) }
-            return negated ? .and(pushed) : .or(pushed)
-        case let .not(inner): return pushingNegations(inner, negated: !negated)
-        case .inSet: return negated ? .not(filter) : filter
-        }
+        guard let pushed = filter.negationsPushed else { return false }
+        return source.estimatedCount(filter: pushed) == 0
     }
 }

@@ -216,4 +216,36 @@ extension Predicate {
             })
         }
     }
+
+    /// The same predicate with every NOT pushed onto the comparisons (`not (a != 64.5)` is
+    /// `a == 64.5`, `not (x and y)` is `not x or not y`): equivalent because the value order
+    /// is total and null an ordinary value, so a negated comparison is the opposite one. A
+    /// NOT over an IN-set stays. An index can answer the pushed form where it cannot read the
+    /// NOT. Nil when there is no NOT to push (the predicate as it stands is the answer).
+    public var negationsPushed: Predicate? {
+        containsNegation ? pushingNegations(negated: false) : nil
+    }
+
+    private var containsNegation: Bool {
+        switch self {
+        case .constant, .comparison, .inSet: return false
+        case let .and(parts), let .or(parts): return parts.contains { $0.containsNegation }
+        case .not: return true
+        }
+    }
+
+    private func pushingNegations(negated: Bool) -> Predicate {
+        switch self {
+        case let .constant(holds): return .constant(holds != negated)
+        case let .comparison(left, op, right): return .comparison(left, negated ? op.negated : op, right)
+        case let .and(parts):
+            let pushed = parts.map { $0.pushingNegations(negated: negated) }
+            return negated ? .or(pushed) : .and(pushed)
+        case let .or(parts):
+            let pushed = parts.map { $0.pushingNegations(negated: negated) }
+            return negated ? .and(pushed) : .or(pushed)
+        case let .not(inner): return inner.pushingNegations(negated: !negated)
+        case .inSet: return negated ? .not(self) : self
+        }
+    }
 }
