@@ -41,4 +41,46 @@ final class HuntClassTwentySeventhRoundTests: HuntCaseTestCase {
         let t2 = try MemoryTable(name: "t2", columns: ["e"], rows: (0..<5).map { [.integer($0)] })
         return (t0, t2)
     }
+
+    /// Held-out seed 213 case 137: `(t3 join t0) select (e == null) select (a == null)`.
+    /// `t0` (100 rows) is indexed on both attributes, each null in 14 rows and both in none;
+    /// `t3` (498) on `e` alone. `sampled-estimate-ordering` sized `t3` by its index count
+    /// times the sampled share of the conjunct no index reads (72 × 5%, under 4 rows) and
+    /// `t0` by its index count alone (14), so `t3` went first and delivered its 4 rows with
+    /// both null, where `t0`, drained first, delivers none and empties the join. An indexed
+    /// conjunct beside the one the index fetches by is tested on the fetched rows like an
+    /// unindexed one, and is sampled too: `t0` is sized at 14 × 14%, 2 rows. (In the case
+    /// itself `filter-aware-ordering` made the same choice, through the same refusal to
+    /// sample a wholly indexed filter; `HuntReproTests` replays it.)
+    func testAnIndexedConjunctBesideTheFetchedOneIsSampled() throws {
+        let t0Rows: [[Value]] = (0..<100).map { i in
+            [i < 14 ? .null : .integer(i), .integer(i), (14..<28).contains(i) ? .null : .integer(i)]
+        }
+        let t3Rows: [[Value]] = (0..<498).map { i in
+            [i % 20 == 0 ? .null : .integer(1000 + i), .integer(i), i % 7 == 0 ? .null : .integer(1000 + i)]
+        }
+        let t0 = try MemoryTable(name: "t0", columns: ["a", "c", "e"], rows: t0Rows, indexedAttributes: ["a", "e"])
+        let t3 = try MemoryTable(name: "t3", columns: ["a", "b", "e"], rows: t3Rows, indexedAttributes: ["e"])
+        let shared = try Relation(source: t3).join(Relation(source: t0)).select("e" *== .null).select("a" *== .null)
+        let query = try shared.intersection(shared)
+        XCTAssertEqual(try totalRead(query, [t0, t3], disable: ["filter-aware-ordering"]), 0)
+        XCTAssertEqual(try totalRead(query, [t0, t3]), 0)
+        XCTAssertEqual(try totalRead(query, [t0, t3], preset: "seed"), 0)
+    }
+
+    /// What the fetch leaves to test: the conjuncts no index reads, and those on another
+    /// indexed attribute than the one whose index finds fewest rows; never a conjunct on the
+    /// fetched attribute alone.
+    func testWhatTheFetchLeavesToTest() throws {
+        let rows: [[Value]] = (0..<100).map { i in [.integer(i % 10), .integer(i % 50), .integer(i)] }
+        let table = try MemoryTable(name: "t", columns: ["a", "b", "c"], rows: rows, indexedAttributes: ["a", "b"])
+        let aIs3 = Relational.Predicate.comparison(.attribute("a"), .equal, .value(3))
+        let bIs3 = Relational.Predicate.comparison(.attribute("b"), .equal, .value(3))
+        // `b == 3` finds 2 rows, `a == 3` 10: the fetch is by `b`, and `a == 3` is tested.
+        XCTAssertEqual(SampledEstimates.testedAfterTheFetch(table, .all([aIs3, bIs3])), [aIs3])
+        XCTAssertEqual(SampledEstimates.testedAfterTheFetch(table, .all([bIs3, "c" *< 5])), ["c" *< 5])
+        let aIn = Relational.Predicate.inSet(attributes: ["a"], keys: [Row([3]), Row([4])])
+        XCTAssertEqual(SampledEstimates.testedAfterTheFetch(table, .all([aIn, aIs3])), [])
+        XCTAssertEqual(SampledEstimates.testedAfterTheFetch(table, "c" *< 5), ["c" *< 5])
+    }
 }

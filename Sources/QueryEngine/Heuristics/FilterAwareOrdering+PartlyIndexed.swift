@@ -14,8 +14,12 @@ import Relational
 /// drained first and read whole (22 rows); the filter matches 2 rows of `t2`, which,
 /// drained first, key `t1` to one row (5 rows).
 ///
-/// Only a filter that reads an attribute the table has no index on is sampled: one whose
-/// attributes are all indexed is counted by its most selective index, as before. One run's
+/// Only a filter that leaves the fetch something to test is sampled: one that reads an
+/// attribute the table has no index on, or an AND with conjuncts beside the one the most
+/// selective index fetches by (`SampledEstimates.testedAfterTheFetch`; issue 15,
+/// twenty-seventh round, held-out seed 213 case 137: `t0` under `e == null and a == null`,
+/// indexed on both, 14 rows by either index and none by both, kept its count of 14 against
+/// a partly indexed `t3` sampled at 7 and was drained second: 5 rows against 0). One run's
 /// answers are kept per node with the filter they answer (a filter only narrows, a handful
 /// of times a run), so a pick costs a lookup after the first.
 final class PartlyIndexedSamples {
@@ -32,22 +36,26 @@ final class PartlyIndexedSamples {
         guard state.isActive, let filter = state.filter, !filter.isConstantTrue else { return nil }
         let nodes = run.graph.nodes
         guard case let .source(source) = nodes[node].operation, let table = source as? MemoryTable,
-            Self.readsAnUnindexedAttribute(filter, table.indexedAttributes),
             let whole = nodes[node].approximateCount, estimate < whole
         else { return nil }
-        return answer(node, table, filter, estimate)
+        return hundredths(node, table: table, filter: filter, estimate: estimate)
     }
 
     /// `hundredths(_:estimate:_:)` for a caller that has made its checks (`filter` the
     /// source's active filter, not `true`; `table` its memory table, `estimate` positive and
-    /// below its whole count): whether the filter reads an unindexed attribute, then the memo.
+    /// below its whole count): whether the filter leaves the fetch something to test, then
+    /// the memo. An AND is asked through the memo (its check counts index entries per
+    /// conjunct); the shapes a run asks most are refused in place.
     func hundredths(_ node: NodeID, table: MemoryTable, filter: Predicate, estimate: Int) -> Int? {
-        guard Self.readsAnUnindexedAttribute(filter, table.indexedAttributes) else { return nil }
-        return answer(node, table, filter, estimate)
+        let unindexed = Self.readsAnUnindexedAttribute(filter, table.indexedAttributes)
+        guard case .and = filter else { return unindexed ? answer(node, table, filter, estimate) : nil }
+        return answer(node, table, filter, estimate, checking: !unindexed)
     }
 
-    private func answer(_ node: NodeID, _ table: MemoryTable, _ filter: Predicate, _ estimate: Int) -> Int? {
+    private func answer(_ node: NodeID, _ table: MemoryTable, _ filter: Predicate, _ estimate: Int,
+                        checking: Bool = false) -> Int? {
         known.answer(node, filter) {
+            if checking, SampledEstimates.testedAfterTheFetch(table, filter).isEmpty { return nil }
             guard let sampled = SampledEstimates.sample(table, filter) else { return nil }
             let (scaled, overflow) = estimate.multipliedReportingOverflow(by: 100)
             return overflow ? sampled : min(sampled, scaled)
