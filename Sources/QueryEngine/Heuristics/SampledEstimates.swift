@@ -94,9 +94,12 @@ final class SampledEstimates {
             if count < fetchedBy?.count ?? Int.max { fetchedBy = (conjunct.attributes, count) }
         }
         guard let fetchedBy else { return conjuncts }
-        // A conjunct on the fetched attributes alone (`a in {1, 2}` beside `a == 1`) is what
-        // the index answered: sampling it again would count it twice.
-        return conjuncts.filter { !$0.attributes.isSubset(of: fetchedBy.attributes) }
+        // An index-read conjunct on the fetched attributes alone (`a in {1, 2}` beside `a ==
+        // 1`) is what the index answered: sampling it again would count it twice. One no
+        // index reads (`a > 5`, a NOT) is tested whatever its attributes.
+        return conjuncts.filter {
+            !(table.canFetchSelectively($0) && $0.attributes.isSubset(of: fetchedBy.attributes))
+        }
     }
 
     /// Forgets every answer, keeping the storage (an instance reused for another run).
