@@ -115,4 +115,24 @@ final class HuntClassTwentySeventhRoundTests: HuntCaseTestCase {
         XCTAssertEqual(try totalRead(query, [t0, t2, t3]), 44)
         XCTAssertEqual(try totalRead(query, [t0, t2, t3], disable: ["late-subtree-copying"]), 23)
     }
+
+    /// Held-out seed 190 case 1238 at `--rows 3000`: `(t0 join t1 union t0) select (e <= 75
+    /// and b < e and (b < 682 and e != 470 and b > e))`, `t0` 2,670 rows indexed on `b` and
+    /// `e`, `t1` 5 rows. No index reads the select, and `t0`'s 128-row sample, matching
+    /// nothing, counted half a sampled row (about 10 rows), so the 5-row `t1` went first. The
+    /// filter compares `b` and `e` both ways (`Predicate.comparedAttributesContradict`):
+    /// `provably-empty-first` drains `t0` first, it delivers nothing, and `t1` gets `false`.
+    func testAttributesComparedBothWaysAreProvablyEmpty() throws {
+        let t0 = try MemoryTable(name: "t0", columns: ["b", "e"],
+                                 rows: (0..<2000).map { i in [.integer(i), .integer((i * 7) % 1000)] },
+                                 indexedAttributes: ["b", "e"])
+        let t1 = try MemoryTable(name: "t1", columns: ["b"], rows: (0..<5).map { [.integer($0 * 3)] }, indexedAttributes: ["b"])
+        let bBelowE = Relational.Predicate.comparison(.attribute("b"), .less, .attribute("e"))
+        let bAboveE = Relational.Predicate.comparison(.attribute("b"), .greater, .attribute("e"))
+        let query = try Relation(source: t0).join(Relation(source: t1)).union(Relation(source: t0))
+            .select(.all(["e" *<= 75, bBelowE, .all(["b" *< 682, "e" *!= 470, bAboveE])]))
+        XCTAssertEqual(try totalRead(query, [t0, t1]), 0)
+        XCTAssertEqual(try totalRead(query, [t0, t1], preset: "seed"), 5)
+        XCTAssertEqual(SampledEstimates.sample(t0, .all([bBelowE, bAboveE])), 0)
+    }
 }

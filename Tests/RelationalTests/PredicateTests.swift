@@ -196,4 +196,39 @@ final class PredicateTests: XCTestCase {
             }
         }
     }
+
+    // MARK: comparedAttributesContradict
+
+    func testAttributesComparedBothWaysContradict() {
+        func compare(_ x: Attribute, _ op: ComparisonOperator, _ y: Attribute) -> Predicate {
+            .comparison(.attribute(x), op, .attribute(y))
+        }
+        XCTAssertTrue(Predicate.and([compare(a, .less, b), compare(a, .greater, b)]).comparedAttributesContradict)
+        XCTAssertTrue(Predicate.and([compare(a, .less, b), .and([a *< 5, compare(b, .less, a)])]).comparedAttributesContradict,
+                      "nested, and written the other way round")
+        XCTAssertTrue(Predicate.and([compare(a, .lessOrEqual, b), compare(a, .greaterOrEqual, b), compare(a, .notEqual, b)])
+            .comparedAttributesContradict)
+        XCTAssertTrue(Predicate.and([compare(a, .notEqual, a), b *== 1]).comparedAttributesContradict, "a value equals itself")
+        XCTAssertFalse(Predicate.and([compare(a, .lessOrEqual, b), compare(a, .greaterOrEqual, b)]).comparedAttributesContradict,
+                       "a == b passes both")
+        XCTAssertFalse(Predicate.and([compare(a, .less, b), compare(a, .greater, "c")]).comparedAttributesContradict)
+        XCTAssertFalse(Predicate.or([compare(a, .less, b), compare(a, .greater, b)]).comparedAttributesContradict)
+        XCTAssertTrue(Predicate.and([compare(a, .less, b), compare(b, .less, a)]).conjunctsContradict)
+    }
+
+    /// Checked on rows: no pair of values, nulls and mixed types included, passes a
+    /// contradicting conjunction (the total order has exactly one outcome for each pair).
+    func testContradictingComparisonsMatchNoRow() throws {
+        let values: [Value] = [nil, 0, 1, .real(1.0), 2, "x", "y"]
+        for first in ComparisonOperator.allCases {
+            for second in ComparisonOperator.allCases {
+                let p = Predicate.and([.comparison(.attribute(a), first, .attribute(b)),
+                                       .comparison(.attribute(b), second, .attribute(a))])
+                guard p.comparedAttributesContradict else { continue }
+                for x in values {
+                    for y in values { XCTAssertFalse(try matches(p, [x, y]), "\(p) on \(x), \(y)") }
+                }
+            }
+        }
+    }
 }

@@ -117,6 +117,9 @@ final class SampledEstimates {
     /// sample held no 321, so it counted half a sampled row, about 11.5 rows, against a
     /// 5-row partner that then went first; the index finds 1 row.
     static func sample(_ table: MemoryTable, _ filter: Predicate) -> Int? {
+        // A 128-row sample of a large table that matches nothing counts half a sampled row;
+        // a filter that provably matches nothing is sized at nothing.
+        if filter.conjunctsContradict { return 0 }
         if let pushed = filter.negationsPushed, table.canFetchSelectively(pushed),
             let indexCount = table.estimatedCount(filter: pushed), indexCount < table.count {
             return residualSample(table, pushed, indexCount: indexCount) ?? indexCount * 100

@@ -191,6 +191,52 @@ extension Predicate {
         return false
     }
 
+    /// Whether a conjunction compares two attributes (or one with itself) in ways no row can
+    /// satisfy together: `b < e and b > e`, `a != a`. The value order is total (null an
+    /// ordinary value, `3 == 3.0`), so exactly one of less, equal and greater holds between
+    /// any two values, and each comparison allows a subset of the three; an empty
+    /// intersection matches nothing. Like `pinnedValuesContradict`, not part of
+    /// `isUnsatisfiable`, which every source's estimate uses: the seed's heuristics keep
+    /// their estimates, and the later heuristics ask this.
+    public var comparedAttributesContradict: Bool {
+        guard case .and = self else { return false }
+        var allowed: [AttributePair: UInt8] = [:]
+        for part in conjuncts {
+            guard case let .comparison(.attribute(left), op, .attribute(right)) = part else { continue }
+            let pair = left <= right ? AttributePair(first: left, second: right) : AttributePair(first: right, second: left)
+            var outcomes = Self.outcomes(left <= right ? op : op.swapped)
+            if left == right { outcomes &= Self.equalOutcome }
+            let remaining = (allowed[pair] ?? 0b111) & outcomes
+            if remaining == 0 { return true }
+            allowed[pair] = remaining
+        }
+        return false
+    }
+
+    /// `comparedAttributesContradict` or `pinnedValuesContradict`: a conjunction that
+    /// provably matches no row.
+    public var conjunctsContradict: Bool { pinnedValuesContradict || comparedAttributesContradict }
+
+    private struct AttributePair: Hashable {
+        let first: Attribute
+        let second: Attribute
+    }
+
+    private static let equalOutcome: UInt8 = 0b010
+
+    /// The outcomes (bit 0 less, bit 1 equal, bit 2 greater, of the left operand against the
+    /// right) under which `op` holds.
+    private static func outcomes(_ op: ComparisonOperator) -> UInt8 {
+        switch op {
+        case .less: return 0b001
+        case .lessOrEqual: return 0b011
+        case .equal: return 0b010
+        case .notEqual: return 0b101
+        case .greater: return 0b100
+        case .greaterOrEqual: return 0b110
+        }
+    }
+
     /// Counts comparison leaves: a size measure for limits and reports.
     public var comparisonCount: Int {
         switch self {
