@@ -82,17 +82,8 @@ public struct RegretMeasurer {
         }
         // One untimed run first, so the first flag set's time does not pay for cold caches;
         // under all-off, which filters nothing, so it bounds the work of the other runs.
-        var engine = QueryEngine(flags: try grid.catalog.preset("all-off"), catalog: grid.engineCatalog)
-        engine.batchSize = batchSize
-        engine.checked = false
-        engine.rowLimit = maxWork
-        let work: Int
-        do {
-            work = try engine.run(outputs).counters.perNode.reduce(0) { $0 + $1.rowsIn + $1.rowsOut }
-        } catch is RunTooLarge {
-            throw TooMuchWork(work: nil, limit: maxWork)
-        }
-        if work > maxWork { throw TooMuchWork(work: work, limit: maxWork) }
+        try Self.checkWork(outputs, limit: maxWork, catalog: grid.catalog, engineCatalog: grid.engineCatalog,
+                           batchSize: batchSize)
         // And one under the grid's first flag set (by default all-on, whose heuristics'
         // code the other sets run a part of): otherwise that set alone pays for bringing
         // its code into the caches, which put all-on's median time regret 0.3 higher when
@@ -142,6 +133,25 @@ public struct RegretMeasurer {
     }
 
     /// The case's outputs over fresh memory tables with its indexes.
+    /// Runs `outputs` once under all-off (which filters nothing, so it bounds every other
+    /// flag set's work) and throws `TooMuchWork` when its nodes move more than `limit` rows,
+    /// stopping the run part way once they emit that many. `testbed verify --random` asks
+    /// it too, before the reference evaluator and SQLite see the case.
+    static func checkWork(_ outputs: [Relation], limit: Int, catalog: HeuristicCatalog,
+                          engineCatalog: HeuristicCatalog? = nil, batchSize: Int) throws {
+        var engine = QueryEngine(flags: try catalog.preset("all-off"), catalog: engineCatalog ?? catalog)
+        engine.batchSize = batchSize
+        engine.checked = false
+        engine.rowLimit = limit
+        let work: Int
+        do {
+            work = try engine.run(outputs).counters.perNode.reduce(0) { $0 + $1.rowsIn + $1.rowsOut }
+        } catch is RunTooLarge {
+            throw TooMuchWork(work: nil, limit: limit)
+        }
+        if work > limit { throw TooMuchWork(work: work, limit: limit) }
+    }
+
     static func memoryOutputs(_ graph: CaseGraph) throws -> [Relation] {
         let tables = try graph.tables.map { t in
             let table = try MemoryTable(name: t.name, scheme: t.scheme, indexedAttributes: t.indexedAttributes)

@@ -13,6 +13,8 @@ public struct VerificationReport {
     public var mismatchesByKind: [Mismatch.Kind: Int] = [:]
     /// Cases that could not be checked (e.g. the reference evaluator threw).
     public var skipped = 0
+    /// Random cases too large to check (`Fuzzer.maxWork`): counted, not a failure.
+    public var tooLarge = 0
     /// The first disagreement of each failing case (up to a limit), before reduction.
     public var firstMismatches: [Mismatch] = []
     /// Reduced cases, with where they were written (nil when not written).
@@ -57,6 +59,7 @@ public struct VerificationReport {
         "\(cases) cases, \(engineRuns) engine runs, \(comparisons) comparisons, \(mismatches) differed"
             + (mismatches > 0 ? " (\(byKind))" : "")
             + (skipped > 0 ? ", \(skipped) skipped" : "")
+            + (tooLarge > 0 ? ", \(tooLarge) too large to check (the work bound)" : "")
             + (baselineSummary.isEmpty ? "" : "; " + baselineSummary)
     }
 }
