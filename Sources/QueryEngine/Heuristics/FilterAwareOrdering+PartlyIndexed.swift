@@ -18,7 +18,7 @@ import Relational
 /// attribute the table has no index on, or an AND with conjuncts beside the one the most
 /// selective index fetches by (`SampledEstimates.testedAfterTheFetch`; issue 15,
 /// twenty-seventh round, held-out seed 213 case 137: `t0` under `e == null and a == null`,
-/// indexed on both, 14 rows by either index and none by both, kept its count of 14 against
+/// indexed on both, 12 and 14 rows by its indexes and none by both, kept its count of 12 against
 /// a partly indexed `t3` sampled at 7 and was drained second: 5 rows against 0). One run's
 /// answers are kept per node with the filter they answer (a filter only narrows, a handful
 /// of times a run), so a pick costs a lookup after the first.
