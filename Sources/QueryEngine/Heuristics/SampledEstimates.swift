@@ -83,7 +83,7 @@ final class SampledEstimates {
     /// The hunt's case (issue 15, twenty-seventh round, held-out seed 213 case 137):
     /// `(t3 join t0) select (e == null) select (a == null)`, `t0` 100 rows indexed on `a`
     /// and `e`, 12 and 14 nulls and none in both; `t3` 498 rows indexed on `e` alone. `t3`
-    /// was sized at its 72 null `e` times the sampled share of null `a` (about 6 rows) while
+    /// was sized at its 63 null `e` times the sampled share of null `a` (about 6 rows) while
     /// `t0`, every conjunct indexed, kept its index count (12): `t3` went first and delivered
     /// 5 rows, where `t0` delivers none and empties the join.
     static func testedAfterTheFetch(_ table: MemoryTable, _ filter: Predicate) -> [Predicate] {
