@@ -17,7 +17,7 @@ final class FuzzerWorkBoundTests: XCTestCase {
         XCTAssertTrue(bounded.passed, "a case too large to check is not a failure")
         XCTAssertTrue(bounded.summary.contains("too large to check"), bounded.summary)
 
-        fuzzer.maxWork = 2_000_000
+        fuzzer.maxWork = RegretMeasurer.defaultMaxWork
         let whole = try fuzzer.run()
         XCTAssertEqual(whole.tooLarge, 0)
         XCTAssertGreaterThan(whole.engineRuns, bounded.engineRuns)

@@ -48,7 +48,9 @@ public struct RegretMeasurer {
     /// Cases whose all-off run moves more rows than this through its nodes (rows in plus rows
     /// out, summed; a closure over a few hundred cyclic edges makes millions) are skipped: a
     /// deterministic bound that keeps a hunt's time in proportion to its cases.
-    public var maxWork = 2_000_000
+    public var maxWork = RegretMeasurer.defaultMaxWork
+    /// The bound `testbed hunt` and `testbed verify --random --rows` start from.
+    public static let defaultMaxWork = 2_000_000
 
     /// A case skipped because its first run did more work than `maxWork`: `work` rows moved,
     /// or nil when the run was stopped part way (`QueryEngine.rowLimit`): held-out seed 160

@@ -28,7 +28,7 @@ public struct Fuzzer {
     /// is counted as too large and not checked (`RegretMeasurer.checkWork`, the hunt's
     /// bound): seed 889011 case 97 at `--rows 1000` took 24 GB before the kernel killed the
     /// run, the reference evaluator and SQLite materialising what the engine would stream.
-    public var maxWork = 2_000_000
+    public var maxWork = RegretMeasurer.defaultMaxWork
 
     /// Batch sizes drawn per engine run: single rows and pairs interleave sources and
     /// operands; the default delivers each small table at once.
