@@ -844,57 +844,8 @@ public final class FilterAwareOrdering: Heuristic {
         return found
     }
 
-    /// A closure seeded from one pinned end (`closure-seeding`), in hundredths, when a join
-    /// or intersection above it could pin the other end (`keysAbovePin`): its source is
-    /// estimated by its first fetch, the frontier's edges, but the search goes on round by
-    /// round for as long as the frontier lasts, anywhere up to the whole edge table. Sized at
-    /// the geometric mean of the two, the midpoint of that range on a log scale. Issue 15,
-    /// held-out seed 172 case 1781: `t0 project [b, c] closure [b -> c] select (c == "k232"
-    /// or c == 56) join [b = b, c = d] t3`, `t0` 498 rows indexed on `c`, `t3` one row. The
-    /// closure's first fetch was estimated at a row, no larger than `t3`, so it went first
-    /// and its backward search read 123 rows; drained first, `t3`'s key pins the closure's
-    /// start too, and the search restarts from it (2 rows). Nil otherwise: keys on the end
-    /// already pinned only narrow what the search finds, and sized up, the closure waited
-    /// behind their side for nothing (seed 54 case 1134, a forward search from `d` joined
-    /// on `d` with a 26-row table: 17 rows → 43).
-    private func seededReach(_ node: NodeID, _ from: Attribute, _ to: Attribute, firstFetch: Int,
-                             _ nodes: [PlanNode], _ run: any RunnerContext) -> Int? {
-        let own = run.filterState(of: node)
-        guard own.isActive, let filter = own.filter, firstFetch < Int.max else { return nil }
-        let pinned = filter.pinnedValueSets
-        switch (pinned[from] != nil, pinned[to] != nil) {
-        case (true, false): guard Self.keysAbovePin(to, of: node, nodes) else { return nil }
-        case (false, true): guard Self.keysAbovePin(from, of: node, nodes) else { return nil }
-        default: return nil
-        }
-        var whole: Int? = 0
-        forEachSource(under: node, nodes) { id in whole = whole.flatMap { sum in nodes[id].approximateCount.map { sum + $0 } } }
-        guard let whole else { return nil }
-        let reach = (Double(firstFetch) * Double(whole) * 100).squareRoot().rounded(.up)
-        return reach < Double(Int.max / 2) ? max(firstFetch, Int(reach)) : nil
-    }
-
-    /// Whether `attribute` of `node` is a key of the first join or intersection above it,
-    /// through a chain of selects, projects and renames each with one parent.
-    private static func keysAbovePin(_ attribute: Attribute, of node: NodeID, _ nodes: [PlanNode]) -> Bool {
-        var id = node, name = attribute
-        for _ in 0..<8 {
-            guard nodes[id].parents.count == 1, nodes[id].outputs.isEmpty, let up = nodes[id].parents.first else { return false }
-            switch nodes[up.parent].operation {
-            case .apply(.select), .apply(.project): break
-            case let .apply(.rename(map)): name = map[name] ?? name
-            case let .apply(.join(pairs)): return pairs.contains { (up.operand == 0 ? $0.left : $0.right) == name }
-            case .apply(.intersection): return true
-            default: return false
-            }
-            guard nodes[up.parent].scheme.attributes.contains(name) else { return false }
-            id = up.parent
-        }
-        return false
-    }
-
     /// Calls `body` with each distinct source under `node` (its source bits), in place.
-    private func forEachSource(under node: NodeID, _ nodes: [PlanNode], _ body: (NodeID) -> Void) {
+    func forEachSource(under node: NodeID, _ nodes: [PlanNode], _ body: (NodeID) -> Void) {
         fillSources(node, nodes)
         for w in 0..<state.words {
             var bits = state.sourceBits[node * state.words + w]
