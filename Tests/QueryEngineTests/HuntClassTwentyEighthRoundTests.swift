@@ -43,4 +43,52 @@ final class HuntClassTwentyEighthRoundTests: HuntCaseTestCase {
         let searched = try Relation(source: t0).closure("d", "b").select("d" *== 732).join(Relation(source: t1))
         return try searched.intersection(Relation(source: t1).join(Relation(source: t0)))
     }
+
+    /// Case 250: `(t0 join t3) select (not (a != v))`, `t3` 3,000 rows unindexed on `a`,
+    /// whose values are mostly distinct, one row of them `v` (not in the 128-row statistics
+    /// sample); `t0` 5 rows. Half a sampled row (11.7 rows) sized `t3` above `t0`, which went
+    /// first and was read; a value the sample does not hold, in a column of many values,
+    /// is now sized at the rows such a value has (about one), and `t3` goes first: its one
+    /// row keys `t0` to nothing.
+    func testAnEqualityOnAValueTheSampleMissesIsSizedByTheColumnsValues() throws {
+        let (t0, t3) = try equalityTables()
+        let query = try Relation(source: t0).join(Relation(source: t3)).select(.not("a" *!= 1))
+        XCTAssertEqual(try totalRead(query, [t0, t3]), 1)
+        XCTAssertEqual(try totalRead(query, [t0, t3], preset: "seed"), 5)
+    }
+
+    /// The sample's answer for a value it does not hold: about a row in a column of
+    /// distinct values; one row at least, and below half a sampled row, in a column of a
+    /// few repeated values; half a sampled row as before when the filter pins no value.
+    func testTheSampleSizesAnUnseenValueByTheColumnsValues() throws {
+        let (_, t3) = try equalityTables()
+        XCTAssertFalse(t3.statisticsSample().contains { $0.values[0] == .integer(1) })
+        let distinct = try XCTUnwrap(SampledEstimates.sample(t3, "a" *== 1))
+        XCTAssertLessThanOrEqual(distinct, 200)
+        XCTAssertEqual(SampledEstimates.sample(t3, .not("a" *!= 1)), distinct)
+        // Two unseen values: twice the rows.
+        XCTAssertEqual(try XCTUnwrap(SampledEstimates.sample(t3, .any(["a" *== 1, "a" *== 3]))), 2 * distinct, accuracy: 1)
+        let halfARow = (3000 * 100 + 255) / 256
+        XCTAssertEqual(SampledEstimates.sample(t3, "a" *> 100_000), halfARow)
+
+        // Ten values, each sampled many times: an unseen one is held by next to no row.
+        let few = try MemoryTable(name: "few", columns: ["a", "id"], rows: (0..<3000).map { [.integer($0 % 10), .integer($0)] })
+        XCTAssertEqual(SampledEstimates.sample(few, "a" *== 77), 100)
+    }
+
+    func testChaosEstimateOfDistinctValues() {
+        // Every sampled value seen once: bias-corrected, capped at the table's rows.
+        XCTAssertEqual(SampledEstimates.chaoDistinct(sampled: 128, seenOnce: 128, seenTwice: 0, rows: 3000), 3000)
+        XCTAssertEqual(SampledEstimates.chaoDistinct(sampled: 70, seenOnce: 54, seenTwice: 3, rows: 1390), 556)
+        XCTAssertEqual(SampledEstimates.chaoDistinct(sampled: 10, seenOnce: 0, seenTwice: 0, rows: 3000), 10)
+    }
+
+    /// `t0(d)`: 5 rows; `t3(a, d)`: 3,000 rows, `a` distinct (`a == 1` the one row whose `d`
+    /// joins nothing of `t0`, and not in the statistics sample), unindexed.
+    private func equalityTables() throws -> (t0: MemoryTable, t3: MemoryTable) {
+        let t0 = try MemoryTable(name: "t0", columns: ["d"], rows: (0..<5).map { [.integer($0)] })
+        let rows: [[Value]] = (0..<3000).map { i in [.integer(i), .integer(i == 1 ? 10_000 : i % 5)] }
+        let t3 = try MemoryTable(name: "t3", columns: ["a", "d"], rows: rows)
+        return (t0, t3)
+    }
 }

@@ -148,11 +148,12 @@ final class HuntClassTwentyFifthRoundTests: HuntCaseTestCase {
     /// The gate: a join keyed only on the end the select already pins narrows what the
     /// search finds but cannot restart it, so the closure keeps its first fetch's size and
     /// goes first, its keys filtering the other side (seed 54 case 1134: sized up, it waited
-    /// behind a 26-row table, 17 rows → 43; here 1 row → 15).
+    /// behind a 26-row table, 17 rows → 43). `t2`'s keys hold the pinned 3: keys that hold
+    /// none empty the search, and then it waits (`keysAboveMiss`, the twenty-eighth round).
     func testAClosureJoinedOnItsPinnedEndIsNotSizedUp() throws {
         let rows: [[Value]] = (3..<501).map { i in [.integer(i), .integer(i / 2), .integer(i % 7)] }
         let t0 = try MemoryTable(name: "t0", columns: ["b", "c", "d"], rows: rows, indexedAttributes: ["b"])
-        let t2 = try MemoryTable(name: "t2", columns: ["b", "e"], rows: (0..<15).map { [.integer($0 * 19), .integer($0)] })
+        let t2 = try MemoryTable(name: "t2", columns: ["b", "e"], rows: (0..<15).map { [.integer($0 * 19 + 3), .integer($0)] })
         let query = try Relation(source: t0).project(["b", "c"]).closure("b", "c")
             .select(.any(["b" *== .text("k232"), "b" *== 3])).join(Relation(source: t2))
         let withOrdering = try totalRead(query, [t0, t2])

@@ -16,25 +16,31 @@ extension FilterAwareOrdering {
     /// start too, and the search restarts from it (2 rows). Nil otherwise: keys on the end
     /// already pinned only narrow what the search finds, and sized up, the closure waited
     /// behind their side for nothing (seed 54 case 1134, a forward search from `d` joined
-    /// on `d` with a 26-row table: 17 rows → 43), unless those keys are known and hold none
-    /// of the pinned values (`keysAboveMiss`): then they empty the search, so it waits.
+    /// on `d` with a 26-row table: 17 rows → 43; that closure is over a join, so it is not
+    /// searched on demand and reads its operand whole, filter or not), unless the search is
+    /// fetched on demand and those keys are known and hold none of the pinned values
+    /// (`keysAboveMiss`): then they empty it, so it waits.
     func seededReach(_ node: NodeID, _ from: Attribute, _ to: Attribute, firstFetch: Int,
-                             _ nodes: [PlanNode], _ run: any RunnerContext) -> Int? {
+                     _ nodes: [PlanNode], _ run: any RunnerContext) -> Int? {
         let own = run.filterState(of: node)
         guard own.isActive, let filter = own.filter, firstFetch < Int.max else { return nil }
         let pinned = filter.pinnedValueSets
+        let emptied: Bool
         switch (pinned[from], pinned[to]) {
         case let (start?, nil):
-            guard Self.keysAbovePin(to, of: node, nodes) || Self.keysAboveMiss(start, on: from, of: node, nodes, run)
-            else { return nil }
+            emptied = !Self.keysAbovePin(to, of: node, nodes)
+            guard !emptied || Self.keysAboveMiss(start, on: from, of: node, nodes, run) else { return nil }
         case let (nil, end?):
-            guard Self.keysAbovePin(from, of: node, nodes) || Self.keysAboveMiss(end, on: to, of: node, nodes, run)
-            else { return nil }
+            emptied = !Self.keysAbovePin(from, of: node, nodes)
+            guard !emptied || Self.keysAboveMiss(end, on: to, of: node, nodes, run) else { return nil }
         default: return nil
         }
         var whole: Int? = 0
         forEachSource(under: node, nodes) { id in whole = whole.flatMap { sum in nodes[id].approximateCount.map { sum + $0 } } }
         guard let whole else { return nil }
+        if emptied {
+            guard Self.searchesOnDemand(node, nodes), firstFetch < whole * 100 else { return nil }
+        }
         let reach = (Double(firstFetch) * Double(whole) * 100).squareRoot().rounded(.up)
         return reach < Double(Int.max / 2) ? max(firstFetch, Int(reach)) : nil
     }
@@ -59,6 +65,19 @@ extension FilterAwareOrdering {
         let other = nodes[key.edge.parent].children[1 - key.edge.operand]
         guard !run.hasStarted(other), let known = knownValues(of: key.otherName, in: other, nodes, run) else { return false }
         return known.isDisjoint(with: values)
+    }
+
+    /// Whether the closure's operand is a chain of one-operand operators over a source, the
+    /// shape `closure-seeding` fetches on demand (the caller also asks that an index narrowed
+    /// the first fetch): only then does a filter that matches nothing spare the source.
+    private static func searchesOnDemand(_ closure: NodeID, _ nodes: [PlanNode]) -> Bool {
+        var id = closure
+        for _ in 0..<16 {
+            guard nodes[id].children.count == 1 else { return false }
+            id = nodes[id].children[0]
+            if nodes[id].operation.isSource { return true }
+        }
+        return false
     }
 
     /// The first join or intersection above `node` whose keys hold `attribute` (under the
