@@ -25,6 +25,23 @@ final class RowLimitTests: XCTestCase {
         XCTAssertEqual(try engine.run([query]).results[0].count, pairs * 60)
     }
 
+    /// A join whose every probing row matches every stored row: under the limit its parts
+    /// are small enough that one cannot make more than the limit, so the run stops a part
+    /// after crossing it. A part of a whole batch (1,000 rows here) made the million-row
+    /// product at once (held-out hunt seed 194 case 665 at `--rows 3000` asked for 4 GB).
+    func testAPartCannotMultiplyPastTheLimit() throws {
+        let left = try MemoryTable(name: "l", columns: ["k", "a"], rows: (0..<1000).map { [.integer(0), .integer($0)] })
+        let right = try MemoryTable(name: "r", columns: ["k", "b"], rows: (0..<1000).map { [.integer(0), .integer($0)] })
+        var engine = try QueryEngine(preset: "all-off")
+        engine.rowLimit = 5_000
+        XCTAssertThrowsError(try engine.run([try Relation(source: left).join(Relation(source: right))])) { error in
+            guard let tooLarge = error as? RunTooLarge else { return XCTFail("\(error)") }
+            // The two tables' 2,000 rows, and the part that crossed the limit (5 rows × 1,000).
+            XCTAssertLessThanOrEqual(tooLarge.emitted, 2_000 + 5_000)
+            XCTAssertGreaterThan(tooLarge.emitted, 5_000)
+        }
+    }
+
     func testUnderTheLimitResultsAndCountsAreUnchanged() throws {
         let edges = try MemoryTable(name: "edges", columns: ["c", "e"], rows: (0..<120).map { [.integer($0 % 40), .integer($0 % 40 + 1)] })
         let query = try Relation(source: edges).closure("e", "c").select("c" *< 30).join(Relation(source: edges))

@@ -87,7 +87,7 @@ final class Runner: RunnerContext {
         try throwIfViolated()
         while let initiator = nextInitiator() {
             try drain(initiator)
-            if rowsEmitted > rowLimit { throw RunTooLarge(limit: rowLimit) }
+            if rowsEmitted > rowLimit { throw RunTooLarge(limit: rowLimit, emitted: rowsEmitted) }
             try throwIfViolated()
         }
         for (output, node) in graph.outputNodes.enumerated() where !runtimes[node].complete {
