@@ -18,6 +18,17 @@ final class HuntClassTwentyEighthRoundTests: HuntCaseTestCase {
         XCTAssertEqual(try totalRead(query, [t0, t1], disable: ["filter-aware-ordering"]), 38)
     }
 
+    /// The same through a rename between the search and the join: the keys are matched
+    /// under the name the join sees (`x`), and `t1`'s values, as before, miss the pin.
+    func testTheMissingKeysAreSeenThroughARename() throws {
+        let (t0, t1) = try closureTables()
+        let keys = try Relation(source: t1).rename(["d": "x"])
+        let searched = try Relation(source: t0).closure("d", "b").select("d" *== 732).rename(["d": "x"]).join(keys)
+        let query = try searched.intersection(keys.join(Relation(source: t0).rename(["d": "x"])))
+        XCTAssertEqual(try totalRead(query, [t0, t1]), 7)
+        XCTAssertEqual(try totalRead(query, [t0, t1], disable: ["filter-aware-ordering"]), 38)
+    }
+
     /// Keys that hold the pinned value do not empty the search, so it is still sized at its
     /// first fetch and goes first (seed 54 case 1134's rule, kept).
     func testASearchWhosePinTheKeysHoldIsNotDeferred() throws {
@@ -42,6 +53,26 @@ final class HuntClassTwentyEighthRoundTests: HuntCaseTestCase {
     private func closureQuery(_ t0: MemoryTable, _ t1: MemoryTable) throws -> Relation {
         let searched = try Relation(source: t0).closure("d", "b").select("d" *== 732).join(Relation(source: t1))
         return try searched.intersection(Relation(source: t1).join(Relation(source: t0)))
+    }
+
+    /// Held-out seed 196 case 1458 at `--rows 3000` (681 rows against 0): `shared = t1
+    /// rename [e -> g] select (g == 477.5) select (g > 1 or not (g < "a")) join t0`, read
+    /// whole by a difference and, narrowed by `select (102 == b)`, by a copy that
+    /// `subtree-copying` makes. In the copy the outer select's filter reached the inner
+    /// select's edge first, and `select-pushdown` did not narrow a copy's edge with the inner
+    /// select's own predicate, so the copy of `t1` was fetched by `g > 1 or …` alone: every
+    /// row, where `g == 477.5` (which no row holds) reads none. A copy now narrows too.
+    func testACopiedSelectStillNarrowsWithItsOwnPredicate() throws {
+        let t1 = try MemoryTable(name: "t1", columns: ["e"], rows: (0..<600).map { [.integer($0)] }, indexedAttributes: ["e"])
+        let t0 = try MemoryTable(name: "t0", columns: ["b", "e"], rows: (0..<300).map { [.integer($0), .integer($0)] },
+                                 indexedAttributes: ["b", "e"])
+        let shared = try Relation(source: t1).rename(["e": "g"]).select("g" *== .real(477.5))
+            .select(.any(["g" *> 1, .not("g" *< .text("a"))])).join(Relation(source: t0))
+        let narrowed = try shared.select("b" *== 102)
+        let difference = try shared.union(narrowed).difference(narrowed)
+        let query = try difference.project(["b", "g"]).join(difference)
+        XCTAssertEqual(try totalRead(query, [t0, t1]), 0)
+        XCTAssertEqual(try totalRead(query, [t0, t1], preset: "seed"), 0)
     }
 
     /// Case 250: `(t0 join t3) select (not (a != v))`, `t3` 3,000 rows unindexed on `a`,

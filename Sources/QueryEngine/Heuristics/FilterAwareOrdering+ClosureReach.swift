@@ -103,11 +103,29 @@ extension FilterAwareOrdering {
         return nil
     }
 
-    /// The values of `attribute` that a source's rows can deliver, when they are known
-    /// without reading it: a memory table small enough for its statistics sample to be all
-    /// of it, under its active filter. Nil otherwise (the filter cannot be compiled).
+    /// The values of `attribute` that a node's rows can deliver, when they are known without
+    /// reading anything: the node is a memory table small enough for its statistics sample
+    /// to be all of it, or a chain of selects, projects and renames over one (the attribute
+    /// followed back through the renames; a select between only removes values), and the
+    /// values are the sample's under the table's active filter. Nil otherwise.
     private static func knownValues(of attribute: Attribute, in node: NodeID, _ nodes: [PlanNode],
                                     _ run: any RunnerContext) -> Set<Value>? {
+        var id = node, name = attribute
+        for _ in 0..<16 {
+            switch nodes[id].operation {
+            case .source: return sampledValues(of: name, in: id, nodes, run)
+            case let .apply(.rename(map)): name = map.first { $0.value == name }?.key ?? name
+            case .apply(.select), .apply(.project): break
+            default: return nil
+            }
+            guard nodes[id].children.count == 1 else { return nil }
+            id = nodes[id].children[0]
+        }
+        return nil
+    }
+
+    private static func sampledValues(of attribute: Attribute, in node: NodeID, _ nodes: [PlanNode],
+                                      _ run: any RunnerContext) -> Set<Value>? {
         guard case let .source(source) = nodes[node].operation, let table = source as? MemoryTable,
             table.count <= MemoryTable.statisticsSampleLimit, let column = table.scheme.index(of: attribute)
         else { return nil }
