@@ -14,8 +14,8 @@ public struct OutputPathError: Error, Equatable, CustomStringConvertible {
 
 extension FileSystem {
     /// `path` as given, or an error naming `option` when it cannot be written to: empty or
-    /// blank, holding a control character, the file-system root, or (for a directory) an
-    /// existing non-directory.
+    /// blank, holding a control character, the file-system root, (for a directory) an
+    /// existing non-directory, or below a file.
     public static func checkedOutputPath(_ path: String, option: String, directory: Bool) throws -> String {
         func refuse(_ problem: String) -> OutputPathError {
             OutputPathError(option: option, path: path, problem: problem)
@@ -30,7 +30,23 @@ extension FileSystem {
         case .file where directory: throw refuse("is an existing file, not a directory")
         case .directory where !directory: throw refuse("is an existing directory, not a file")
         case .other: throw refuse("exists and is neither a file nor a directory")
+        case .missing: break
         default: return path
+        }
+        // A path not there yet is made below its nearest existing ancestor, which must be a
+        // directory: under a file (`afile/x`) nothing can be made, and finding that out
+        // only at the first write came after the command's work.
+        var ancestor = path
+        while true {
+            while ancestor.count > 1, ancestor.hasSuffix("/") { ancestor.removeLast() }
+            guard ancestor.contains("/") else { return path }
+            ancestor = parentDirectory(of: ancestor)
+            switch kind(of: ancestor) {
+            case .directory: return path
+            case .missing: continue
+            case .file: throw refuse("cannot be made: \(Printable.quoted(ancestor)) is a file, not a directory")
+            case .other: throw refuse("cannot be made: \(Printable.quoted(ancestor)) is not a directory")
+            }
         }
     }
 

@@ -16,6 +16,10 @@ final class OutputPathTests: XCTestCase {
             (dir + "/file", true, "'\(dir)/file' is an existing file, not a directory"),
             (dir, false, "'\(dir)' is an existing directory, not a file"),
             ("/dev/null", false, "'/dev/null' exists and is neither a file nor a directory"),
+            // Below a file nothing can be made, however deep: refused before any work.
+            (dir + "/file/x", true, "'\(dir)/file/x' cannot be made: '\(dir)/file' is a file, not a directory"),
+            (dir + "/file/x/y.csv", false, "'\(dir)/file/x/y.csv' cannot be made: '\(dir)/file' is a file, not a directory"),
+            ("/dev/null/x", true, "'/dev/null/x' cannot be made: '/dev/null' is not a directory"),
         ]
         for c in cases {
             XCTAssertThrowsError(try FileSystem.checkedOutputPath(c.path, option: "--out", directory: c.directory), c.path) { error in
@@ -29,6 +33,7 @@ final class OutputPathTests: XCTestCase {
         defer { removeTree(dir) }
         XCTAssertEqual(try FileSystem.checkedOutputPath(dir, option: "--out", directory: true), dir)
         XCTAssertEqual(try FileSystem.checkedOutputPath(dir + "/new", option: "--out", directory: true), dir + "/new")
+        XCTAssertEqual(try FileSystem.checkedOutputPath(dir + "/new/deeper/", option: "--out", directory: true), dir + "/new/deeper/")
         XCTAssertEqual(try FileSystem.checkedOutputPath("relative/x.sqlite", option: "--sqlite", directory: false), "relative/x.sqlite")
     }
 
