@@ -53,6 +53,20 @@ final class SourceTextTests: XCTestCase {
         assertQueryError(text, line: 1, column: 34, "bytes that are not UTF-8 text; query text must be UTF-8", catalog: c)
     }
 
+    /// Bytes that are not UTF-8 are refused inside strings, comments and quoted names too,
+    /// where they once became U+FFFD silently; `\u{fffd}` still spells that scalar.
+    func testNonUTF8BytesAreNamedInsideStringsCommentsAndQuotedNames() throws {
+        let c = try Fixtures.documents()
+        func latin1(_ before: String, _ after: String) -> String {
+            String(decoding: Array(before.utf8) + [0xE9] + Array(after.utf8), as: UTF8.self)
+        }
+        let message = "bytes that are not UTF-8 text; query text must be UTF-8"
+        assertQueryError(latin1("output documents select (name == \"caf", "\")"), line: 1, column: 38, message, catalog: c)
+        assertQueryError(latin1("# caf", "\noutput documents"), line: 1, column: 6, message, catalog: c)
+        assertQueryError(latin1("output documents rename [name -> `caf", "`]"), line: 1, column: 38, message, catalog: c)
+        XCTAssertNoThrow(try Query.parse("output documents select (name == \"\\u{fffd}\")", catalog: c, file: "test.rq"))
+    }
+
     func testControlCharactersAreEscapedInMessages() throws {
         let c = try Fixtures.documents()
         assertQueryError("output documents\u{7}", line: 1, column: 17, "unexpected character '\\u{7}'", catalog: c)

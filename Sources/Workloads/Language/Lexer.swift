@@ -52,10 +52,21 @@ struct Lexer {
         return s
     }
 
-    private mutating func skipSpaceAndComments() {
+    /// Text is decoded with U+FFFD standing for bytes that are not UTF-8, so that scalar is
+    /// refused wherever it stands, comments and strings included (`\u{fffd}` still spells it).
+    private func notUTF8(at position: SourcePosition) -> QueryError {
+        error("bytes that are not UTF-8 text; query text must be UTF-8", at: position)
+    }
+
+    private var here: SourcePosition { SourcePosition(line: line, column: column) }
+
+    private mutating func skipSpaceAndComments() throws {
         while let c = current {
             if c == "#" {
-                while let d = current, d != "\n" { advance() }
+                while let d = current, d != "\n" {
+                    if d == "\u{FFFD}" { throw notUTF8(at: here) }
+                    advance()
+                }
             } else if c == " " || c == "\t" || c == "\n" || c == "\r" {
                 advance()
             } else {
@@ -65,7 +76,7 @@ struct Lexer {
     }
 
     mutating func next() throws -> Token {
-        skipSpaceAndComments()
+        try skipSpaceAndComments()
         let position = SourcePosition(line: line, column: column)
         let start = index
         guard let c = current else { return Token(kind: .end, position: position, text: "") }
@@ -98,7 +109,7 @@ struct Lexer {
             }
             return Token(kind: .symbol(symbol), position: position, text: symbol)
         case "\u{FFFD}":
-            throw error("bytes that are not UTF-8 text; query text must be UTF-8", at: position)
+            throw notUTF8(at: position)
         default:
             throw error("unexpected character \(Printable.quoted(String(c)))", at: position)
         }
@@ -173,6 +184,7 @@ struct Lexer {
                 }
                 advance()
             } else {
+                if c == "\u{FFFD}" { throw notUTF8(at: here) }
                 value.unicodeScalars.append(c)
                 advance()
             }
@@ -202,6 +214,7 @@ struct Lexer {
             guard let c = current, c != "\n" else {
                 throw error("unterminated quoted name; expected a closing '`'", at: position)
             }
+            if c == "\u{FFFD}" { throw notUTF8(at: here) }
             advance()
             if c == "`" {
                 if current == "`" {
