@@ -172,14 +172,24 @@ public struct ExperimentResolver {
             guard !out.contains(where: { $0.name == entry.name }) else { throw fail(path, "query '\(entry.name)' is listed twice") }
             let query: ExperimentQuery
             if let text = entry.text {
-                query = ExperimentQuery(name: entry.name, text: text, origin: "\(file) \(ConfigIssue.render(path))")
+                let origin = "\(file) \(ConfigIssue.render(path))"
+                // Its `# shape:` line is read as a catalog file's is: a query written for
+                // another shape names relations this dataset lacks.
+                let header: CatalogQuery
+                do { header = try CatalogQuery(name: entry.name, text: text, path: origin) } catch {
+                    throw inlineFailure(path + ["text"], error)
+                }
+                if let needed = header.shape, needed != shape {
+                    throw fail(path + ["text"], "query '\(entry.name)' needs shape \(needed) (its `# shape:` line), but dataset.shape is \(shape)")
+                }
+                query = ExperimentQuery(name: entry.name, text: text, origin: origin)
             } else {
                 let found: CatalogQuery
                 do { found = try QueryCatalog.find(entry.file ?? entry.name, directory: catalogDirectory) } catch {
                     throw fail(path + (entry.file == nil ? [] : ["file"]), "\(error)")
                 }
                 if let needed = found.shape, needed != shape {
-                    throw fail(path, "query '\(found.name)' needs shape \(needed), but dataset.shape is \(shape)")
+                    throw fail(path, "query '\(entry.name)' (\(found.path)) needs shape \(needed), but dataset.shape is \(shape)")
                 }
                 query = ExperimentQuery(name: entry.name, text: found.text, origin: found.path)
             }
