@@ -2,6 +2,7 @@ import ArgumentParser
 import Engines
 import QueryEngine
 import Relational
+import SQLiteStore
 import Workloads
 
 struct QueryCommand: ParsableCommand {
@@ -66,6 +67,12 @@ struct QueryCommand: ParsableCommand {
     private func runOnEngine(_ name: String) throws {
         let spec: EngineSpec
         do { spec = try EngineRegistry.parseList(name, option: "--engine")[0] } catch { throw usageFailure("\(error)") }
+        // The engine loads the generated tables itself: where the testbed's sources would
+        // live does not apply, and a property-list database is not handed to engines.
+        if dataset.plist != nil { throw usageFailure("--engine runs on generated data; it cannot be combined with --plist") }
+        if dataset.backend != nil || dataset.analyze {
+            throw usageFailure("--engine loads the generated data into the engine; it cannot be combined with --backend or --analyze (use --engine sqlite-analyzed for ANALYZE)")
+        }
         let (catalogQuery, loaded, parsed) = try dataset.loadAndParse(query: query)
         let running: any BaselineEngine
         do { running = try spec.start() } catch let error as EngineError where error.isMissing {
@@ -79,6 +86,10 @@ struct QueryCommand: ParsableCommand {
         } catch let error as EngineError {
             if case .unsupported = error { throw usageFailure("\(error)") }
             throw error
+        } catch let error as SQLiteError where error.kind == .translation || error.kind == .prepare {
+            // A query the engine cannot take as one statement (too many table references once
+            // shared parts are expanded, an expression too deep): the query, not a result.
+            throw usageFailure("--engine \(spec.label) cannot run this query: \(error)")
         }
         let clock = ContinuousClock()
         var result = EngineRun(results: [], engineMicroseconds: nil)

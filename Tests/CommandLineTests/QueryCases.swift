@@ -19,6 +19,8 @@ enum QueryCases {
         ("let-rebound", "# shape: documents\nlet x = documents\nlet x = documents\noutput x\n", 3),
         ("ctrl-char", "# shape: documents\noutput docu\u{1b}[31mments\n", 2),
         ("invalid-utf8", "# shape: documents\noutput documents \u{FFFD}\n", 2),
+        ("invalid-utf8-in-string", "# shape: documents\noutput documents select (name == \"caf\u{FFFD}\")\n", 2),
+        ("invalid-utf8-in-comment", "# shape: documents\noutput documents  # caf\u{FFFD}\n", 2),
         ("union-mismatch", "# shape: documents\noutput documents union selected_documents\n", 2),
         ("huge-integer", "# shape: documents\noutput documents select (id == 99999999999999999999999)\n", 2),
         ("unterminated-string", "# shape: documents\noutput documents select (name == \"abc)\n", 2),
@@ -97,6 +99,19 @@ enum QueryCases {
         out.append(BatteryCase("plan/out-blank", ["plan", "q.rq", "--rows", "20", "--out", "   "], files: good, expect: ["--out"]))
         out.append(BatteryCase("plan/out-root", ["plan", "q.rq", "--rows", "20", "--out", "/"], files: good, expect: ["--out"]))
         out.append(BatteryCase("plan/out-is-file", ["plan", "q.rq", "--rows", "20", "--out", "q.rq"], files: good, expect: ["--out"]))
+        out.append(BatteryCase("plan/out-under-file", ["plan", "q.rq", "--rows", "20", "--out", "q.rq/p"], files: good,
+                               expect: ["--out", "'q.rq' is a file"]))
+        // `--engine` loads the generated data itself.
+        out.append(BatteryCase("query/engine-with-plist", ["query", "q.rq", "--rows", "20", "--engine", "sqlite", "--plist", "pl"],
+                               files: good.merging(["pl/readme.txt": "x"]) { a, _ in a }, expect: ["--engine", "--plist"]))
+        out.append(BatteryCase("query/engine-with-backend", ["query", "q.rq", "--rows", "20", "--engine", "sqlite", "--backend", "sqlite"],
+                               files: good, expect: ["--engine", "--backend"]))
+        // Thirteen levels of a self-join of the level below: 8,192 table references once SQLite
+        // expands the shared parts, over its limit: the query, not a result.
+        let doubling = (1...13).map { "let b\($0) = b\($0 - 1) join b\($0 - 1)" }.joined(separator: "\n")
+        out.append(BatteryCase("query/engine-too-many-references", ["query", "deep.rq", "--rows", "20", "--engine", "sqlite"],
+                               files: ["deep.rq": "# shape: documents\nlet b0 = documents\n\(doubling)\noutput b13\n"],
+                               expect: ["--engine sqlite", "table references"]))
         out.append(BatteryCase("plan/out-ctrl", ["plan", "q.rq", "--rows", "20", "--out", "p\u{7}"], files: good, expect: ["--out"]))
         // queries.
         out.append(BatteryCase("queries/missing-directory", ["queries", "--directory", "/nonexistent-battery"], expect: ["/nonexistent-battery"]))
