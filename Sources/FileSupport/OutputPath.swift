@@ -76,4 +76,10 @@ public enum Printable {
 
     /// `'text'` with control characters escaped.
     public static func quoted(_ text: String) -> String { "'" + escaped(text) + "'" }
+
+    /// A whole message, possibly of several lines: escaped as `escaped` does, the line
+    /// breaks between its lines kept.
+    public static func message(_ text: String) -> String {
+        text.split(separator: "\n", omittingEmptySubsequences: false).map { escaped(String($0)) }.joined(separator: "\n")
+    }
 }

@@ -15,13 +15,7 @@ func usageFailure(_ message: String) -> ExitCode {
 
 /// A message made safe for the terminal: control characters (which reach messages from
 /// configs, file names and query text) are escaped, line breaks between lines kept.
-func printable(_ message: String) -> String {
-    var out = ""
-    for scalar in message.unicodeScalars {
-        if scalar == "\n" { out.unicodeScalars.append(scalar) } else { out += Printable.escaped(String(scalar)) }
-    }
-    return out
-}
+func printable(_ message: String) -> String { Printable.message(message) }
 
 func writeToStandardError(_ text: String) {
     var copy = text

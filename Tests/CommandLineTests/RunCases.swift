@@ -163,7 +163,9 @@ enum RunCases {
         out.append(line("name-missing", 1, nil, expect: ["exp.yaml", "name"]))
         out.append(line("name-slash", 1, "name: ../escape", expect: ["exp.yaml:1", "name"]))
         out.append(line("name-empty", 1, "name: ''", expect: ["exp.yaml:1", "name"]))
-        out.append(line("name-ctrl", 1, "name: \"a\\u0007b\"", expect: ["exp.yaml:1", "name"]))
+        // The control character is shown as an escape, never echoed raw to the terminal.
+        out.append(line("name-ctrl", 1, "name: \"a\\u0007b\"", expect: ["exp.yaml:1", "name", "'a\\u{7}b'"]))
+        out.append(line("name-esc", 1, "name: \"a\\u001b[2Jb\"", expect: ["exp.yaml:1", "name", "'a\\u{1b}[2Jb'"]))
         out.append(line("name-list", 1, "name: [a]", expect: ["exp.yaml:1", "name"]))
         out.append(line("plans-string", 14, "plans: maybe", expect: ["exp.yaml:14", "plans"]))
         out.append(config("dataset-scalar", text([2: "dataset: documents", 3: nil, 4: nil, 5: nil]), expect: ["exp.yaml:2", "dataset"]))
