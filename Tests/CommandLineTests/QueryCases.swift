@@ -101,6 +101,11 @@ enum QueryCases {
         out.append(BatteryCase("plan/out-is-file", ["plan", "q.rq", "--rows", "20", "--out", "q.rq"], files: good, expect: ["--out"]))
         out.append(BatteryCase("plan/out-under-file", ["plan", "q.rq", "--rows", "20", "--out", "q.rq/p"], files: good,
                                expect: ["--out", "'q.rq' is a file"]))
+        // A memory override that is not a byte count is named, not ignored.
+        var unreadableMemory = BatteryCase("query/available-memory-not-bytes", ["query", "q.rq", "--rows", "20"], files: good,
+                                           expect: ["TESTBED_AVAILABLE_MEMORY is '-5'"])
+        unreadableMemory.environment["TESTBED_AVAILABLE_MEMORY"] = "-5"
+        out.append(unreadableMemory)
         // `--engine` loads the generated data itself.
         out.append(BatteryCase("query/engine-with-plist", ["query", "q.rq", "--rows", "20", "--engine", "sqlite", "--plist", "pl"],
                                files: good.merging(["pl/readme.txt": "x"]) { a, _ in a }, expect: ["--engine", "--plist"]))

@@ -15,7 +15,8 @@ import Darwin
 /// and with no swap the result is the OOM killer). A cgroup v2 limit (`memory.max` minus
 /// `memory.current`) lowers it when smaller. Elsewhere, or if /proc cannot be read, it is
 /// the physical memory from sysconf. `TESTBED_AVAILABLE_MEMORY` (bytes) overrides all of
-/// them, for tests and for machines whose figures mislead.
+/// them, for tests and for machines whose figures mislead; set to anything else, it leaves
+/// nothing available, so that every dataset is refused naming it.
 public struct MachineMemory: Sendable, Equatable {
     public let availableBytes: Int
     /// e.g. "MemAvailable in /proc/meminfo".
@@ -27,7 +28,13 @@ public struct MachineMemory: Sendable, Equatable {
     }
 
     public static func current() -> MachineMemory {
-        if let text = getenv("TESTBED_AVAILABLE_MEMORY").map({ String(cString: $0) }), let bytes = Int(text), bytes >= 0 {
+        if let text = getenv("TESTBED_AVAILABLE_MEMORY").map({ String(cString: $0) }) {
+            guard let bytes = Int(text), bytes >= 0 else {
+                // Set but not a byte count: nothing fits, and the refusal says why, rather
+                // than the setting being ignored without a word.
+                return MachineMemory(availableBytes: 0, source: "TESTBED_AVAILABLE_MEMORY is \(Printable.quoted(text)), "
+                    + "not a whole number of bytes; give one or unset it")
+            }
             return MachineMemory(availableBytes: bytes, source: "TESTBED_AVAILABLE_MEMORY")
         }
         var best: MachineMemory?
