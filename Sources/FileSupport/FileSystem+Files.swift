@@ -12,6 +12,21 @@ extension FileSystem {
         String(decoding: try readBytes(path), as: UTF8.self)
     }
 
+    /// The file's text, refusing bytes that are not UTF-8 (naming the first line that holds
+    /// some) where `readText` would make them U+FFFD: for files whose every value is read
+    /// back as data (a repro's tables), where a changed byte would be a changed value.
+    public static func readUTF8Text(_ path: String) throws -> String {
+        let bytes = try readBytes(path)
+        if let text = String(validating: bytes, as: UTF8.self) { return text }
+        // A newline byte never occurs inside a multi-byte sequence, so lines validate alone.
+        var line = 1
+        for part in bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
+            if String(validating: part, as: UTF8.self) == nil { break }
+            line += 1
+        }
+        throw FileSystemError("read", path, reason: "line \(line) holds bytes that are not UTF-8 text")
+    }
+
     static func readBytes(_ path: String) throws -> [UInt8] {
         guard let file = fopen(path, "rb") else { throw FileSystemError.current("read", path) }
         defer { fclose(file) }

@@ -92,6 +92,11 @@ enum OtherCases {
                          extra: ["r/t1.csv": "a,c\n3.0,-1\n1,\"open\n"], expect: ["t1.csv:3", "unterminated"]))
         out.append(repro("csv-empty", manifest: goodManifest, extra: ["r/t0.csv": ""], expect: ["t0.csv:1", "empty"]))
         out.append(repro("query-empty", manifest: goodManifest, extra: ["r/query.rq": ""], expect: ["query.rq"]))
+        // A table's bytes are its values: ones that are not UTF-8 are refused, not made U+FFFD.
+        out.append(BatteryCase("verify/repro-csv-not-utf8", ["verify", "--repro", "r"],
+                               files: ["r/manifest.txt": goodManifest, "r/query.rq": "output t0 join t1\n", "r/t0.csv": "a,d\n3,0\n"],
+                               raw: ["r/t1.csv": Data("a,c\n3.0,\"caf".utf8) + Data([0xE9]) + Data("\"\n".utf8)],
+                               expect: ["t1.csv", "line 2 holds bytes that are not UTF-8 text"]))
         out.append(BatteryCase("verify/repro-missing-dir", ["verify", "--repro", "nothere"], expect: ["nothere"]))
         func opt(_ tag: String, _ arguments: [String], _ expect: String) {
             out.append(BatteryCase("verify/\(tag)", ["verify"] + arguments, expect: [expect]))

@@ -10,7 +10,12 @@ final class ReproManifestTests: XCTestCase {
         + "subtree-copy-limit=100,subtree-copying=on,union-flattening=on"
 
     private func files(manifest: String) -> [String: String] {
-        ["manifest.txt": manifest, "query.rq": "output t0 join t1\n", "t0.csv": "a,d\n3,0\n", "t1.csv": "a,c\n3.0,-1\n"]
+        ["manifest.txt": manifest, "query.rq": query, "t0.csv": "a,d\n3,0\n", "t1.csv": "a,c\n3.0,-1\n"]
+    }
+
+    /// Three outputs, a partition of the first (the manifest's `partition: 0 1 2`).
+    private var query: String {
+        "let q = t0 join t1\noutput q\noutput q select (a == 3)\noutput q select (not (a == 3))\n"
     }
 
     private var goodManifest: String {
@@ -41,7 +46,7 @@ final class ReproManifestTests: XCTestCase {
 
     func testCRLFAndBOMFilesReadAlike() throws {
         var crlf = files(manifest: "\u{FEFF}" + goodManifest.replacingOccurrences(of: "\n", with: "\r\n"))
-        crlf["query.rq"] = "\u{FEFF}output t0 join t1\r\n"
+        crlf["query.rq"] = "\u{FEFF}" + query.replacingOccurrences(of: "\n", with: "\r\n")
         crlf["t0.csv"] = "\u{FEFF}a,d\r\n3,0\r\n"
         let repro = try ReproDirectory.parse(files: crlf)
         XCTAssertEqual(repro.kind, .reference)
@@ -65,6 +70,33 @@ final class ReproManifestTests: XCTestCase {
             error(line: 2, "table 't0' listed again (first at line 1)"))
         XCTAssertEqual(error("kind: \u{1B}[2J\n"), error(line: 1,
             "unknown kind '\\u{1b}[2J'; expected one of: reference, sqlite, partition, duplicates, engine-error, oracles, baseline"))
+    }
+
+    /// What the manifest says must fit the files it describes: a partition names outputs
+    /// the query has, and a change repro's keys come with its script.
+    func testTheManifestMustFitTheQueryAndTheKindOfRepro() {
+        XCTAssertEqual(error(goodManifest.replacingOccurrences(of: "partition: 0 1 2", with: "partition: 0 5 2")),
+            error(line: 5, "partition names output 5, but query.rq has 3 outputs (numbered from 0)"))
+        XCTAssertEqual(error(goodManifest + "mode: incremental\n"),
+            error(line: 8, "'mode' belongs to a change repro, but changes.changes is missing"))
+        XCTAssertEqual(error(goodManifest + "declare-keys: no\n"),
+            error(line: 8, "'declare-keys' belongs to a change repro, but changes.changes is missing"))
+    }
+
+    /// A table's CSV is data: a column without a name and a real that is not finite (which
+    /// the writer never writes; Double's parser reads `1e999` and `nan`) are refused.
+    func testTableValuesAndNamesAreReadStrictly() {
+        func csvError(_ t1: String) -> String {
+            var all = files(manifest: goodManifest)
+            all["t1.csv"] = t1
+            do { _ = try ReproDirectory.parse(files: all); return "no error" } catch { return "\(error)" }
+        }
+        XCTAssertEqual(csvError("a,\n3.0,-1\n"), "<embedded repro>/t1.csv:1: header field 2 is empty; every column needs a name")
+        for bad in ["1e999", "nan", "inf", "-infinity"] {
+            XCTAssertEqual(csvError("a,c\n3.0,\(bad)\n"),
+                           "<embedded repro>/t1.csv:2: '\(bad)' is not a value (null, finite number, \"text\" or x'hex')", bad)
+        }
+        XCTAssertEqual(csvError("a,c\n3.0,1e300\n"), "no error")
     }
 
     func testTableNamesCannotLeaveTheReproDirectory() {
@@ -116,7 +148,7 @@ final class ReproManifestTests: XCTestCase {
         }
         // A quoted field spanning two lines: the record after it starts on line 4.
         XCTAssertEqual(csvError("a,c\n\"x\ny\",1\n2\n", rows: 2), "<embedded repro>/t1.csv:4: 1 fields, the header has 2")
-        XCTAssertEqual(csvError("a,c\n1,2\n3,zz\n", rows: 2), "<embedded repro>/t1.csv:3: 'zz' is not a value (null, number, \"text\" or x'hex')")
+        XCTAssertEqual(csvError("a,c\n1,2\n3,zz\n", rows: 2), "<embedded repro>/t1.csv:3: 'zz' is not a value (null, finite number, \"text\" or x'hex')")
         XCTAssertEqual(csvError("a,c\n1,2\n3,\"open\n", rows: 2), "<embedded repro>/t1.csv:3: unterminated quoted field (its quote opens here)")
         XCTAssertEqual(csvError("", rows: 0), "<embedded repro>/t1.csv:1: empty CSV (no header line)")
     }

@@ -104,7 +104,7 @@ public enum ChangeReproDirectory {
 
     /// Replays a change repro: the problems the check finds now (empty once fixed).
     public static func replay(_ path: String, catalog: HeuristicCatalog = .standard) throws -> [String] {
-        let read = { (file: String) throws -> String in try FileSystem.readText(FileSystem.join(path, file)) }
+        let read = { (file: String) throws -> String in try FileSystem.readUTF8Text(FileSystem.join(path, file)) }
         let (manifest, flags, _, relations, query) = try ReproDirectory.load(label: path, catalog: catalog, file: read)
         let manifestPath = FileSystem.join(path, "manifest.txt")
         let modeName = manifest.mode ?? TransactionalDatabase.Mode.incremental.rawValue

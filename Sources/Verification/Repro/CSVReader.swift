@@ -12,7 +12,12 @@ enum CSVReader {
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
         var records = try records(bytes, file: file)
         guard !records.isEmpty else { throw VerificationError.repro(path: "\(file):1", message: "empty CSV (no header line)") }
-        let header = records.removeFirst().fields.map { Attribute(String(decoding: $0.bytes, as: UTF8.self)) }
+        let header = try records.removeFirst().fields.enumerated().map { index, field in
+            guard !field.bytes.isEmpty else {
+                throw VerificationError.repro(path: "\(file):1", message: "header field \(index + 1) is empty; every column needs a name")
+            }
+            return Attribute(String(decoding: field.bytes, as: UTF8.self))
+        }
         let rows = try records.map { record in
             guard record.fields.count == header.count else {
                 throw VerificationError.repro(
@@ -100,7 +105,11 @@ enum CSVReader {
             return .blob(blob)
         }
         if let n = Int64(text) { return .integer(n) }
-        if let d = Double(text) { return .real(d) }
+        // Only finite reals are values (the writer never writes others); Double's parser
+        // also reads `nan`, `inf` and an exponent past the range as one.
+        if let d = Double(text), d.isFinite, text.first.map({ $0.isNumber || $0 == "-" || $0 == "+" || $0 == "." }) == true {
+            return .real(d)
+        }
         throw bad(text, file, line)
     }
 
@@ -114,6 +123,6 @@ enum CSVReader {
     }
 
     private static func bad(_ text: String, _ file: String, _ line: Int) -> VerificationError {
-        .repro(path: "\(file):\(line)", message: "\(Printable.quoted(text)) is not a value (null, number, \"text\" or x'hex')")
+        .repro(path: "\(file):\(line)", message: "\(Printable.quoted(text)) is not a value (null, finite number, \"text\" or x'hex')")
     }
 }

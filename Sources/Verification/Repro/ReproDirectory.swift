@@ -57,7 +57,7 @@ public enum ReproDirectory {
 
     /// Reads a repro directory back: the case, flags and backend it records.
     public static func read(_ path: String, catalog: HeuristicCatalog = .standard) throws -> ReproContents {
-        try parse(label: path, catalog: catalog) { file in try FileSystem.readText(FileSystem.join(path, file)) }
+        try parse(label: path, catalog: catalog) { file in try FileSystem.readUTF8Text(FileSystem.join(path, file)) }
     }
 
     /// Reads a repro from its files' contents by name (`manifest.txt`, `query.rq`,
@@ -71,6 +71,20 @@ public enum ReproDirectory {
 
     static func parse(label path: String, catalog: HeuristicCatalog, file read: (String) throws -> String) throws -> ReproContents {
         let (manifest, flags, backend, _, query) = try load(label: path, catalog: catalog, file: read)
+        let manifestPath = FileSystem.join(path, "manifest.txt")
+        // A change repro's keys without its script: replayed as a plain repro, it would
+        // check nothing the manifest asks for.
+        for key in ["mode", "declare-keys"] where manifest.lines[key] != nil {
+            throw VerificationError.repro(path: manifest.location(of: key, path: manifestPath),
+                message: "'\(key)' belongs to a change repro, but \(ChangeReproDirectory.scriptFile) is missing")
+        }
+        if let partition = manifest.partition {
+            let outputs = query.relations.count
+            for n in [partition.whole, partition.matching, partition.rest] where n >= outputs {
+                throw VerificationError.repro(path: manifest.location(of: "partition", path: manifestPath),
+                    message: "partition names output \(n), but query.rq has \(outputs) output\(outputs == 1 ? "" : "s") (numbered from 0)")
+            }
+        }
         var graph = try CaseGraph(outputs: query.relations)
         graph.partition = manifest.partition
         return ReproContents(graph: graph, flags: flags, backend: backend, batchSize: manifest.batchSize, kind: manifest.kind)
