@@ -115,8 +115,16 @@ struct HuntCommand: ParsableCommand {
     }
 
     func makeGrid() throws -> HuntGrid {
+        let names = flagsets.map { $0.split(separator: ",", omittingEmptySubsequences: false).map { String($0).trimmingCharacters(in: .whitespaces) } }
+        // An empty item or a flag set named twice would be a column of the grid by mistake
+        // (or none at all), not one the researcher asked for.
+        if let flagsets, let names {
+            if names.contains("") { throw usageFailure("--flagsets: '\(flagsets)' has an empty item; separate names by single commas") }
+            if let twice = names.enumerated().first(where: { names[..<$0.offset].contains($0.element) }) {
+                throw usageFailure("--flagsets: '\(twice.element)' is listed twice")
+            }
+        }
         do {
-            let names = flagsets.map { $0.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) } }
             return try HuntGrid(names: names)
         } catch let error as FlagError {
             throw usageFailure("--flagsets: \(error)")

@@ -64,13 +64,17 @@ struct VerifyCommand: ParsableCommand {
     var repro: String?
 
     // A transformed option's help shows no default, so these say theirs as given on the command line.
-    @Option(help: ArgumentHelp("Dataset sizes for the catalog run, comma-separated. (default: 20,200)", valueName: "sizes"),
+    @Option(name: .customLong("sizes"),
+            help: ArgumentHelp("Dataset sizes for the catalog run, comma-separated. (default: 20,200)", valueName: "sizes"),
             transform: commaSeparated)
-    var sizes: [Int] = [20, 200]
+    var givenSizes: [Int]?
+    var sizes: [Int] { givenSizes ?? [20, 200] }
 
-    @Option(help: ArgumentHelp("Dataset seeds for the catalog run, comma-separated. (default: 1,2)", valueName: "seeds"),
+    @Option(name: .customLong("seeds"),
+            help: ArgumentHelp("Dataset seeds for the catalog run, comma-separated. (default: 1,2)", valueName: "seeds"),
             transform: commaSeparated)
-    var seeds: [UInt64] = [1, 2]
+    var givenSeeds: [UInt64]?
+    var seeds: [UInt64] { givenSeeds ?? [1, 2] }
 
     @Option(help: "Catalog directory (default: $TESTBED_QUERIES, else Workloads/queries).")
     var directory: String?
@@ -123,6 +127,10 @@ struct VerifyCommand: ParsableCommand {
         }
         if random != nil, directory != nil {
             throw ValidationError("--directory names the catalog to verify; it cannot be combined with --random")
+        }
+        for (option, given) in [("--sizes", givenSizes != nil), ("--seeds", givenSeeds != nil)] where given {
+            if random != nil { throw ValidationError("\(option) sizes the catalog run's datasets; it cannot be combined with --random (use --rows and --seed)") }
+            if repro != nil { throw ValidationError("\(option) sizes the catalog run's datasets; it cannot be combined with --repro") }
         }
         if let engines {
             do { _ = try EngineRegistry.parseList(engines) } catch { throw ValidationError("\(error)") }
@@ -277,10 +285,15 @@ struct VerifyCommand: ParsableCommand {
     }
 }
 
-/// `20,200` as a list, for the comma-separated list options (empty parts are skipped).
-private func commaSeparated<Element: ExpressibleByArgument>(_ text: String) throws -> [Element] {
-    try text.split(separator: ",").map { part in
+/// `20,200` as a list, for the comma-separated list options: every part a value, none twice
+/// (a repeated size or seed would only run the same datasets again).
+private func commaSeparated<Element: ExpressibleByArgument & Equatable>(_ text: String) throws -> [Element] {
+    var out: [Element] = []
+    for part in text.split(separator: ",", omittingEmptySubsequences: false) {
+        guard !part.isEmpty else { throw ValidationError("'\(text)' has an empty item; separate values by single commas") }
         guard let value = Element(argument: String(part)) else { throw ValidationError("'\(part)' is not an integer") }
-        return value
+        guard !out.contains(value) else { throw ValidationError("'\(part)' is listed twice") }
+        out.append(value)
     }
+    return out
 }

@@ -14,10 +14,11 @@ final class BatteryTests: XCTestCase {
     func testVerifyOptionsAndRepro() throws { try assertBattery(OtherCases.verify) }
     func testGenerate() throws { try assertBattery(OtherCases.generate) }
     func testFlagsDemoAndTopLevel() throws { try assertBattery(OtherCases.flagsAndDemo) }
+    func testHuntOptions() throws { try assertBattery(OtherCases.hunt) }
 
     func testBatteryHasAtLeast220Cases() {
         let all = RunCases.cases + MergeCompareCases.cases + QueryCases.cases + OtherCases.generate + OtherCases.verify
-            + OtherCases.flagsAndDemo
+            + OtherCases.flagsAndDemo + OtherCases.hunt
         XCTAssertGreaterThanOrEqual(all.count, 220)
         XCTAssertEqual(Set(all.map(\.name)).count, all.count, "case names are unique")
     }

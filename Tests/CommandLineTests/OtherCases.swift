@@ -117,7 +117,24 @@ enum OtherCases {
         opt("repro-directory-root", ["--random", "1", "--repro-directory", "/"], "--repro-directory")
         opt("random-with-directory", ["--random", "3", "--directory", "x"], "--directory")
         opt("unknown-flag", ["--explode"], "--explode")
+        // A list item twice or empty, and catalog options in another mode, are refused, not
+        // run again or ignored.
+        opt("sizes-twice", ["--sizes", "20,20"], "'20' is listed twice")
+        opt("sizes-empty-item", ["--sizes", "20,,200"], "empty item")
+        opt("seeds-twice", ["--seeds", "1,1"], "'1' is listed twice")
+        opt("sizes-with-random", ["--random", "1", "--sizes", "20"], "--sizes")
+        opt("seeds-with-repro", ["--repro", "r", "--seeds", "3"], "--seeds")
         return out
+    }
+
+    /// `hunt`'s own options (its grid and where it writes), checked before any hunting.
+    static var hunt: [BatteryCase] {
+        [
+            BatteryCase("hunt/flagsets-twice", ["hunt", "--random", "1", "--flagsets", "all-on,all-on"], expect: ["--flagsets", "listed twice"]),
+            BatteryCase("hunt/flagsets-empty-item", ["hunt", "--random", "1", "--flagsets", "all-on,,seed"], expect: ["--flagsets", "empty item"]),
+            BatteryCase("hunt/out-under-file", ["hunt", "--random", "1", "--out", "f/x"], files: ["f": "x"], expect: ["--out", "'f' is a file"]),
+            BatteryCase("hunt/plans-under-file", ["hunt", "--repro", "r", "--plans", "f/x"], files: ["f": "x"], expect: ["--plans", "'f' is a file"]),
+        ]
     }
 
     static var flagsAndDemo: [BatteryCase] {
