@@ -68,8 +68,8 @@ struct GenerateCommand: ParsableCommand {
     @Option(help: "Write a property-list database into this (new or empty) directory.")
     var plist: String?
 
-    @Option(help: "With --plist: plist-database (directories for tables over 1000 rows, files otherwise), plist-file or plist-directory.")
-    var plistLayout: String = PlistLayout.database.rawValue
+    @Option(help: "With --plist: plist-database (directories for tables over 1000 rows, files otherwise), plist-file or plist-directory. (default: plist-database)")
+    var plistLayout: String?
 
     @Option(name: .customLong("param"), help: "Shape parameter key=value (repeatable).")
     var parameters: [String] = []
@@ -92,16 +92,30 @@ struct GenerateCommand: ParsableCommand {
     @Flag(help: "Run ANALYZE after loading the SQLite file.")
     var analyze = false
 
-    @Flag(help: "Replace an existing SQLite file.")
+    @Flag(help: "Replace an existing SQLite file (--sqlite) or change script (--changes-out).")
     var force = false
 
     func run() throws {
         if [sqlite, csv, plist].compactMap({ $0 }).count > 1 {
             throw usageFailure("give one of --sqlite FILE, --csv DIR and --plist DIR, not several")
         }
-        guard let layout = PlistLayout(rawValue: plistLayout) else {
-            throw usageFailure("--plist-layout: unknown layout '\(plistLayout)'; expected "
+        guard let layout = PlistLayout(rawValue: plistLayout ?? PlistLayout.database.rawValue) else {
+            throw usageFailure("--plist-layout: unknown layout '\(plistLayout ?? "")'; expected "
                 + PlistLayout.allCases.map(\.rawValue).joined(separator: " | "))
+        }
+        // Options of an output not asked for would be ignored without a word.
+        if analyze, sqlite == nil { throw usageFailure("--analyze runs ANALYZE on the SQLite file; give --sqlite FILE") }
+        if plistLayout != nil, plist == nil { throw usageFailure("--plist-layout lays out a property-list database; give --plist DIR") }
+        if force, sqlite == nil, changesOut == nil {
+            throw usageFailure("--force replaces an existing --sqlite FILE or --changes-out FILE; give one of them")
+        }
+        if let changesOut {
+            do { _ = try FileSystem.checkedOutputPath(changesOut, option: "--changes-out", directory: false) } catch {
+                throw usageFailure("\(error)")
+            }
+            if FileSystem.exists(changesOut), !force {
+                throw usageFailure("--changes-out: '\(Printable.escaped(changesOut))' exists; give --force to replace it")
+            }
         }
         let shape = try naming("--shape") { try Shape.named(self.shape) }
         try checkRows(rows)

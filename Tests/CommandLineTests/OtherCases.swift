@@ -45,6 +45,16 @@ enum OtherCases {
         gen("sqlite-missing-parent", ["--shape", "pets", "--rows", "20", "--sqlite", "no/dir/x.sqlite"], "--sqlite")
         gen("sqlite-ctrl", ["--shape", "pets", "--rows", "20", "--sqlite", "x\u{1b}.sqlite"], "--sqlite")
         gen("unknown-flag", ["--shape", "pets", "--rows", "20", "--zip"], "--zip")
+        // Options of an output not asked for, and a change script that exists, are refused.
+        gen("analyze-without-sqlite", ["--shape", "pets", "--rows", "20", "--csv", "c", "--analyze"], "--analyze")
+        gen("plist-layout-without-plist", ["--shape", "pets", "--rows", "20", "--plist-layout", "plist-file"], "--plist-layout")
+        gen("force-without-file", ["--shape", "pets", "--rows", "20", "--force"], "--force")
+        gen("changes-out-exists", ["--shape", "documents", "--rows", "20", "--session", "ui-browse", "--changes-out", "s.changes"],
+            "--force", files: ["s.changes": "old"])
+        gen("changes-out-under-file", ["--shape", "documents", "--rows", "20", "--session", "ui-browse", "--changes-out", "f/s.changes"],
+            "'f' is a file", files: ["f": "x"])
+        gen("changes-out-empty", ["--shape", "documents", "--rows", "20", "--session", "ui-browse", "--changes-out", ""],
+            "--changes-out: '' is empty")
         return out
     }
 

@@ -235,6 +235,8 @@ enum RunCases {
                     expect: ["exp.yaml:17", "changes.params"]),
             changes("params-with-script", ["changes:", "  script: s.changes", "  params: {child: 1}"], expect: ["exp.yaml:17", "changes.params"],
                     files: ["s.changes": "update selected_documents set [id = 2]\n"]),
+            changes("seed-with-script", ["changes:", "  script: s.changes", "  seed: 7"], expect: ["exp.yaml:17", "changes.seed", "script"],
+                    files: ["s.changes": "update selected_documents set [id = 2]\n"]),
             changes("script-missing", ["changes:", "  script: nope.changes"], expect: ["exp.yaml:16", "changes.script", "nope.changes"]),
             changes("script-unknown-attribute", ["changes:", "  script: s.changes"], expect: ["exp.yaml:16", "changes.script", "s.changes:1"],
                     files: ["s.changes": "update documents set [nam = 1]\n"]),

@@ -90,6 +90,10 @@ public struct ChangesSection: Decodable {
             throw ConfigIssue(codingPath: decoder.codingPath + [AnyKey(stringValue: "params")],
                               "params are a generated session's; a script takes none")
         }
+        if script != nil && c.contains(.seed) {
+            throw ConfigIssue(codingPath: decoder.codingPath + [AnyKey(stringValue: "seed")],
+                              "seed seeds a generated session; a script's transactions are written out, so it takes none")
+        }
     }
 }
 
