@@ -60,7 +60,7 @@ extension Testbed {
             var text = fullMessage(for: error)
             if text.hasPrefix("Error: ") { text.removeFirst("Error: ".count) }
             while text.hasSuffix("\n") { text.removeLast() }
-            return (text, 2)
+            return (negativeValueMessage(text, arguments: CommandLine.arguments) ?? text, 2)
         default:
             break
         }
@@ -71,5 +71,22 @@ extension Testbed {
         default:
             return ("the command failed: \(error)", 1)
         }
+    }
+}
+
+extension Testbed {
+    /// ArgumentParser reads `--seed -1`'s `-1` as an option, so it reports the value missing;
+    /// said as it is when the word after the option is a negative number: the value is out of
+    /// range, or, where negatives are meaningful, `--seed=-1` passes it.
+    static func negativeValueMessage(_ text: String, arguments: [String]) -> String? {
+        guard text.hasPrefix("Missing value for '--"),
+            let end = text.dropFirst("Missing value for '".count).firstIndex(where: { $0 == " " || $0 == "'" })
+        else { return nil }
+        let option = String(text[text.index(text.startIndex, offsetBy: "Missing value for '".count)..<end])
+        guard let at = arguments.firstIndex(of: option), at + 1 < arguments.count else { return nil }
+        let value = arguments[at + 1]
+        guard value.hasPrefix("-"), value.count > 1, Double(value) != nil else { return nil }
+        return "\(option): '\(value)' is not valid; expected a value that is not negative "
+            + "(a word starting with '-' is read as an option; write \(option)=\(value) to pass it anyway)"
     }
 }

@@ -134,6 +134,8 @@ enum OtherCases {
         opt("seeds-twice", ["--seeds", "1,1"], "'1' is listed twice")
         opt("sizes-with-random", ["--random", "1", "--sizes", "20"], "--sizes")
         opt("seeds-with-repro", ["--repro", "r", "--seeds", "3"], "--seeds")
+        // ArgumentParser reads `-1` as an option and would say the value is missing.
+        opt("seed-negative-word", ["--random", "1", "--seed", "-1"], "--seed: '-1' is not valid")
         return out
     }
 
