@@ -51,7 +51,9 @@ public final class PlistDatabase {
     /// Opens the database in `root`, finishing or discarding any interrupted save.
     public static func open(_ root: String) throws -> PlistDatabase {
         let path = FileSystem.join(root, manifestName)
-        guard FileSystem.isDirectory(root) else { throw PlistError(root, "is not a property-list database (no such directory)") }
+        guard FileSystem.isDirectory(root) else {
+            throw PlistError(root, "is not a property-list database (" + (FileSystem.exists(root) ? "a file, not a directory)" : "no such directory)"))
+        }
         guard let bytes = try PlistFiles.readIfPresent(path) else {
             throw PlistError(path, "does not exist: \(Printable.quoted(root)) is not a property-list database")
         }

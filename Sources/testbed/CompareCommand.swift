@@ -36,8 +36,8 @@ struct CompareCommand: ParsableCommand {
         }
         if results.count == 2, baseline != nil { throw ValidationError("--baseline: only with one run; two runs are compared cell by cell") }
         if results.count == 1, tolerance != nil { throw ValidationError("--tolerance: only with two runs (RUN_A RUN_B)") }
-        if let tolerance, Double(tolerance).map({ !$0.isFinite || $0 < 0 }) ?? true {
-            throw ValidationError("--tolerance: '\(tolerance)' is not valid; expected a fraction >= 0, e.g. 0.1 for 10%")
+        if let tolerance, Double(tolerance).map({ !$0.isFinite || $0 < 0 || $0 >= 1000 }) ?? true {
+            throw ValidationError("--tolerance: '\(tolerance)' is not valid; expected a fraction from 0 to below 1000, e.g. 0.1 for 10%")
         }
     }
 

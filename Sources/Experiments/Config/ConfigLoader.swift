@@ -63,7 +63,9 @@ public enum ConfigLoader {
     static func describe(_ type: Any.Type) -> String {
         let name = String(describing: type)
         switch name {
-        case "Int", "Int64", "UInt64": return "an integer"
+        // Said with the range, so that -1 or 10^20 (a number, but not of the type) reads right.
+        case "Int", "Int64": return "an integer from \(Int64.min) to \(Int64.max)"
+        case "UInt64": return "an integer from 0 to \(UInt64.max)"
         case "Bool": return "true or false"
         case "String": return "a text value"
         case let n where n.hasPrefix("Array") || n.hasPrefix("Sequence"): return "a list"

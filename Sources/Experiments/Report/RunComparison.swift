@@ -70,7 +70,7 @@ public struct RunComparison {
 
     public func compare() throws -> Result {
         guard tolerance.isFinite, tolerance >= 0, tolerance < 1000 else {
-            throw ExperimentFailure.usage("--tolerance: '\(tolerance)' is not valid; expected a fraction >= 0, e.g. 0.1 for 10%")
+            throw ExperimentFailure.usage("--tolerance: '\(tolerance)' is not valid; expected a fraction from 0 to below 1000, e.g. 0.1 for 10%")
         }
         let a = try load(runA, option: "RUN_A"), b = try load(runB, option: "RUN_B")
         guard a.experiment.name == b.experiment.name else {

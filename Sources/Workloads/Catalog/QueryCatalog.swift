@@ -115,8 +115,10 @@ public enum QueryCatalog {
     /// A catalog query by name, or a query file by path (anything with `/` or ending `.rq`).
     public static func find(_ nameOrFile: String, directory: String? = nil) throws -> CatalogQuery {
         if nameOrFile.contains("/") || nameOrFile.hasSuffix(".\(fileExtension)") || FileSystem.kind(of: nameOrFile) == .file {
-            guard FileSystem.kind(of: nameOrFile) == .file else {
-                throw WorkloadError.output("no query file \(Printable.quoted(nameOrFile))")
+            switch FileSystem.kind(of: nameOrFile) {
+            case .file: break
+            case .directory: throw WorkloadError.output("\(Printable.quoted(nameOrFile)) is a directory, not a query file")
+            default: throw WorkloadError.output("no query file \(Printable.quoted(nameOrFile))")
             }
             var base = nameOrFile.split(separator: "/").last.map(String.init) ?? nameOrFile
             if base.hasSuffix(".\(fileExtension)") { base.removeLast(fileExtension.count + 1) }
