@@ -112,9 +112,25 @@ public final class PlistFileRelation: PlistRelation {
                 }
                 rows.append(Row(values))
             }
+            try checkKey(key, of: rows, scheme: scheme)
             return (scheme, key, rows)
         } catch let error as PlistFormatError {
             throw PlistError(path, error.problem)
+        }
+    }
+
+    /// A relation is a set with a key: no two rows may share the key's values (the whole
+    /// row when the key is empty), or queries would see both, as no backend can hold them.
+    private static func checkKey(_ key: [Attribute], of rows: [Row], scheme: Scheme) throws {
+        let positions = key.isEmpty ? Array(0..<scheme.count) : key.compactMap { scheme.index(of: $0) }
+        var first: [Row: Int] = [:]
+        first.reserveCapacity(rows.count)
+        for (i, row) in rows.enumerated() {
+            let value = row.picking(positions)
+            guard let earlier = first.updateValue(i, forKey: value) else { continue }
+            let shown = zip(positions, value.values).map { "\(scheme.attributes[$0].name) = \($1.displayText)" }
+            throw PlistFormatError("row \(i) has the primary key (\(shown.joined(separator: ", "))) of row \(earlier); "
+                + "a relation holds one row per key value")
         }
     }
 }

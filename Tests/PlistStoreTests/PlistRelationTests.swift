@@ -159,4 +159,30 @@ final class PlistRelationTests: PlistTestCase {
             XCTAssertTrue("\(error)".contains(dir + "/f.plist"), "\(error)")
         }
     }
+
+    /// A file relation holding two rows with one key (edited from outside) is refused when
+    /// opened, naming the file, both rows and the key; a row given twice is refused too.
+    func testAFileWithARepeatedKeyIsRefusedAtOpen() throws {
+        let dir = try scratch()
+        let scheme = try peopleScheme()
+        let path = dir + "/f.plist"
+        let clash = rows() + [Row([.integer(1), .text("CLASH"), .null])]
+        try PlistFiles.write(PlistFileRelation.encode(scheme: scheme, primaryKey: ["id"], rows: clash), to: path)
+        let message = "'\(path)': row 4 has the primary key (id = 1) of row 0"
+        XCTAssertThrowsError(try PlistFileRelation(path: path, name: "f")) { error in
+            XCTAssertTrue(error is PlistError && "\(error)".hasPrefix(message), "\(error)")
+        }
+        XCTAssertThrowsError(try PlistFileRelation(path: path, name: "f", scheme: scheme, primaryKey: ["id"], create: false)) { error in
+            XCTAssertTrue("\(error)".hasPrefix(message), "\(error)")
+        }
+        let twice = rows() + [rows()[2]]
+        try PlistFiles.write(PlistFileRelation.encode(scheme: scheme, primaryKey: [], rows: twice), to: path)
+        XCTAssertThrowsError(try PlistFileRelation(path: path, name: "f")) { error in
+            XCTAssertTrue("\(error)".hasPrefix("'\(path)': row 4 has the primary key (id = 3, name = 3, score = null) of row 2"),
+                          "\(error)")
+        }
+        // Distinct keys open as before.
+        try PlistFiles.write(PlistFileRelation.encode(scheme: scheme, primaryKey: ["id"], rows: rows()), to: path)
+        XCTAssertEqual(try PlistFileRelation(path: path, name: "f").count, 4)
+    }
 }
