@@ -71,9 +71,23 @@ final class ChangeSessionTests: XCTestCase {
         }
     }
 
+    /// The smallest datasets too: where every document is selected (one document), the
+    /// selection cannot move and `ui-browse` renames instead, each time to a new name.
+    func testEveryTransactionChangesARowOnTheSmallestDatasets() throws {
+        for shape in Shape.allCases {
+            for rows in [1, 2, 3] {
+                let dataset = try shape.generate(rows: rows, seed: 42)
+                for session in ChangeSessions.names(for: shape) {
+                    let text = try ChangeSessions.generate(dataset: dataset, session: session, transactions: 12, seed: 7)
+                    try applyAll(text, dataset: dataset, keys: [:], label: "\(shape) rows \(rows) \(session)") { _, _ in }
+                }
+            }
+        }
+    }
+
     /// Parses `text` against fresh tables and applies each transaction; each must change
     /// at least one source row. `check` runs after every transaction.
-    private func applyAll(_ text: String, dataset: Dataset, keys: [String: [Attribute]],
+    private func applyAll(_ text: String, dataset: Dataset, keys: [String: [Attribute]], label: String = "",
                           check: (RelationCatalog, Int) throws -> Void) throws {
         let tables = try dataset.memoryRelations()
         let script = try ChangeScript.parse(text, targets: tables, file: "session.changes")
@@ -86,7 +100,7 @@ final class ChangeSessionTests: XCTestCase {
             !$0.hasPrefix("#") && !$0.hasPrefix("  ") && $0 != "commit" && !$0.isEmpty }.count)
         for (i, transaction) in script.transactions.enumerated() {
             let report = try script.apply(transaction, to: db)
-            XCTAssertGreaterThan(report.sourceRowsChanged, 0, "transaction \(i + 1) changed nothing: \(transaction.position)")
+            XCTAssertGreaterThan(report.sourceRowsChanged, 0, "\(label) transaction \(i + 1) changed nothing: \(transaction.position)")
             try check(tables, i + 1)
         }
     }

@@ -59,7 +59,7 @@ struct DocumentsSession {
     mutating func next(_ session: String, number t: Int, random: inout SplitMix64Generator) -> [String] {
         let kind = session == "mixed" ? settings.mix.pick(&random) : session
         switch kind {
-        case "ui-browse": return browse(&random)
+        case "ui-browse": return browse(t, &random)
         case "reparent": return reparent(t, &random)
         case "delete-subtree": return deleteSubtree(t, &random)
         case "import": return importChildren(t, &random)
@@ -67,7 +67,7 @@ struct DocumentsSession {
         }
     }
 
-    private mutating func browse(_ random: inout SplitMix64Generator) -> [String] {
+    private mutating func browse(_ t: Int, _ random: inout SplitMix64Generator) -> [String] {
         let taken = Set(selected)
         func free(_ candidates: [Int64]) -> Int64? {
             let open = candidates.filter { !taken.contains($0) }
@@ -87,7 +87,9 @@ struct DocumentsSession {
         default: target = nil
         }
         let chosen = target ?? otherDocument(avoiding: taken, &random)
-        if chosen == current { return edit(0, &random) }
+        // Every document is selected (one document, say): nothing to move to, so a rename,
+        // named by the transaction as `edit`'s are, so that it changes the row.
+        if chosen == current { return edit(t, &random) }
         selected[0] = chosen
         return ["update selected_documents set [id = \(chosen)] where (id == \(current))"]
     }
