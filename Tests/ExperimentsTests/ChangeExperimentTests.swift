@@ -113,6 +113,27 @@ final class ChangeExperimentTests: XCTestCase {
         XCTAssertEqual(Set(records.compactMap { $0.change?.changesIn }), [1, 3])
     }
 
+    /// A script the data refuses (document 1 exists, so adding another id 1 clashes) exits 2
+    /// at the statement, and the new run leaves nothing: no half-written run directory.
+    func testAScriptKeyClashExitsTwoAndLeavesNoRun() throws {
+        let scratch = try Scratch()
+        let script = try scratch.write("""
+            update selected_documents set [id = 3]
+            add documents [id, name, parent_id] { (1, "dup", null) }
+            """, to: "clash.changes")
+        let text = Self.config(changes: "  script: \(script)")
+        let out = scratch.path + "/run"
+        let console = CapturedConsole()
+        XCTAssertEqual(try runConfig(text, in: scratch, out: out, console: console), 2, console.err)
+        XCTAssertTrue(console.err.contains("testbed: \(script):2:1: change to documents would give two rows the same key [id] (id = 1)"),
+                      console.err)
+        XCTAssertFalse(FileSystem.exists(out), "\(FileSystem.entries(of: out) ?? [])")
+        // An empty --out given beforehand stays, empty.
+        try FileSystem.makeDirectory(out)
+        XCTAssertEqual(try runConfig(text, in: scratch, out: out, console: CapturedConsole()), 2)
+        XCTAssertEqual(FileSystem.entries(of: out), [])
+    }
+
     func testResumeAndShardsGiveTheUnshardedCells() throws {
         let scratch = try Scratch()
         let text = Self.config(repetitions: 2)

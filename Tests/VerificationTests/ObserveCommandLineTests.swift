@@ -51,6 +51,25 @@ final class ObserveCommandLineTests: XCTestCase {
         XCTAssertTrue(missing.err.hasPrefix("testbed: --changes: "), missing.err)
     }
 
+    /// A row that takes an existing document's id is refused alike on every backend: exit 2
+    /// at the statement, naming the relation and the key (it was exit 1 on sqlite, a second
+    /// row with id 1 on memory and plist-file, a temporary file's path on plist-directory).
+    func testAKeyClashExitsTwoAtTheStatementOnEveryBackend() throws {
+        let testbed = try TestbedProcess(label: "observe-cli")
+        defer { testbed.remove() }
+        let path = try testbed.write("clash.changes", "update selected_documents set [id = 3]\n"
+            + "add documents [id, name, parent_id] { (1, \"dup\", null) }\n")
+        for backend in ["memory", "sqlite", "plist-file", "plist-directory", "plist-database"] {
+            let outcome = try testbed.run(["observe", "selected-document-parent", "--changes", path, "--rows", "50",
+                                          "--backend", backend, "--verify"])
+            XCTAssertEqual(outcome.status, 2, "\(backend): \(outcome.err)")
+            XCTAssertTrue(outcome.err.hasPrefix("testbed: \(path):2:1: change to documents would give two rows the same key [id] "
+                + "(id = 1): "), "\(backend): \(outcome.err)")
+            XCTAssertTrue(outcome.out.contains("== transaction 1 "), "\(backend): \(outcome.out)")
+            XCTAssertFalse(outcome.out.contains("== transaction 2 "), "\(backend): \(outcome.out)")
+        }
+    }
+
     /// `testbed demo` ends with the fruit example; step 6's update, applied to
     /// selectedFruitName, reaches the fruits table.
     func testDemoPrintsTheFruitExampleWithStepSixPropagatedBack() throws {

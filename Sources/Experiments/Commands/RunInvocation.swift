@@ -1,5 +1,6 @@
 import FileSupport
 import QueryEngine
+import Workloads
 import Foundation
 
 /// `testbed run CONFIG [--out DIR] [--resume] [--shard K/N]` as a function returning the
@@ -42,6 +43,8 @@ public struct RunInvocation: ExperimentInvocation {
         }
         let directory: String
         let lock: DirectoryLock?
+        /// Whether the output directory was there (empty) before this run claimed it.
+        var keepDirectory = false
         var existing: [TimingRecord] = []
         if resume {
             guard let found = out ?? OutputLocation.latestRun(resultsRoot: resultsRoot, name: experiment.name) else {
@@ -63,6 +66,7 @@ public struct RunInvocation: ExperimentInvocation {
         } else if let out {
             try MachineCheck.checkMemory(experiment, cells: shard.select(experiment.cells), file: configPath)
             try MachineCheck.checkEngines(experiment, cells: shard.select(experiment.cells), file: configPath)
+            keepDirectory = FileSystem.isDirectory(out)
             directory = out
             lock = try OutputLocation.claim(out, hint: "pass --resume to continue it or choose another --out")
         } else {
@@ -95,7 +99,16 @@ public struct RunInvocation: ExperimentInvocation {
         }
         console.err("testbed: running \(experiment.name) (\(shard.select(experiment.cells).count) cells"
             + (shard.isWhole ? "" : ", shard \(shard)") + ") into \(directory)\n")
-        let outcome = try runner.run(existing: existing)
+        let outcome: RunOutcome
+        do {
+            outcome = try runner.run(existing: existing)
+        } catch let error as QueryError where !resume {
+            // A change script that the data refuses (a key clash, a merging update) is bad
+            // input found only while applying it: the new run is removed, so the refusal
+            // leaves nothing behind, as one found before the first write does.
+            discardNewRun(directory, keepDirectory: keepDirectory)
+            throw error
+        }
         let environment = FileSystem.join(directory, Environment.fileName)
         try FileSystem.writeTextAtomically(try FileSystem.readText(environment) + Environment.finishedLines(), to: environment)
         return outcome
@@ -103,6 +116,16 @@ public struct RunInvocation: ExperimentInvocation {
 }
 
 extension RunInvocation {
+    /// Removes what a new run wrote (plain files only: the cells write no subdirectory),
+    /// and the directory too unless it was there before.
+    func discardNewRun(_ directory: String, keepDirectory: Bool) {
+        if keepDirectory {
+            for name in FileSystem.entries(of: directory) ?? [] { FileSystem.remove(FileSystem.join(directory, name)) }
+        } else {
+            FileSystem.removeDirectory(directory)
+        }
+    }
+
     /// `--resume` of a complete run: nothing runs and no file changes. (A run whose cells
     /// are all done but whose summary or plots are not, `finishing` or `interrupted`, is
     /// finished instead.)

@@ -4,8 +4,9 @@ import Relational
 ///
 /// Every write is checked in full before the source is touched: rows must fit the scheme,
 /// rows to remove must be present, an update may not merge rows (with each other or with
-/// a row it does not touch), and a declared key may not repeat. A refused write changes
-/// nothing.
+/// a row it does not touch), and neither a declared key nor the source's own primary key
+/// may repeat. A refused write changes nothing. Adding a row that is already there is no
+/// change (relations are sets); adding one whose key another row holds is a clash.
 final class SourceWriter {
     private struct Undo {
         let source: any MutableSource
@@ -81,10 +82,10 @@ final class SourceWriter {
         deltas[ObjectIdentifier(source)] = delta
     }
 
-    /// No two rows left after the write may share a declared key.
+    /// No two rows left after the write may share a declared key or the source's primary key.
     private func checkKeys(_ source: any MutableSource, remaining removed: Set<Row>, adding rows: Set<Row>) throws {
         guard !rows.isEmpty else { return }
-        for key in keys[ObjectIdentifier(source)] ?? [] {
+        for key in checkedKeys(source) {
             let positions = key.compactMap { source.scheme.index(of: $0) }
             var seen: [Row: Row] = [:]
             for row in rows.sorted() {
@@ -103,9 +104,21 @@ final class SourceWriter {
         }
     }
 
+    /// The declared keys and the storage's primary key (unless it is the whole row, which
+    /// set semantics already keeps distinct), each once.
+    private func checkedKeys(_ source: any MutableSource) -> [[Attribute]] {
+        var out = keys[ObjectIdentifier(source)] ?? []
+        let own = source.primaryKey
+        if !own.isEmpty, Set(own) != Set(source.scheme.attributes), !out.contains(where: { Set($0) == Set(own) }) {
+            out.append(own)
+        }
+        return out
+    }
+
     private func keyClash(_ source: any MutableSource, _ key: [Attribute], _ a: Row, _ b: Row) -> ChangeError {
-        ChangeError("change to \(source.sourceName) would give two rows the same key [\(key.map(\.name).joined(separator: ", "))]: "
-            + "\(RowChange.render(a, scheme: source.scheme)) and \(RowChange.render(b, scheme: source.scheme))")
+        let value = key.compactMap { k in source.scheme.index(of: k).map { "\(k.name) = \(a.values[$0].displayText)" } }
+        return ChangeError("change to \(source.sourceName) would give two rows the same key [\(key.map(\.name).joined(separator: ", "))] "
+            + "(\(value.joined(separator: ", "))): \(RowChange.render(a, scheme: source.scheme)) and \(RowChange.render(b, scheme: source.scheme))")
     }
 
     /// Which of `rows` the source holds (one filtered fetch per chunk, so an index answers it).

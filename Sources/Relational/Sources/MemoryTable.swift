@@ -28,6 +28,10 @@ public final class MemoryTable: SourceRelation {
     public let scheme: Scheme
     public let sourceName: String
     public let indexedAttributes: [Attribute]
+    /// Attributes no two rows share, once declared (`declarePrimaryKey`); empty: only whole
+    /// rows are distinct. The table does not check its own changes against it: a
+    /// `TransactionalDatabase` refuses a write that would break it before it writes.
+    public private(set) var primaryKey: [Attribute] = []
 
     // The state a cursor reads is read and written without the runtime exclusivity check
     // (the table is used from one thread at a time, and no access overlaps another): the
@@ -95,6 +99,24 @@ public final class MemoryTable: SourceRelation {
     }
 
     public var count: Int { store.count }
+
+    /// Declares `key` the table's primary key (see `primaryKey`). Refused when an attribute
+    /// is unknown or two rows already share the key's values. A single indexed attribute is
+    /// checked by its index (distinct values against rows), any other key by a pass.
+    public func declarePrimaryKey(_ key: [Attribute]) throws {
+        let columns = try key.map { try scheme.requireIndex(of: $0, context: "primary key of table \(sourceName)") }
+        if columns.count == 1, let index = indexes.first(where: { $0.column == columns[0] }) {
+            guard index.distinctValues == store.count else { throw notAKey(key) }
+        } else {
+            var seen = Set<Row>()
+            for p in 0..<store.count where !seen.insert(store.row(at: p).picking(columns)).inserted { throw notAKey(key) }
+        }
+        primaryKey = key
+    }
+
+    private func notAKey(_ key: [Attribute]) -> RelationError {
+        .unsupported("table \(sourceName): [\(key.map(\.name).joined(separator: ", "))] is not a key; two rows share its values")
+    }
 
     /// Every row, in stored order (built from the columns on each call).
     public var allRows: [Row] { store.rows }

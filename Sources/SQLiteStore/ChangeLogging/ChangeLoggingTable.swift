@@ -13,6 +13,7 @@ public final class ChangeLoggingTable: MutableSource {
 
     public var scheme: Scheme { base.scheme }
     public var sourceName: String { base.sourceName }
+    public var primaryKey: [Attribute] { base.primaryKey }
     public var hasUnsavedChanges: Bool { !added.isEmpty || !removed.isEmpty }
 
     public func insertRows(_ rows: [Row]) throws {

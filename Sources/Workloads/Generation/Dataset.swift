@@ -88,12 +88,16 @@ public struct Dataset: Sendable {
 
     /// Memory tables with their indexes, by name. Each table takes over the generated
     /// columns whole (shared, not copied; each table's rows are distinct by construction,
-    /// and the table still enforces set semantics).
+    /// and the table still enforces set semantics). Each declares the primary key the
+    /// SQLite and property-list loads give the table (`DatasetTable.primaryKey`), checked by
+    /// its index rather than a pass, so a change clashing with it is refused on memory too.
     public func memoryTables() throws -> [String: MemoryTable] {
         var out: [String: MemoryTable] = [:]
         for t in tables {
             let table = try MemoryTable(name: t.name, scheme: t.scheme, indexedAttributes: t.indexedAttributes)
             try table.append(t.store)
+            // A candidate whose values repeat is no key: the whole row is, as for SQLite.
+            if let key = t.keyCandidate { try? table.declarePrimaryKey([key]) }
             out[t.name] = table
         }
         return out

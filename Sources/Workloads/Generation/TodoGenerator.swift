@@ -108,12 +108,10 @@ extension TodoGenerator {
         var codes = [UInt8]()
         codes.reserveCapacity(rows)
         var itemTagCount = 0
-        var itemIDsRepeat = false
         for _ in 0..<rows {
             let (code, tags) = drawItem(&random)
             codes.append(code)
             itemTagCount += tags.count
-            if tags.count > 1 { itemIDsRepeat = true }
         }
         let selected = random.distinctIndices(selectedCount, below: rows).sorted()
 
@@ -121,7 +119,7 @@ extension TodoGenerator {
         let itemTagsScheme = try Scheme(["item_id", "tag_id"])
         try writer.begin(TableHeader(
             name: "item_tags", scheme: itemTagsScheme, rowCount: itemTagCount,
-            indexedAttributes: ["item_id", "tag_id"], primaryKey: itemIDsRepeat ? [] : ["item_id"]))
+            indexedAttributes: ["item_id", "tag_id"], primaryKey: []))  // pairs: the whole row is the key
         hasher.addHeader(table: "item_tags", scheme: itemTagsScheme, rowCount: itemTagCount)
         random = SplitMix64Generator(seed: seed)
         for id in 1...rows {

@@ -64,12 +64,22 @@ extension DatasetTable {
     /// The primary key: an `id`-like first indexed attribute whose values are unique, else
     /// none (the whole row is the key).
     public var primaryKey: [Attribute] {
-        guard let first = indexedAttributes.first, first.name.hasSuffix("id"),
-              let i = scheme.index(of: first) else { return [] }
+        guard let first = keyCandidate, let i = scheme.index(of: first) else { return [] }
         var seen = Set<Value>()
         seen.reserveCapacity(rowCount)
         for p in 0..<rowCount where !seen.insert(store.value(row: p, column: i)).inserted { return [] }
         return [first]
+    }
+
+    /// The attribute `primaryKey` is when its values are unique: the first indexed
+    /// attribute, when it names the table's own rows, `id` or the table's name in the
+    /// singular with `_id` (`items.item_id`). Another `_id` refers to other rows
+    /// (`equipment.owner_id`, `item_tags.item_id`): unique in a small dataset only by
+    /// chance, and taking it for a key would refuse a second row with the same reference.
+    public var keyCandidate: Attribute? {
+        guard let first = indexedAttributes.first else { return nil }
+        let own = (name.hasSuffix("s") ? String(name.dropLast()) : name) + "_id"
+        return first.name == "id" || first.name == own ? first : nil
     }
 }
 
