@@ -51,6 +51,42 @@ final class ResultFileCheckTests: XCTestCase {
                           mentions: ["edited.csv:2", "source_rows_read"])
     }
 
+    func testAResultHashNotAsARunWritesItIsRefusedAtItsLineAndMergeAndResumeWriteNothing() throws {
+        let scratch = try Scratch()
+        let (run, experiment) = try finishedRun(scratch)
+        let timings = run + "/timings.csv"
+        for value in ["zz", "", "41159E7C45BB8AB7", "41159e7c45bb8ab", "41159e7c45bb8ab70", "inexact-zz", " 41159e7c45bb8ab7"] {
+            try assertRefused(try edited(timings, line: 2, column: "result_hash", value: value), in: run, experiment,
+                              mentions: ["edited.csv:2", "column result_hash"])
+        }
+        // A change cell's hash after an inexact change reads back.
+        try FileSystem.writeText(try edited(timings, line: 2, column: "result_hash", value: "inexact-41159e7c45bb8ab7"), to: run + "/edited.csv")
+        XCTAssertEqual(try TimingsFile.read(run + "/edited.csv", experiment: experiment).first?.resultHash, "inexact-41159e7c45bb8ab7")
+        FileSystem.remove(run + "/edited.csv")
+        var summary = try CSVTable(parsing: try FileSystem.readText(run + "/summary.csv"), file: "s")
+        summary.rows[0][try XCTUnwrap(summary.column("result_hash"))] = "zz"
+        try FileSystem.writeText(summary.text, to: scratch.path + "/summary.csv")
+        XCTAssertThrowsError(try Summary.read(scratch.path + "/summary.csv", experiment: experiment)) {
+            XCTAssertTrue("\($0)".contains("summary.csv:2: column result_hash holds 'zz'"), "\($0)")
+        }
+
+        // As the tester found it: a shard whose timings.csv has result_hash zz, merged and resumed.
+        try FileSystem.writeText(try edited(timings, line: 2, column: "result_hash", value: "zz"), to: timings)
+        try FileSystem.writeText(RunState(experiment: "tiny", shard: .whole, status: .interrupted, cellsDone: 11, cellsTotal: 12).text,
+                                 to: run + "/run.txt")
+        let before = try snapshot(run)
+        var merge = MergeInvocation(directories: [run], out: scratch.path + "/merged")
+        merge.plots = false
+        let merged = CapturedConsole()
+        XCTAssertEqual(merge.execute(console: merged.console), 2, merged.err)
+        XCTAssertTrue(merged.err.contains("timings.csv:2: column result_hash holds 'zz'"), merged.err)
+        XCTAssertFalse(FileSystem.exists(scratch.path + "/merged"))
+        let resumed = CapturedConsole()
+        XCTAssertEqual(try runConfig(tinyConfig(), in: scratch, out: run, resume: true, console: resumed), 2, resumed.err)
+        XCTAssertTrue(resumed.err.contains("timings.csv:2: column result_hash holds 'zz'"), resumed.err)
+        XCTAssertEqual(try snapshot(run), before, "the refused resume changed nothing")
+    }
+
     func testRowsOutsideTheConfigAreRefusedNamingTheColumn() throws {
         let scratch = try Scratch()
         let (run, experiment) = try finishedRun(scratch)

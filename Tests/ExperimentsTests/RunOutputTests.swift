@@ -93,9 +93,9 @@ final class RunOutputTests: XCTestCase {
         let scratch = try Scratch()
         let summary = """
             experiment,query,shape,rows,seed,backend,engine,flags,flagset,repetitions,plan_us_median,plan_us_min,plan_us_max,optimize_us_median,optimize_us_min,optimize_us_max,run_us_median,run_us_min,run_us_max,total_us_median,total_us_min,total_us_max,result_rows,result_hash,source_rows_read,baseline,speedup
-            e,q,documents,10,1,memory,testbed,,base,3,0,0,0,0,0,0,0,0,0,100.0,90.0,110.0,1,h,1,base,1.00
-            e,q,documents,10,1,memory,testbed,,overlapping,3,0,0,0,0,0,0,0,0,0,105.0,100.0,120.0,1,h,1,base,0.95
-            e,q,documents,10,1,memory,testbed,,fast,3,0,0,0,0,0,0,0,0,0,50.0,45.0,55.0,1,h,1,base,2.00
+            e,q,documents,10,1,memory,testbed,,base,3,0,0,0,0,0,0,0,0,0,100.0,90.0,110.0,1,41159e7c45bb8ab7,1,base,1.00
+            e,q,documents,10,1,memory,testbed,,overlapping,3,0,0,0,0,0,0,0,0,0,105.0,100.0,120.0,1,41159e7c45bb8ab7,1,base,0.95
+            e,q,documents,10,1,memory,testbed,,fast,3,0,0,0,0,0,0,0,0,0,50.0,45.0,55.0,1,41159e7c45bb8ab7,1,base,2.00
 
             """
         _ = try scratch.write(summary, to: "summary.csv")

@@ -93,3 +93,13 @@ func readTimings(_ path: String) throws -> [TimingRecord] {
     let experiment = try ExperimentResolver.resolve(text: try FileSystem.readText(config), file: config)
     return try TimingsFile.read(path, experiment: experiment)
 }
+
+/// Every file under `directory` with its bytes, to show that a refused command wrote nothing.
+func snapshot(_ directory: String) throws -> [String: Data] {
+    var files: [String: Data] = [:]
+    for case let name as String in FileManager.default.enumerator(atPath: directory)?.allObjects ?? [] {
+        let path = directory + "/" + name
+        if !FileSystem.isDirectory(path) { files[name] = try Data(contentsOf: URL(fileURLWithPath: path)) }
+    }
+    return files
+}

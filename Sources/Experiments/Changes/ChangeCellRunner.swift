@@ -61,7 +61,7 @@ struct ChangeCellRunner {
             // A change that is not exact (removing a row the output lacked, adding one it had)
             // marks the hash, so the equality check reports this transaction as a mismatch.
             let exact = state.apply(m.changes)
-            let hash = (exact ? "" : "inexact-") + state.hash
+            let hash = (exact ? "" : ResultHash.inexactPrefix) + state.hash
             let group = CellGroup(query: cell.query, rows: cell.rows, transaction: i + 1)
             if repetition > 0 && state.rowCount <= EqualityCheck.sampleLimit { keep(cell, group, hash, state.outputs) }
             out.append(TimingRecord(

@@ -45,6 +45,14 @@ public struct CSVRecord {
         return value
     }
 
+    /// A result hash as a run writes it (`ResultHash.isWellFormed`).
+    public func resultHash(_ column: String) throws -> String {
+        guard ResultHash.isWellFormed(text(column)) else {
+            throw failure(column, "expected a result hash as this testbed writes it, 16 hex digits 0-9a-f")
+        }
+        return text(column)
+    }
+
     /// An empty field (nil) or a finite ratio >= 0.
     public func optionalRatio(_ column: String) throws -> Double? {
         if text(column).isEmpty { return nil }

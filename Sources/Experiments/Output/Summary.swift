@@ -124,7 +124,7 @@ public struct SummaryRow: Equatable, Sendable {
         run = try spread("run_us")
         total = try spread("total_us")
         resultRows = try r.integer("result_rows", in: 0...Int.max)
-        resultHash = r.text("result_hash")
+        resultHash = try r.resultHash("result_hash")
         sourceRowsRead = try r.optionalCount("source_rows_read")
         baseline = r.text("baseline")
         speedup = try r.optionalRatio("speedup")

@@ -117,7 +117,7 @@ public struct TimingRecord: Equatable, Sendable {
             flagset: record.text("flagset"), repetition: try record.integer("repetition", in: 1...Int.max),
             planMicroseconds: try record.microseconds("plan_us"), optimizeMicroseconds: try record.microseconds("optimize_us"),
             runMicroseconds: try record.microseconds("run_us"), resultRows: try record.integer("result_rows", in: 0...Int.max),
-            resultHash: record.text("result_hash"),
+            resultHash: try record.resultHash("result_hash"),
             counters: try RunCounters.columnNames.map { try record.optionalCount($0) }, change: change)
         // Each phase is rounded to 0.1 µs before the total is, so they may differ by that much.
         if abs(try record.microseconds("total_us") - totalMicroseconds) > 0.15 {
