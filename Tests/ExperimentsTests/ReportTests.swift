@@ -65,10 +65,43 @@ final class ReportTests: XCTestCase {
         XCTAssertTrue(html.contains("union-flattening.fold"))
         XCTAssertTrue(html.contains(">13.5<"), "median of 12.5 and 14.5")
         XCTAssertTrue(html.contains("chooseInitiator"))
-        // A passes.csv without the expected columns is named, and the rest of the page still written.
-        try FileSystem.writeText("a,b\n1,2\n", to: out + "/passes.csv")
+    }
+
+    /// A file the run wrote that cannot be read back refuses the report (exit 2, named at
+    /// its line, report.html as it was), as merge and --resume refuse it; a file the run did
+    /// not write (no passes.csv, no run.txt) is left out of the page.
+    func testACorruptFileReadBackRefusesTheReportAndWritesNothing() throws {
+        let scratch = try Scratch()
+        let out = try run(in: scratch, helpers: false)
+        let passes = try FileSystem.readText(out + "/passes.csv")
+        var table = try CSVTable(parsing: passes, file: "p")
+        table.rows[0][try XCTUnwrap(table.column("us"))] = "nan"
+        let cases = [("passes.csv", "a,b\n1,2\n", "passes.csv:1: no column 'query'"), ("passes.csv", "garbage", "passes.csv:1"),
+                     ("passes.csv", table.text, "passes.csv:2: column us holds 'nan'"), ("run.txt", "", "run.txt is not a run state file")]
+        for (name, text, expected) in cases {
+            let original = try FileSystem.readText(out + "/" + name)
+            try FileSystem.writeText(text, to: out + "/" + name)
+            let before = try snapshot(out)
+            let console = CapturedConsole()
+            XCTAssertEqual(ReportInvocation(directory: out).execute(console: console.console), 2, "\(name): \(text)")
+            XCTAssertTrue(console.err.contains(expected), "\(expected) not in \(console.err)")
+            XCTAssertEqual(try snapshot(out), before, "\(name): the refused report wrote nothing")
+            try FileSystem.writeText(original, to: out + "/" + name)
+        }
+        FileSystem.remove(out + "/run.txt")
         XCTAssertEqual(ReportInvocation(directory: out).execute(console: CapturedConsole().console), 0)
-        XCTAssertTrue(try FileSystem.readText(out + "/report.html").contains("passes.csv not shown"))
+        XCTAssertTrue(try FileSystem.readText(out + "/report.html").contains("unknown (no run.txt)"))
+
+        // compare RESULTS: a timings.csv that cannot be read is an error, not a note; none at all is a note.
+        try FileSystem.writeText("garbage", to: out + "/timings.csv")
+        XCTAssertThrowsError(try Comparison(results: out).render()) {
+            XCTAssertTrue("\($0)".contains("timings.csv:1: column 1 of the header is 'garbage'"), "\($0)")
+        }
+        let console = CapturedConsole()
+        XCTAssertEqual(Comparison(results: out).execute(console: console.console), 2)
+        XCTAssertTrue(console.out.isEmpty, console.out)
+        FileSystem.remove(out + "/timings.csv")
+        XCTAssertTrue(try Comparison(results: out).render().contains("no confidence intervals: no timings.csv"))
     }
 
     func testTextFromTheRunIsEscaped() throws {

@@ -57,7 +57,7 @@ public struct Comparison {
             if cells[key] == nil { groups.append(key) }
             cells[key, default: [:]][label(r)] = r
         }
-        let intervals = RatioIntervals(summary: path, experiment: experiment, rows: rows, base: base, label: label)
+        let intervals = try RatioIntervals(summary: path, experiment: experiment, rows: rows, base: base, label: label)
         var unclear: [String] = []
         var table = [["query", "rows"] + ordered.map { $0 == base ? "\($0) (baseline)" : $0 }]
         for key in groups {

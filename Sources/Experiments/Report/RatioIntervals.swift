@@ -2,23 +2,20 @@ import FileSupport
 
 /// For `compare RESULTS`: the bootstrap interval of each cell's ratio to the baseline of the
 /// same query and size (median of the cell / median of the baseline), from the run's
-/// `timings.csv`. Empty, with a note saying why, when that file or scipy is missing.
+/// `timings.csv`. Empty, with a note saying why, when that file or scipy is missing; a
+/// `timings.csv` that is there but cannot be read is an error (as for `report` and `merge`).
 struct RatioIntervals {
     private var intervals: [Cell: Interval] = [:]
     private(set) var note: String?
     private(set) var library = ""
 
-    init(summary: String, experiment: Experiment?, rows: [SummaryRow], base: String, label: (SummaryRow) -> String) {
+    init(summary: String, experiment: Experiment?, rows: [SummaryRow], base: String, label: (SummaryRow) -> String) throws {
         let timings = FileSystem.join(FileSystem.parentDirectory(of: summary), TimingsFile.name)
         guard let experiment, FileSystem.exists(timings) else {
             note = "no \(TimingsFile.name) and config.yaml beside \(Printable.escaped(summary))"
             return
         }
-        let records: [TimingRecord]
-        do { records = try TimingsFile.read(timings, experiment: experiment) } catch {
-            note = "\(error)"
-            return
-        }
+        let records = try TimingsFile.read(timings, experiment: experiment)
         let samples = Dictionary(grouping: records, by: \.cell).mapValues { $0.map(\.totalMicroseconds) }
         var baseCell: [CellGroup: Cell] = [:]
         for r in rows where label(r) == base { baseCell[r.cell.group] = r.cell }

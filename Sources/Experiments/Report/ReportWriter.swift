@@ -51,16 +51,10 @@ public struct ReportWriter {
             rows = attached.rows
             if let note = attached.note { notes.append(note) }
         }
-        let status = self.status ?? (try? RunState.read(directory: directory)).map {
-            "\($0.status.rawValue), \($0.cellsDone) of \($0.cellsTotal) cells" + ($0.shard.isWhole ? "" : ", shard \($0.shard)")
-        } ?? "unknown (no run.txt)"
-
-        var passesNote: String?
-        let passes: PassTimings?
-        do { passes = try PassTimings.read(directory: directory) } catch {
-            passes = nil
-            passesNote = "passes.csv not shown: \(error)"
-        }
+        let status = try self.status ?? readStatus()
+        // A file the run did not write (passes.csv before it existed) is left out; one that
+        // cannot be read is an error, as for merge and --resume.
+        let passes = try PassTimings.read(directory: directory)
         let plans = PlanIndex(experiment: experiment, directory: FileSystem.join(directory, "plans"))
 
         var body = "<h1>\(HTML.escape(experiment.name))</h1>\n<p>\(HTML.escape(experiment.description))</p>\n"
@@ -73,7 +67,7 @@ public struct ReportWriter {
         nav["passes"] = "Passes and hooks"; navOrder.append("passes")
         nav["config"] = "Config and environment"; navOrder.append("config")
         body += "<nav>" + navOrder.map { "<a href=\"#\($0)\">\(nav[$0] ?? $0)</a>" }.joined() + "</nav>\n"
-        for note in notes + (passesNote.map { [$0] } ?? []) { body += "<p class=\"note\">\(HTML.escape(note))</p>\n" }
+        for note in notes { body += "<p class=\"note\">\(HTML.escape(note))</p>\n" }
 
         body += verdictSection(records: records)
         body += summarySection(rows)
@@ -109,6 +103,13 @@ public struct ReportWriter {
     private func readRecords() throws -> [TimingRecord] {
         let path = FileSystem.join(directory, TimingsFile.name)
         return FileSystem.exists(path) ? try TimingsFile.read(path, experiment: experiment) : []
+    }
+
+    /// What `run.txt` says, or that there is none; a `run.txt` that cannot be read is an error.
+    private func readStatus() throws -> String {
+        guard FileSystem.exists(FileSystem.join(directory, RunState.fileName)) else { return "unknown (no run.txt)" }
+        let state = try RunState.read(directory: directory)
+        return "\(state.status.rawValue), \(state.cellsDone) of \(state.cellsTotal) cells" + (state.shard.isWhole ? "" : ", shard \(state.shard)")
     }
 
     private func readRows() throws -> [SummaryRow] {
