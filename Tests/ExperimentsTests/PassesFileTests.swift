@@ -84,4 +84,33 @@ final class PassesFileTests: XCTestCase {
         XCTAssertEqual(merge.execute(console: console.console), 0, console.err)
         XCTAssertEqual(try passRows(merged + "/passes.csv"), expected)
     }
+
+    /// A resume reads passes.csv back with timings.csv, before its first write: a malformed
+    /// row, of a kept cell or of one that would run again, refuses it with the directory as it was.
+    func testAMalformedPassesCSVRefusesAResumeBeforeItWritesAnything() throws {
+        let scratch = try Scratch()
+        let out = scratch.path + "/partial"
+        XCTAssertEqual(try runConfig(tinyConfig(), in: scratch, out: out, hooks: RunHooks(shouldStop: { $0 >= 5 })), 130)
+        let good = try FileSystem.readText(out + "/passes.csv")
+        let table = try CSVTable(parsing: good, file: "p")
+        let us = try XCTUnwrap(table.column("us"))
+        // The last row's cell is made one that runs again: its timings rows are dropped.
+        let last = table.rows[table.rows.count - 1]
+        let cell = Cell(query: last[1], rows: Int(last[2]) ?? 0, backend: last[3], engine: Cell.testbedEngine, flagset: last[4])
+        let config = try ExperimentResolver.resolve(text: try FileSystem.readText(out + "/config.yaml"), file: "config.yaml")
+        let kept = try readTimings(out + "/timings.csv").filter { $0.cell != cell }
+        try FileSystem.writeText(TimingsFile.text(kept, order: config.cells), to: out + "/timings.csv")
+        for (line, value) in [(2, "nan"), (table.rows.count + 1, "-1")] {
+            var edited = table
+            edited.rows[line - 2][us] = value
+            try FileSystem.writeText(edited.text, to: out + "/passes.csv")
+            let before = try snapshot(out)
+            let console = CapturedConsole()
+            XCTAssertEqual(try runConfig(tinyConfig(), in: scratch, out: out, resume: true, console: console), 2, console.err)
+            XCTAssertTrue(console.err.contains("passes.csv:\(line): column us holds '\(value)'"), console.err)
+            XCTAssertEqual(try snapshot(out), before, "line \(line): environment.txt, run.txt and the rest unchanged")
+        }
+        try FileSystem.writeText(good, to: out + "/passes.csv")
+        XCTAssertEqual(try runConfig(tinyConfig(), in: scratch, out: out, resume: true), 0)
+    }
 }

@@ -46,6 +46,7 @@ public struct RunInvocation: ExperimentInvocation {
         /// Whether the output directory was there (empty) before this run claimed it.
         var keepDirectory = false
         var existing: [TimingRecord] = []
+        var existingPasses: [PassRecord] = []
         if resume {
             guard let found = out ?? OutputLocation.latestRun(resultsRoot: resultsRoot, name: experiment.name) else {
                 throw ExperimentFailure.usage("--resume: no run of '\(experiment.name)' to resume under \(resultsRoot)/\(experiment.name) "
@@ -58,7 +59,7 @@ public struct RunInvocation: ExperimentInvocation {
             }
             // Refuse a wrong config or shard, and leave a complete run as it is, before the
             // lock file is written.
-            let (state, _) = try ResumeCheck.previous(directory: directory, experiment: experiment, shard: shard)
+            let (state, _, _) = try ResumeCheck.previous(directory: directory, experiment: experiment, shard: shard)
             if state.status == .complete { return alreadyComplete(directory, state, console: console) }
             try MachineCheck.checkMemory(experiment, cells: shard.select(experiment.cells), file: configPath)
             try MachineCheck.checkEngines(experiment, cells: shard.select(experiment.cells), file: configPath)
@@ -83,10 +84,11 @@ public struct RunInvocation: ExperimentInvocation {
         runner.disabledPasses = disabledPasses
         if validate { runner.checked = true }
         if resume {
-            let (state, records) = try ResumeCheck.previous(directory: directory, experiment: experiment, shard: shard)
+            let (state, records, passes) = try ResumeCheck.previous(directory: directory, experiment: experiment, shard: shard)
             // Read again under the lock: the holder it waited for may have completed the run.
             if state.status == .complete { return alreadyComplete(directory, state, console: console) }
             existing = records
+            existingPasses = passes
             let environment = FileSystem.join(directory, Environment.fileName)
             let started = FileSystem.exists(environment) ? try FileSystem.readText(environment) : ""
             try FileSystem.writeTextAtomically(started + Environment.resumedLine(), to: environment)
@@ -101,7 +103,7 @@ public struct RunInvocation: ExperimentInvocation {
             + (shard.isWhole ? "" : ", shard \(shard)") + ") into \(directory)\n")
         let outcome: RunOutcome
         do {
-            outcome = try runner.run(existing: existing)
+            outcome = try runner.run(existing: existing, passes: existingPasses)
         } catch let error as QueryError where !resume {
             // A change script that the data refuses (a key clash, a merging update) is bad
             // input found only while applying it: the new run is removed, so the refusal
@@ -139,8 +141,9 @@ extension RunInvocation {
 
 /// What `--resume` requires: the same config text and shard as the interrupted run.
 enum ResumeCheck {
-    /// The interrupted run's state and the timings it kept.
-    static func previous(directory: String, experiment: Experiment, shard: Shard) throws -> (RunState, [TimingRecord]) {
+    /// The interrupted run's state, its timings, and the `passes.csv` rows of the cells a
+    /// resume keeps: every file a resume reads back, checked before anything is written.
+    static func previous(directory: String, experiment: Experiment, shard: Shard) throws -> (RunState, [TimingRecord], [PassRecord]) {
         guard FileSystem.exists(FileSystem.join(directory, RunState.fileName)) else {
             throw ExperimentFailure.usage("--resume: '\(directory)' holds no run (no \(RunState.fileName))")
         }
@@ -154,6 +157,9 @@ enum ResumeCheck {
             throw ExperimentFailure.usage("--resume: '\(directory)' holds shard \(state.shard), not \(shard)")
         }
         let timings = FileSystem.join(directory, TimingsFile.name)
-        return (state, FileSystem.exists(timings) ? try TimingsFile.read(timings, experiment: experiment) : [])
+        let records = FileSystem.exists(timings) ? try TimingsFile.read(timings, experiment: experiment) : []
+        let passes = try PassesFile.read(FileSystem.join(directory, PassesFile.name), experiment: experiment,
+                                         keep: ExperimentRunner.keptCells(records, experiment: experiment, shard: shard))
+        return (state, records, passes)
     }
 }

@@ -58,7 +58,7 @@ public enum PassesFile {
     }
 
     /// The rows of an earlier run's `passes.csv` whose cells are in `keep` (nothing when the
-    /// file does not exist). A malformed file is refused at its line.
+    /// file does not exist). A malformed file is refused at its line, whichever cell the line is of.
     public static func read(_ path: String, experiment: Experiment, keep: Set<Cell>) throws -> [PassRecord] {
         guard FileSystem.exists(path) else { return [] }
         let table = try CSVTable(parsing: try FileSystem.readText(path), file: path)
@@ -67,17 +67,18 @@ public enum PassesFile {
         for row in table.located(file: path) {
             let cell = Cell(query: row.text("query"), rows: try row.integer("rows", in: 1...Int.max),
                             backend: row.text("backend"), engine: Cell.testbedEngine, flagset: row.text("flagset"))
-            guard keep.contains(cell) else { continue }
             guard let kind = PassRecord.Kind(rawValue: row.text("kind")) else {
                 throw row.failure("kind", "expected pass or hook")
             }
             // Today's string for a file written before a later heuristic existed (`StoredFlags`).
             let stored = row.text("flags")
             let flags = (try? StoredFlags.reconciled(stored, expected: experiment.flags(of: cell))) ?? stored
-            out.append(PassRecord(
+            let record = PassRecord(
                 experiment: row.text("experiment"), cell: cell, flags: flags,
                 repetition: try row.integer("repetition", in: 1...Int.max), kind: kind, name: row.text("name"),
-                calls: try row.integer("calls", in: 0...Int.max), microseconds: try row.microseconds("us")))
+                calls: try row.integer("calls", in: 0...Int.max), microseconds: try row.microseconds("us"))
+            // Every row is checked, also those of cells left out.
+            if keep.contains(cell) { out.append(record) }
         }
         return out
     }

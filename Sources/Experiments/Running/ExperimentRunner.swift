@@ -32,17 +32,18 @@ public final class ExperimentRunner {
     }
 
     /// Runs every cell of the shard not already in `timings.csv` (from an earlier,
-    /// interrupted run when resuming), then writes the summary, plans and plots.
-    public func run(existing: [TimingRecord] = []) throws -> RunOutcome {
+    /// interrupted run when resuming), then writes the summary, plans and plots. `passes`
+    /// are the earlier run's `passes.csv` rows of the cells it kept, read (and checked)
+    /// with `existing` before anything is written (`ResumeCheck`).
+    public func run(existing: [TimingRecord] = [], passes: [PassRecord] = []) throws -> RunOutcome {
         let order = experiment.cells
         let mine = shard.select(order)
-        let complete = completeCells(existing)
-        records = existing.filter { complete.contains($0.cell) && mine.contains($0.cell) }
-        passRecords = try PassesFile.read(
-            FileSystem.join(directory, PassesFile.name), experiment: experiment, keep: complete.intersection(mine))
+        let kept = Self.keptCells(existing, experiment: experiment, shard: shard)
+        records = existing.filter { kept.contains($0.cell) }
+        passRecords = passes.filter { kept.contains($0.cell) }
         let pending = pendingCells(existing: existing)
         try writeState(.running, done: mine.count - pending.count, total: mine.count)
-        if !complete.isEmpty { console.err("testbed: resuming: \(pending.count) of \(mine.count) cells left to run\n") }
+        if !kept.isEmpty { console.err("testbed: resuming: \(pending.count) of \(mine.count) cells left to run\n") }
 
         var progress = ProgressBar(
             console: console, totalCells: pending.count,
@@ -94,13 +95,15 @@ public final class ExperimentRunner {
 
     /// The cells of this shard that `existing` does not hold complete: what is left to run.
     func pendingCells(existing: [TimingRecord]) -> [Cell] {
-        let complete = completeCells(existing)
-        return shard.select(experiment.cells).filter { !complete.contains($0) }
+        let kept = Self.keptCells(existing, experiment: experiment, shard: shard)
+        return shard.select(experiment.cells).filter { !kept.contains($0) }
     }
 
-    /// Cells with every repetition recorded (a cell cut short is run again).
-    private func completeCells(_ existing: [TimingRecord]) -> Set<Cell> {
-        Set(Dictionary(grouping: existing, by: \.cell).filter { $0.value.count == experiment.recordsPerCell }.keys)
+    /// The cells of `shard` with every repetition recorded in `existing`: what a resumed run
+    /// keeps (a cell cut short is run again).
+    static func keptCells(_ existing: [TimingRecord], experiment: Experiment, shard: Shard) -> Set<Cell> {
+        let complete = Dictionary(grouping: existing, by: \.cell).filter { $0.value.count == experiment.recordsPerCell }.keys
+        return Set(complete).intersection(shard.select(experiment.cells))
     }
 
     private func work(of cell: Cell) -> Double {
