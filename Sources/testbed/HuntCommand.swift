@@ -64,7 +64,7 @@ struct HuntCommand: ParsableCommand {
     @Option(help: "Random initiator orders per case for the robustness report (0: none).")
     var orders: Int = 3
 
-    @Option(help: "Output directory (default: Results/hunt/s<seed>-n<N>).")
+    @Option(help: "Output directory, new or empty (default: Results/hunt/s<seed>-n<N>; --case adds to any DIR).")
     var out: String?
 
     @Option(help: "Replay a regret repro directory written by an earlier hunt.")
@@ -151,6 +151,8 @@ struct HuntCommand: ParsableCommand {
         hunter.minExcessRows = minExcessRows
         hunter.robustnessOrders = orders
         let directory = out ?? "Results/hunt/s\(seed)-n\(random)"
+        let lock = try claimOutput(directory)
+        defer { lock?.release() }
         if let index = `case` {
             let whole = try hunter.wholeCase(index)
             let path = try RegretRepro.write(whole, grid: grid, chosen: reduceFlagset, minRegret: minRegret,
@@ -174,6 +176,20 @@ struct HuntCommand: ParsableCommand {
         if report.disagreements > 0 {
             writeToStandardError("testbed: hunt: flag sets disagreed on \(report.disagreements) output(s); run testbed verify --random \(random) --seed \(seed) --rows \(rows)\n")
             throw ExitCode(1)
+        }
+    }
+
+    /// Takes the output directory before any case runs, so a path that cannot be one fails
+    /// first, and holds its lock until the hunt ends. `--out DIR` must be new or empty, as
+    /// for `run` and `merge`; the default directory of a seed and count is written over,
+    /// and `--case` adds its repro directory to any DIR.
+    private func claimOutput(_ directory: String) throws -> DirectoryLock? {
+        do {
+            if out != nil && `case` == nil { return try OutputLocation.claim(directory, hint: "choose another --out") }
+            try FileSystem.makeDirectories(directory)
+            return try DirectoryLock.acquire(directory)
+        } catch {
+            throw usageFailure("\(error)")
         }
     }
 

@@ -62,4 +62,24 @@ final class HuntCommandLineTests: XCTestCase {
         for preset in ["all-on", "seed", "all-off"] { XCTAssertTrue(regret.contains(",\(preset),"), preset) }
         XCTAssertTrue(outcome.out.contains("hunt: 6 queries measured"), outcome.out)
     }
+
+    /// `--out DIR` is taken before the first case runs: a non-empty DIR is refused as `run`
+    /// and `merge` refuse it, and a path below a file fails at once, both exit 2 with nothing written.
+    func testTheOutputDirectoryIsCheckedBeforeAnyCaseRuns() throws {
+        let testbed = try TestbedProcess(label: "hunt-cli")
+        defer { testbed.remove() }
+        try testbed.write("ne2/regret.csv", "precious")
+        try testbed.write("afile", "a file")
+        let before = testbed.listing()
+        for (out, message) in [("ne2", "'ne2' already exists and is not empty; choose another --out"), ("afile/x", "afile/x")] {
+            let outcome = try testbed.run("hunt", "--random", "1", "--rows", "20", "--out", out, "--no-reduce")
+            XCTAssertEqual(outcome.status, 2, "\(out): \(outcome.err)")
+            XCTAssertTrue(outcome.err.hasPrefix("testbed: ") && outcome.err.contains(message), "\(out): \(outcome.err)")
+            XCTAssertFalse(outcome.err.contains("queries"), "\(out): no case ran: \(outcome.err)")
+            XCTAssertEqual(testbed.listing(), before, "\(out): nothing written")
+        }
+        XCTAssertEqual(try String(contentsOfFile: testbed.directory.appendingPathComponent("ne2/regret.csv").path, encoding: .utf8), "precious")
+        let empty = try testbed.run("hunt", "--random", "1", "--rows", "20", "--out", "fresh", "--no-reduce")
+        XCTAssertEqual(empty.status, 0, empty.err)
+    }
 }
