@@ -36,10 +36,11 @@ public final class DirectoryLock {
     deinit { release() }
 
     /// Takes the lock of `directory` without waiting. `create: false` only locks an existing
-    /// lock file (returning nil when there is none), so checking a directory changes nothing.
+    /// lock file (returning nil when there is none), read-only, so checking a directory (or
+    /// keeping a run from starting in one that is read) changes nothing.
     public static func acquire(_ directory: String, create: Bool = true) throws -> DirectoryLock? {
         let path = FileSystem.join(directory, fileName)
-        let fd = open(path, O_RDWR | O_CLOEXEC | (create ? O_CREAT : 0), 0o644)
+        let fd = open(path, (create ? O_RDWR | O_CREAT : O_RDONLY) | O_CLOEXEC, 0o644)
         if fd < 0 {
             if !create && errno == ENOENT { return nil }
             throw FileSystemError.current("open lock file", path)

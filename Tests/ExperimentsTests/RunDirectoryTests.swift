@@ -63,6 +63,45 @@ final class RunDirectoryTests: XCTestCase {
         XCTAssertEqual(FileSystem.entries(of: out), ["keep.txt"])
     }
 
+    /// A run still going holds its lock: `merge` refuses it as a shard and `report` refuses to
+    /// write its page, exit 2, nothing written; a crashed run (its lock free) merges with a
+    /// warning. And `merge` never writes into a shard it reads.
+    func testMergeAndReportRefuseALiveRunAndMergeWritesIntoNoShard() throws {
+        let scratch = try Scratch()
+        let live = scratch.path + "/live"
+        XCTAssertEqual(try runConfig(tinyConfig(), in: scratch, out: live, hooks: RunHooks(shouldStop: { $0 == 3 })), 130)
+        try FileSystem.writeText(RunState(experiment: "tiny", shard: .whole, status: .running, cellsDone: 3, cellsTotal: 12).text,
+                                 to: live + "/" + RunState.fileName)
+        let before = try snapshot(live)
+        let held = try XCTUnwrap(DirectoryLock.acquire(live))
+        var merge = MergeInvocation(directories: [live], out: scratch.path + "/merged")
+        merge.plots = false
+        let merged = CapturedConsole()
+        XCTAssertEqual(merge.execute(console: merged.console), 2, merged.err)
+        XCTAssertTrue(merged.err.contains("in use by another testbed process (pid \(getpid()) on host"), merged.err)
+        XCTAssertFalse(FileSystem.exists(scratch.path + "/merged"))
+        let reported = CapturedConsole()
+        XCTAssertEqual(ReportInvocation(directory: live).execute(console: reported.console), 2, reported.err)
+        XCTAssertTrue(reported.err.contains("in use by another testbed process"), reported.err)
+        XCTAssertEqual(try snapshot(live), before, "the live run was not written into")
+        held.release()
+
+        for inside in [live, live + "/sub", live + "/./sub/../sub2", scratch.path + "/link/sub"] {
+            if inside.contains("/link/") { try FileManager.default.createSymbolicLink(atPath: scratch.path + "/link", withDestinationPath: live) }
+            var into = MergeInvocation(directories: [live], out: inside)
+            into.plots = false
+            let console = CapturedConsole()
+            XCTAssertEqual(into.execute(console: console.console), 2, "\(inside): \(console.err)")
+            XCTAssertTrue(console.err.contains("is inside the shard directory"), console.err)
+            XCTAssertEqual(try snapshot(live), before, "\(inside): nothing written into the shard")
+        }
+
+        let crashed = CapturedConsole()
+        XCTAssertEqual(merge.execute(console: crashed.console), 0, crashed.err)
+        XCTAssertTrue(crashed.err.contains("is running: 3/12 cells"), crashed.err)
+        XCTAssertEqual(ReportInvocation(directory: live).execute(console: CapturedConsole().console), 0)
+    }
+
     // MARK: same-second default directories
 
     func testTwoRunsStartedInTheSameSecondGetTwoDirectories() throws {

@@ -23,6 +23,10 @@ public struct MergeInvocation: ExperimentInvocation {
     public func run(console: Console) throws -> RunOutcome {
         guard let first = directories.first else { throw ExperimentFailure.usage("merge: give the shard directories to join") }
         let out = try self.out.map { try FileSystem.checkedOutputPath($0, option: "--out", directory: true) }
+        if let out, let input = directories.first(where: { OutputLocation.isInside(out, $0) }) {
+            throw ExperimentFailure.usage("merge: --out \(Printable.quoted(out)) is inside the shard directory \(Printable.quoted(input)); "
+                + "give an --out outside every shard merged")
+        }
         let configText = try FileSystem.readText(FileSystem.join(first, "config.yaml"))
         for directory in directories.dropFirst() where try FileSystem.readText(FileSystem.join(directory, "config.yaml")) != configText {
             throw ExperimentFailure.usage("merge: \(Printable.quoted(directory)) was run with another config than \(Printable.quoted(first)) (config.yaml differs)")
@@ -34,12 +38,17 @@ public struct MergeInvocation: ExperimentInvocation {
         var owner: [Cell: String] = [:]
         var shards: [Shard] = []
         var environments: [ShardEnvironment] = []
+        // Each shard's lock, held until the merge is written: a shard whose run is still going
+        // is refused (its files are changing), and none can start while it is read.
+        var inputLocks: [DirectoryLock] = []
+        defer { for lock in inputLocks { lock.release() } }
         for directory in directories {
             let state = try RunState.read(directory: directory)
             if let index = shards.firstIndex(of: state.shard) {
                 throw ExperimentFailure.usage("merge: shard \(state.shard) is given twice (\(Printable.quoted(directory)) "
                     + "and \(Printable.quoted(directories[index])))")
             }
+            if let lock = try DirectoryLock.acquire(directory, create: false) { inputLocks.append(lock) }
             if let other = shards.first, other.count != state.shard.count {
                 throw ExperimentFailure.usage("merge: \(Printable.quoted(directory)) holds shard \(state.shard), but "
                     + "\(Printable.quoted(first)) holds shard \(other): shards of different splits overlap; "

@@ -63,6 +63,26 @@ public enum OutputLocation {
         return lock
     }
 
+    /// Whether `path` is `directory` or lies inside it, once both are absolute with `.`, `..`
+    /// and the symbolic links of their existing parts resolved (`path` need not exist yet).
+    public static func isInside(_ path: String, _ directory: String) -> Bool {
+        let inner = resolved(path), outer = resolved(directory)
+        return inner == outer || inner.hasPrefix(outer == "/" ? "/" : outer + "/")
+    }
+
+    /// `path` made absolute and standard, symbolic links resolved in its longest existing prefix.
+    static func resolved(_ path: String) -> String {
+        var existing = URL(fileURLWithPath: path).standardizedFileURL
+        var missing: [String] = []
+        while !FileSystem.exists(existing.path) && existing.path != "/" {
+            missing.insert(existing.lastPathComponent, at: 0)
+            existing = existing.deletingLastPathComponent()
+        }
+        var url = existing.resolvingSymlinksInPath()
+        for part in missing { url = url.appendingPathComponent(part) }
+        return url.path
+    }
+
     /// How many runs of one experiment may start in one second under default directories.
     public static let maximumSameSecondRuns = 1000
 

@@ -28,6 +28,10 @@ public struct ReportInvocation {
         guard FileSystem.exists(config) else {
             throw ExperimentFailure.usage("report: \(Printable.quoted(directory)) has no config.yaml; give a run's output directory")
         }
+        // A run still going holds the lock; its report is written when it ends. Held while
+        // the page is written, so no run starts meanwhile.
+        let lock = try DirectoryLock.acquire(directory, create: false)
+        defer { lock?.release() }
         let experiment = try ExperimentResolver.resolve(text: try FileSystem.readText(config), file: config, catalogDirectory: catalogDirectory)
         return try ReportWriter(directory: directory, experiment: experiment).write()
     }
