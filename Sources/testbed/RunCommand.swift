@@ -15,7 +15,7 @@ struct RunCommand: ParsableCommand {
 
             Every cell of a query and size must give the same result hash (flag sets, backends, \
             SQLite engines); a mismatch is reported on stderr and in mismatches.txt, exit 1. \
-            Ctrl-C keeps the completed cells (exit 130); continue with --resume --out DIR. \
+            Ctrl-C or SIGTERM keeps the completed cells (exit 130 or 143); continue with --resume --out DIR. \
             --shard K/N runs every N-th cell starting at the K-th; join shards with `testbed merge`.
             """
     )

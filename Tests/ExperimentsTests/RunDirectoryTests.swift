@@ -137,6 +137,52 @@ final class RunDirectoryTests: XCTestCase {
         XCTAssertEqual(OutputLocation.latestRun(resultsRoot: scratch.resultsRoot, name: "tiny"), parent + "20261122T231500Z-10")
     }
 
+    // MARK: during the cells
+
+    /// Stands for a failure during the cells (a full disk, an engine that fails).
+    private struct Failing: CellExecutor {
+        func execute() throws -> CellMeasurement { throw FileSystemError("write", "timings.csv", reason: "No space left on device") }
+    }
+
+    func testAFailureDuringTheCellsLeavesFailedWithTheKeptCellsAndResumeFinishes() throws {
+        let scratch = try Scratch()
+        let out = scratch.path + "/run"
+        var started = 0
+        let hooks = RunHooks(executor: { _, executor in
+            started += 1
+            return started == 4 ? Failing() : executor
+        })
+        let console = CapturedConsole()
+        XCTAssertEqual(try runConfig(tinyConfig(), in: scratch, out: out, hooks: hooks, console: console), 2, console.err)
+        XCTAssertTrue(console.err.contains("No space left on device"), console.err)
+        XCTAssertEqual(try state(out), RunState(experiment: "tiny", shard: .whole, status: .failed, cellsDone: 3, cellsTotal: 12))
+        XCTAssertEqual(try readTimings(out + "/" + TimingsFile.name).count, 6, "the 3 completed cells are kept")
+        XCTAssertEqual(try runConfig(tinyConfig(), in: scratch, out: out, resume: true), 0)
+        XCTAssertEqual(try state(out).status, .complete)
+        XCTAssertEqual(try readTimings(out + "/" + TimingsFile.name).count, 24)
+    }
+
+    func testSigtermDuringTheCellsIsAnInterruptionThatResumeFinishes() throws {
+        let scratch = try Scratch()
+        let out = scratch.path + "/run"
+        let hooks = RunHooks(shouldStop: { finished in
+            guard finished == 2 else { return false }
+            // Raised only when handled: the default action would end the test process.
+            let current = signal(SIGTERM, SIG_IGN)
+            signal(SIGTERM, current)
+            guard current != nil else { XCTFail("SIGTERM is not handled during the cells"); return true }
+            raise(SIGTERM)
+            return false
+        })
+        let console = CapturedConsole()
+        XCTAssertEqual(try runConfig(tinyConfig(), in: scratch, out: out, hooks: hooks, console: console), 143, console.err)
+        XCTAssertEqual(try state(out), RunState(experiment: "tiny", shard: .whole, status: .interrupted, cellsDone: 2, cellsTotal: 12))
+        XCTAssertTrue(console.err.contains("--resume"), console.err)
+        XCTAssertNil(signal(SIGTERM, SIG_DFL), "the default action is back after the run")
+        XCTAssertEqual(try runConfig(tinyConfig(), in: scratch, out: out, resume: true), 0)
+        XCTAssertEqual(try readTimings(out + "/" + TimingsFile.name).count, 24)
+    }
+
     // MARK: after the cells
 
     func testAFailureAtTheSummaryLeavesFinishingAndResumeFinishesIt() throws {

@@ -54,20 +54,28 @@ public final class ExperimentRunner {
         var interrupted = false
         Interruption.install()
         defer { Interruption.uninstall() }
-        for cell in pending {
-            if Interruption.requested || hooks.shouldStop?(finished) == true { interrupted = true; break }
-            progress.starting(cell.description)
-            guard let (cellRecords, cellPasses) = try runCell(cell, cache: cache) else { interrupted = true; break }
-            records += cellRecords
-            passRecords += cellPasses
-            finished += 1
-            try FileSystem.writeTextAtomically(PassesFile.text(passRecords, order: order), to: FileSystem.join(directory, PassesFile.name))
+        do {
+            for cell in pending {
+                if Interruption.requested || hooks.shouldStop?(finished) == true { interrupted = true; break }
+                progress.starting(cell.description)
+                guard let (cellRecords, cellPasses) = try runCell(cell, cache: cache) else { interrupted = true; break }
+                records += cellRecords
+                passRecords += cellPasses
+                try FileSystem.writeTextAtomically(PassesFile.text(passRecords, order: order), to: FileSystem.join(directory, PassesFile.name))
+                try FileSystem.writeTextAtomically(TimingsFile.text(records, order: order, changes: experiment.changes != nil), to: FileSystem.join(directory, TimingsFile.name))
+                finished += 1
+                progress.finished(work: work(of: cell))
+            }
+            progress.clear()
             try FileSystem.writeTextAtomically(TimingsFile.text(records, order: order, changes: experiment.changes != nil), to: FileSystem.join(directory, TimingsFile.name))
-            progress.finished(work: work(of: cell))
+        } catch {
+            progress.clear()
+            // Best effort (a full disk may refuse this too): run.txt no longer says running,
+            // and counts the cells timings.csv keeps.
+            try? writeState(.failed, done: mine.count - pending.count + finished, total: mine.count)
+            throw error
         }
-        progress.clear()
         let done = mine.count - pending.count + finished
-        try FileSystem.writeTextAtomically(TimingsFile.text(records, order: order, changes: experiment.changes != nil), to: FileSystem.join(directory, TimingsFile.name))
 
         if !interrupted {
             // Until the summary and plots are written the run is not complete: a failure

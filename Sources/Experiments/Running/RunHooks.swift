@@ -38,9 +38,10 @@ public struct RunOutcome {
     public let interrupted: Bool
     public let mismatches: [Mismatch]
 
-    /// 0 complete and equal, 1 a result mismatch, 130 interrupted (as a shell reports Ctrl-C).
+    /// 0 complete and equal, 1 a result mismatch, 130 interrupted by Ctrl-C and 143 by
+    /// SIGTERM (as a shell reports them).
     public var exitCode: Int32 {
         if !mismatches.isEmpty { return 1 }
-        return interrupted ? 130 : 0
+        return interrupted ? Interruption.exitStatus : 0
     }
 }

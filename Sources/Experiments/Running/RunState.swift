@@ -7,8 +7,9 @@ public struct RunState: Equatable {
 
     /// `finishing`: every cell ran, but the plans, summary or plots are not yet all written
     /// (a run that failed or was stopped there is `finishing` or `interrupted`, and
-    /// `--resume` writes them).
-    public enum Status: String { case running, finishing, interrupted, complete, incomplete }
+    /// `--resume` writes them). `failed`: an error stopped the cells (a full disk, an engine
+    /// that failed); the completed ones are kept for `--resume`.
+    public enum Status: String { case running, finishing, interrupted, failed, complete, incomplete }
 
     public var experiment: String
     public var shard: Shard
