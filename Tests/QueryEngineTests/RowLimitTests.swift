@@ -42,6 +42,33 @@ final class RowLimitTests: XCTestCase {
         }
     }
 
+    /// A closure derives its pairs inside one call, before any is emitted: under the limit
+    /// it stops once the pairs it derived pass the limit, and the run is abandoned
+    /// (held-out hunt seed 243 case 1823 derived pairs for minutes). A chain of 400 edges
+    /// has 80,200 pairs; a complete graph on 60 values derives 60³ pairs for its 3,600.
+    func testAClosureStopsOncePastTheLimit() throws {
+        let chain = try MemoryTable(name: "chain", columns: ["a", "b"], rows: (0..<400).map { [.integer($0), .integer($0 + 1)] })
+        var engine = try QueryEngine(preset: "all-off")
+        engine.rowLimit = 2_000
+        XCTAssertThrowsError(try engine.run([try Relation(source: chain).closure("a", "b")])) { error in
+            guard let tooLarge = error as? RunTooLarge else { return XCTFail("\(error)") }
+            // The chain's 400 rows, and the pairs up to the round that crossed the limit.
+            XCTAssertGreaterThan(tooLarge.emitted, 2_000)
+            XCTAssertLessThanOrEqual(tooLarge.emitted, 400 + 2_000 + 400)
+        }
+        // Few pairs, much work: 3,600 edges and pairs, but 216,000 derived.
+        let complete = try MemoryTable(name: "complete", columns: ["a", "b"],
+                                       rows: (0..<3_600).map { [.integer($0 / 60), .integer($0 % 60)] })
+        engine.rowLimit = 50_000
+        XCTAssertThrowsError(try engine.run([try Relation(source: complete).closure("a", "b")])) { error in
+            XCTAssertTrue(error is RunTooLarge, "\(error)")
+        }
+        engine.rowLimit = 300_000
+        XCTAssertEqual(try engine.run([try Relation(source: complete).closure("a", "b")]).results[0].count, 3_600)
+        engine.rowLimit = 200_000
+        XCTAssertEqual(try engine.run([try Relation(source: chain).closure("a", "b")]).results[0].count, 80_200)
+    }
+
     func testUnderTheLimitResultsAndCountsAreUnchanged() throws {
         let edges = try MemoryTable(name: "edges", columns: ["c", "e"], rows: (0..<120).map { [.integer($0 % 40), .integer($0 % 40 + 1)] })
         let query = try Relation(source: edges).closure("e", "c").select("c" *< 30).join(Relation(source: edges))

@@ -28,9 +28,20 @@ protocol Kernel: AnyObject {
     /// How many rows `retainedRows` would hand out, when the kernel can tell without making
     /// them; nil when it cannot (or holds none).
     func retainedRowCount(ofOperand operand: Int) -> Int?
+
+    /// The run's row limit (`QueryEngine.rowLimit`), for a kernel that works long inside one
+    /// call (a closure derives pairs round after round before emitting any): it may stop
+    /// once that work passes `rows` rows, and then says so (`workExceeded`), for the runner
+    /// to abandon the run (`RunTooLarge`) as one whose nodes emitted too many rows.
+    func limitWork(to rows: Int)
+
+    /// Whether the kernel stopped because its work passed `limitWork`'s rows.
+    var workExceeded: Bool { get }
 }
 
 extension Kernel {
+    func limitWork(to rows: Int) {}
+    var workExceeded: Bool { false }
     func retainedRows(ofOperand operand: Int) -> [Row]? { nil }
     func retainedRowCount(ofOperand operand: Int) -> Int? { nil }
     func resetForRun() -> Bool { false }

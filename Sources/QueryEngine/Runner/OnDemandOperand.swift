@@ -140,8 +140,10 @@ extension Runner {
         // A driver whose filter has since narrowed to nothing (an empty join side's `false`)
         // needs no rows: its pinned keys came from the filter it had when it began.
         if runtimes[plan.driver].filterActive, runtimes[plan.driver].filter?.isUnsatisfiable == true { return }
+        if rowLimit < Int.max { kernel.limitWork(to: rowLimit) }
         var demand: KeyDemand? = plan.firstDemand
-        while let d = demand {
+        // Past the row limit the run is abandoned: no further round is fetched.
+        while let d = demand, rowsEmitted <= rowLimit {
             var rowsThisRound = 0
             for start in stride(from: 0, to: d.keys.count, by: Self.keysPerFetch) {
                 let keys = d.keys[start..<min(d.keys.count, start + Self.keysPerFetch)]
@@ -155,6 +157,7 @@ extension Runner {
             counters.onDemandRoundRows.append(rowsThisRound)
             let (rows, next) = kernel.nextDemand()
             if !rows.isEmpty { emit(plan.driver, rows) }
+            abandonIfPastTheLimit(kernel)
             demand = next
         }
     }

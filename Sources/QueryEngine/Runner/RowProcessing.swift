@@ -30,8 +30,10 @@ extension Runner {
     /// Lets the node's kernel release rows it held back for the completed operand.
     func flushOnOperandComplete(_ edge: Edge) {
         guard let kernel = runtimes[edge.parent].kernel else { return }
+        if rowLimit < Int.max { kernel.limitWork(to: rowLimit) }
         let out = kernel.operandCompleted(edge.operand)
         if !out.isEmpty { emit(edge.parent, out) }
+        abandonIfPastTheLimit(kernel)
     }
 
     /// Drains a cursor over `source` for node `id`, batch by batch: a memory table's

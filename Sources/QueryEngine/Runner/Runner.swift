@@ -265,6 +265,12 @@ final class Runner: RunnerContext {
         for edge in graph.nodes[id].parents { receive(batch, along: edge) }
     }
 
+    /// A kernel that stopped because its own work passed the row limit (`Kernel.limitWork`):
+    /// the run is abandoned as if its nodes had emitted too many rows (`RunTooLarge`).
+    func abandonIfPastTheLimit(_ kernel: any Kernel) {
+        if rowLimit < Int.max, kernel.workExceeded, rowsEmitted <= rowLimit { rowsEmitted = rowLimit &+ 1 }
+    }
+
     /// Delivers decoded rows (tests and row sources).
     func emit(_ id: NodeID, _ rows: [Row]) { emit(id, Batch(rows)) }
 
