@@ -157,7 +157,7 @@ extension Runner {
             counters.onDemandRoundRows.append(rowsThisRound)
             let (rows, next) = kernel.nextDemand()
             if !rows.isEmpty { emit(plan.driver, rows) }
-            abandonIfPastTheLimit(kernel)
+            if rowLimit < Int.max { abandonIfPastTheLimit(kernel) }
             demand = next
         }
     }

@@ -33,7 +33,7 @@ extension Runner {
         if rowLimit < Int.max { kernel.limitWork(to: rowLimit) }
         let out = kernel.operandCompleted(edge.operand)
         if !out.isEmpty { emit(edge.parent, out) }
-        abandonIfPastTheLimit(kernel)
+        if rowLimit < Int.max { abandonIfPastTheLimit(kernel) }
     }
 
     /// Drains a cursor over `source` for node `id`, batch by batch: a memory table's

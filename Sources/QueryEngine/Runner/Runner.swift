@@ -267,8 +267,9 @@ final class Runner: RunnerContext {
 
     /// A kernel that stopped because its own work passed the row limit (`Kernel.limitWork`):
     /// the run is abandoned as if its nodes had emitted too many rows (`RunTooLarge`).
+    /// Called only under a limit, so that a run without one pays no call per completion.
     func abandonIfPastTheLimit(_ kernel: any Kernel) {
-        if rowLimit < Int.max, kernel.workExceeded, rowsEmitted <= rowLimit { rowsEmitted = rowLimit &+ 1 }
+        if kernel.workExceeded, rowsEmitted <= rowLimit { rowsEmitted = rowLimit &+ 1 }
     }
 
     /// Delivers decoded rows (tests and row sources).
