@@ -132,6 +132,9 @@ final class ChangeExperimentTests: XCTestCase {
         try FileSystem.makeDirectory(out)
         XCTAssertEqual(try runConfig(text, in: scratch, out: out, console: CapturedConsole()), 2)
         XCTAssertEqual(FileSystem.entries(of: out), [])
+        // Without --out, neither the run nor the `Results/NAME/` made for it is left.
+        XCTAssertEqual(try runConfig(text, in: scratch, console: CapturedConsole()), 2)
+        XCTAssertEqual(FileSystem.entries(of: scratch.resultsRoot) ?? [], [])
     }
 
     func testResumeAndShardsGiveTheUnshardedCells() throws {

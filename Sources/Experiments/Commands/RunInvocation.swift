@@ -125,6 +125,9 @@ extension RunInvocation {
             for name in FileSystem.entries(of: directory) ?? [] { FileSystem.remove(FileSystem.join(directory, name)) }
         } else {
             FileSystem.removeDirectory(directory)
+            // The default `Results/NAME/<timestamp>`: a `Results/NAME/` left empty goes too
+            // (rmdir removes nothing that holds other runs; a given `--out`'s parent stays).
+            if out == nil { FileSystem.removeEmptyDirectory(FileSystem.parentDirectory(of: directory)) }
         }
     }
 
