@@ -75,10 +75,8 @@ final class ResultFileCheckTests: XCTestCase {
         try FileSystem.writeText(RunState(experiment: "tiny", shard: .whole, status: .interrupted, cellsDone: 11, cellsTotal: 12).text,
                                  to: run + "/run.txt")
         let before = try snapshot(run)
-        var merge = MergeInvocation(directories: [run], out: scratch.path + "/merged")
-        merge.plots = false
-        let merged = CapturedConsole()
-        XCTAssertEqual(merge.execute(console: merged.console), 2, merged.err)
+        let merged = mergeRuns([run], out: scratch.path + "/merged")
+        XCTAssertEqual(merged.status, 2, merged.err)
         XCTAssertTrue(merged.err.contains("timings.csv:2: column result_hash holds 'zz'"), merged.err)
         XCTAssertFalse(FileSystem.exists(scratch.path + "/merged"))
         let resumed = CapturedConsole()

@@ -74,10 +74,8 @@ final class RunDirectoryTests: XCTestCase {
                                  to: live + "/" + RunState.fileName)
         let before = try snapshot(live)
         let held = try XCTUnwrap(DirectoryLock.acquire(live))
-        var merge = MergeInvocation(directories: [live], out: scratch.path + "/merged")
-        merge.plots = false
-        let merged = CapturedConsole()
-        XCTAssertEqual(merge.execute(console: merged.console), 2, merged.err)
+        let merged = mergeRuns([live], out: scratch.path + "/merged")
+        XCTAssertEqual(merged.status, 2, merged.err)
         XCTAssertTrue(merged.err.contains("in use by another testbed process (pid \(getpid()) on host"), merged.err)
         XCTAssertFalse(FileSystem.exists(scratch.path + "/merged"))
         let reported = CapturedConsole()
@@ -88,16 +86,14 @@ final class RunDirectoryTests: XCTestCase {
 
         for inside in [live, live + "/sub", live + "/./sub/../sub2", scratch.path + "/link/sub"] {
             if inside.contains("/link/") { try FileManager.default.createSymbolicLink(atPath: scratch.path + "/link", withDestinationPath: live) }
-            var into = MergeInvocation(directories: [live], out: inside)
-            into.plots = false
-            let console = CapturedConsole()
-            XCTAssertEqual(into.execute(console: console.console), 2, "\(inside): \(console.err)")
-            XCTAssertTrue(console.err.contains("is inside the shard directory"), console.err)
+            let into = mergeRuns([live], out: inside)
+            XCTAssertEqual(into.status, 2, "\(inside): \(into.err)")
+            XCTAssertTrue(into.err.contains("is inside the shard directory"), into.err)
             XCTAssertEqual(try snapshot(live), before, "\(inside): nothing written into the shard")
         }
 
-        let crashed = CapturedConsole()
-        XCTAssertEqual(merge.execute(console: crashed.console), 0, crashed.err)
+        let crashed = mergeRuns([live], out: scratch.path + "/merged")
+        XCTAssertEqual(crashed.status, 0, crashed.err)
         XCTAssertTrue(crashed.err.contains("is running: 3/12 cells"), crashed.err)
         XCTAssertEqual(ReportInvocation(directory: live).execute(console: CapturedConsole().console), 0)
     }

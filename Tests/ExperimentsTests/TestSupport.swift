@@ -77,6 +77,15 @@ func runConfig(
     return invocation.execute(console: console.console)
 }
 
+/// `merge DIRECTORIES --out OUT` through the command-level function (plots off): its exit
+/// status and what it printed on standard error.
+func mergeRuns(_ directories: [String], out: String) -> (status: Int32, err: String) {
+    var merge = MergeInvocation(directories: directories, out: out)
+    merge.plots = false
+    let console = CapturedConsole()
+    return (merge.execute(console: console.console), console.err)
+}
+
 /// A CSV file's rows without the measured-time columns (for comparing runs).
 func deterministicColumns(_ path: String) throws -> [[String]] {
     let table = try CSVTable(parsing: try FileSystem.readText(path), file: path)
