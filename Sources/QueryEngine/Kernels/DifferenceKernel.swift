@@ -39,5 +39,9 @@ final class DifferenceKernel: Kernel {
         operand == 0 && !rightComplete ? pendingLeft.rows : nil
     }
 
+    func retainedRowCount(ofOperand operand: Int) -> Int? {
+        operand == 0 && !rightComplete ? pendingLeft.count : nil
+    }
+
     func freshCopy() -> any Kernel { DifferenceKernel() }
 }

@@ -11,6 +11,8 @@ struct IntegerWindowSet {
     /// The window holds `chunkStart.count << chunkShift` values.
     private var chunkStart: [Int32]
     private var words: [UInt64] = []
+    /// How many values the set holds.
+    private(set) var count = 0
 
     /// A window of at least `span` values (at most 2^31), about half of it below `center`;
     /// clamped so that it never wraps around the integers' range.
@@ -50,6 +52,7 @@ struct IntegerWindowSet {
         let bit: UInt64 = 1 << UInt64(d & 63)
         if words[w] & bit != 0 { return false }
         words[w] |= bit
+        count += 1
         return true
     }
 
@@ -77,6 +80,7 @@ struct IntegerWindowSet {
                 words.append(contentsOf: repeatElement(0, count: Self.wordsPerChunk))
             }
         }
+        let before = fresh.count
         chunkStart.withUnsafeBufferPointer { starts in
             words.withUnsafeMutableBufferPointer { words in
                 Self.forEachCovered(keys, base: base, limit: limit, skip: skip, outside: &outside) { k, d in
@@ -89,6 +93,7 @@ struct IntegerWindowSet {
                 }
             }
         }
+        count += fresh.count - before
     }
 
     /// Appends to `found` each `k` (not in `skip`) whose `keys[k]` the window covers and the

@@ -33,5 +33,9 @@ final class IntersectionKernel: Kernel {
         return sides[operand].allValues.map { Row($0) }
     }
 
+    func retainedRowCount(ofOperand operand: Int) -> Int? {
+        complete[1 - operand] ? nil : sides[operand].count
+    }
+
     func freshCopy() -> any Kernel { IntersectionKernel() }
 }

@@ -72,6 +72,9 @@ struct RowKeySet {
         return keep
     }
 
+    /// How many keys the set holds (as many as `allValues`, without making them).
+    var count: Int { (window?.count ?? 0) + others.count }
+
     /// Every key's values (an integral real comes back as the equal integer).
     var allValues: [[Value]] {
         (window?.values ?? []).map { [.integer($0)] } + others.allValues
