@@ -79,6 +79,27 @@ final class RetainedRowCountTests: XCTestCase {
         XCTAssertEqual(kernel.retainedRowCount(ofOperand: 1), 16)
     }
 
+    /// Through the engine, checked (as every test runs): `set-operand-filter` asks for the
+    /// difference's complete left operand, which is over its limit here and must be
+    /// refused on its count; a kernel that made the rows without counting them breaks the
+    /// invariant and fails the run (`uncountedRows`). Under the limit the filter is built.
+    func testSetOperandFilterAsksForCountedRowsOnly() throws {
+        let documents = Relation(source: try Fixtures.documents(300))
+        let ids = try documents.project(["id"])
+        let parentIDs = try documents.project(["parent_id"]).rename(["parent_id": "id"])
+        let roots = try documents.select(Attribute("parent_id") *== Value.null).project(["id"])
+        let query = try ids.union(parentIDs).difference(roots)
+        let reference = try query.rows().sorted()
+        for maxRows in [10, 10_000] {
+            var engine = QueryEngine(flags: try HeuristicCatalog.standard.flagSet(
+                preset: "all-on", set: ["set-operand-filter-max-rows": "\(maxRows)"]))
+            XCTAssertTrue(engine.checked)
+            engine.checked = true
+            let run = try engine.run([query])
+            XCTAssertEqual(run.results[0].sorted(), reference, "max rows \(maxRows)")
+        }
+    }
+
     /// The window's own count, through single inserts and a batch of keys.
     func testIntegerWindowCountsNewValuesOnly() {
         var window = IntegerWindowSet(around: 0, span: 1 << 16)

@@ -39,6 +39,15 @@ extension Runner {
         }
     }
 
+    /// Checked mode: a kernel that hands an operand's rows to a heuristic counts them first
+    /// (`Kernel.retainedRowCount`), so that an operand over the heuristic's limit is refused
+    /// without decoding it (`set-operand-filter` once decoded a difference's 99,000 rows
+    /// every run to refuse them).
+    func uncountedRows(_ node: NodeID, _ operand: Int, _ count: Int?, _ made: Int) {
+        violated("node \(node) (\(graph[node].operation.label)) made \(made) rows of operand \(operand) "
+            + "for a heuristic but counted \(count.map(String.init) ?? "none") beforehand")
+    }
+
     /// Checked mode: the graph is well formed after a runtime edit.
     func validateAfterEdit(_ stage: @autoclosure () -> String) {
         guard checks != nil else { return }

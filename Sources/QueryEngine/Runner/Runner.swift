@@ -358,9 +358,11 @@ final class Runner: RunnerContext {
 
     func operandRows(of node: NodeID, operand: Int, atMost limit: Int) -> [Row]? {
         guard let kernel = runtimes[node].kernel else { return nil }
-        if let count = kernel.retainedRowCount(ofOperand: operand), count > limit { return nil }
-        guard let rows = kernel.retainedRows(ofOperand: operand), rows.count <= limit else { return nil }
-        return rows
+        let count = kernel.retainedRowCount(ofOperand: operand)
+        if let count, count > limit { return nil }
+        guard let rows = kernel.retainedRows(ofOperand: operand) else { return nil }
+        if checks != nil, count != rows.count { uncountedRows(node, operand, count, rows.count) }
+        return rows.count <= limit ? rows : nil
     }
 
     func joinKeys(of join: NodeID, operand: Int) -> (keys: Set<Row>, rows: Int) {
