@@ -66,10 +66,16 @@ public struct ColumnKind: Sendable, Equatable, CustomStringConvertible {
 
     public var type: Class
     public var nullable: Bool
+    /// Whether the column may hold an integer beyond 2^53, which a double cannot hold
+    /// exactly: such a column cannot share a column with reals (a union, intersection,
+    /// difference or closure) or be compared with a real column, since PostgreSQL would
+    /// compare it through a double (`9007199254740993 = 9007199254740992.0` holds there).
+    public var inexactAsReal: Bool
 
-    public init(_ type: Class, nullable: Bool) {
+    public init(_ type: Class, nullable: Bool, inexactAsReal: Bool = false) {
         self.type = type
         self.nullable = nullable || type == .nullOnly
+        self.inexactAsReal = inexactAsReal
     }
 
     public var postgresType: PostgresType { type.postgresType }
@@ -80,13 +86,15 @@ public struct ColumnKind: Sendable, Equatable, CustomStringConvertible {
     public static func of<S: Sequence>(_ values: S) -> Result<ColumnKind, MixedClasses> where S.Element == Value {
         var type = Class.nullOnly
         var nullable = false
+        var inexact = false
         for value in values {
             let c = Class.of(value)
             if c == .nullOnly { nullable = true; continue }
             guard let merged = merge(type, c) else { return .failure(MixedClasses(first: type, second: c)) }
             type = merged
+            if case let .integer(i) = value, Double(exactly: i) == nil { inexact = true }
         }
-        return .success(ColumnKind(type, nullable: nullable))
+        return .success(ColumnKind(type, nullable: nullable, inexactAsReal: inexact))
     }
 
     /// The class of a column holding both; integers widen to reals (PostgreSQL's double
@@ -100,7 +108,16 @@ public struct ColumnKind: Sendable, Equatable, CustomStringConvertible {
 
     /// The kind of a column that is the union of two (for union, intersect, minus).
     static func merge(_ a: ColumnKind, _ b: ColumnKind) -> ColumnKind? {
-        merge(a.type, b.type).map { ColumnKind($0, nullable: a.nullable || b.nullable) }
+        merge(a.type, b.type).map { ColumnKind($0, nullable: a.nullable || b.nullable, inexactAsReal: a.inexactAsReal || b.inexactAsReal) }
+    }
+
+    /// Why PostgreSQL cannot hold or compare the two in one column exactly (an integer
+    /// beyond 2^53 meets a real), or nil when it can.
+    static func inexactMeeting(_ a: ColumnKind, _ b: ColumnKind) -> String? {
+        func inexact(_ i: ColumnKind, _ r: ColumnKind) -> Bool { i.type == .integer && i.inexactAsReal && r.type == .real }
+        guard inexact(a, b) || inexact(b, a) else { return nil }
+        return "an integer column holding integers beyond 2^53 meets a real column; PostgreSQL would compare them "
+            + "through doubles, which cannot hold those integers exactly"
     }
 
     public struct MixedClasses: Error, Sendable {

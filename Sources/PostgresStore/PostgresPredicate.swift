@@ -148,6 +148,9 @@ enum PostgresPredicate {
         case let (.known(a), .column(b)):
             return try columnWithConstant(b, op.swapped, a, &parameters)
         case let (.column(a), .column(b)):
+            if let reason = ColumnKind.inexactMeeting(a.kind, b.kind) {
+                throw PostgresError(.unsupportedValue, "cannot translate to PostgreSQL: \(l) \(op.rawValue) \(r): \(reason)")
+            }
             return columns(a, op, b)
         }
     }

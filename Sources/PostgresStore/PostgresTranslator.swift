@@ -140,6 +140,9 @@ public enum PostgresTranslator {
                 let conditions = try pairs.map { pair in
                     let i = try a.scheme.requireIndex(of: pair.left, context: "join")
                     let j = try b.scheme.requireIndex(of: pair.right, context: "join")
+                    if let reason = ColumnKind.inexactMeeting(left.kinds[i], right.kinds[j]) {
+                        throw inexact("join on \(pair.left) = \(pair.right)", reason)
+                    }
                     return Self.equal(left.column(i, "l"), left.kinds[i], right.column(j, "r"), right.kinds[j])
                 }
                 let on = conditions.isEmpty ? " ON TRUE" : " ON " + conditions.joined(separator: " AND ")
@@ -178,6 +181,9 @@ public enum PostgresTranslator {
             guard let merged = ColumnKind.merge(input.kinds[f], input.kinds[t]) else {
                 throw mixed(from.name, input.kinds[f].type, input.kinds[t].type, "closure [\(from) -> \(to)]")
             }
+            if let reason = ColumnKind.inexactMeeting(input.kinds[f], input.kinds[t]) {
+                throw inexact("closure [\(from) -> \(to)]", reason)
+            }
             var kinds = input.kinds
             kinds[f] = merged
             kinds[t] = merged
@@ -201,6 +207,9 @@ public enum PostgresTranslator {
                     guard let merged = ColumnKind.merge(kinds[i], input.kinds[i]) else {
                         throw mixed(scheme.attributes[i].name, kinds[i].type, input.kinds[i].type, op.lowercased())
                     }
+                    if let reason = ColumnKind.inexactMeeting(kinds[i], input.kinds[i]) {
+                        throw inexact("attribute '\(scheme.attributes[i].name)' of \(op.lowercased())", reason)
+                    }
                     kinds[i] = merged
                 }
             }
@@ -215,6 +224,10 @@ public enum PostgresTranslator {
                 return "SELECT \(list) FROM \(input.from)"
             }.joined(separator: " \(op) ")
             return (sql, kinds)
+        }
+
+        private func inexact(_ where_: String, _ reason: String) -> PostgresError {
+            PostgresError(.unsupportedValue, "cannot translate to PostgreSQL: \(where_): \(reason)")
         }
 
         private func mixed(_ attribute: String, _ a: ColumnKind.Class, _ b: ColumnKind.Class, _ where_: String) -> PostgresError {

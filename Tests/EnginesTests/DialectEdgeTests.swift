@@ -136,4 +136,43 @@ final class DialectEdgeTests: XCTestCase {
             XCTAssertTrue("\(error)".contains("table m: column x holds mixed (integer, text) values"), "\(error)")
         }
     }
+
+    /// An integer beyond 2^53 beside reals is refused wherever it would meet them, not only
+    /// in a loaded table: in a literal's column (it was rounded to a double, so a join
+    /// matched 9007199254740993 with 9007199254740992.0), and an integer column holding one
+    /// in a union, difference, intersection, join, column comparison or closure with a real
+    /// column (DuckDB cast it to DOUBLE). Below 2^53 the same shapes still run.
+    func testIntegersBeyondTwoToThe53MeetingRealsAreRefused() throws {
+        try requireDuckDB()
+        let engine = try startDuckDB()
+        defer { engine.stop() }
+        let big = try DatasetTable(name: "big", columns: ["k", "x"], rows: [[.integer(9_007_199_254_740_993), 1], [5, 2]], indexedAttributes: ["k"])
+        let reals = try DatasetTable(name: "reals", columns: ["k", "y"], rows: [[9_007_199_254_740_992.0, 1], [5.5, 2]], indexedAttributes: [])
+        let edges = try DatasetTable(name: "edges", columns: ["f", "t"], rows: [[.integer(9_007_199_254_740_993), 9_007_199_254_740_992.0]], indexedAttributes: [])
+        let catalog = try engine.load([big, reals, edges])
+        let k = Attribute("k")
+        let b = try relation(catalog, "big"), r = try relation(catalog, "reals")
+        let cases: [(String, Relation)] = [
+            ("union", try b.project([k]).union(try r.project([k]))),
+            ("except", try b.project([k]).difference(try r.project([k]))),
+            ("intersect", try b.project([k]).intersection(try r.project([k]))),
+            ("join", try b.join(r)),
+            ("c == k", try b.rename([k: Attribute("c")]).join(r).select(Attribute("c") *== k)),
+            ("closure", try relation(catalog, "edges").closure(Attribute("f"), Attribute("t"))),
+        ]
+        for (name, output) in cases {
+            XCTAssertThrowsError(try engine.prepare([output]), name) { error in
+                XCTAssertTrue("\(error)".contains("beyond 2^53"), "\(name): \(error)")
+            }
+        }
+        let literal = try MemoryTable(name: "lit", scheme: try Scheme(["k"]))
+        try literal.add(contentsOf: [[.integer(9_007_199_254_740_993)], [9_007_199_254_740_992.0]])
+        XCTAssertThrowsError(try engine.prepare([Relation(source: literal)])) { error in
+            XCTAssertTrue("\(error)".contains("the integer 9007199254740993 shares a column with reals"), "\(error)")
+        }
+        let small = try MemoryTable(name: "small", scheme: try Scheme(["k"]))
+        try small.add(contentsOf: [[.integer(9_007_199_254_740_992)], [5]])
+        let run = try engine.run(try engine.prepare([try Relation(source: small).union(try r.project([k]))]))
+        XCTAssertEqual(run.results[0].count, 3)  // 2^53 (and 2^53.0), 5, 5.5
+    }
 }

@@ -138,4 +138,37 @@ final class DialectEdgeTests: XCTestCase {
         }
         XCTAssertTrue(union.contains("union") && union.contains("'v'"), union)
     }
+
+    /// An integer column holding 2^53 + 1 meeting a real column holding 2^53 (a union,
+    /// difference, intersection, join, column comparison or closure) is refused: PostgreSQL
+    /// compared them through doubles, so 9007199254740993 equalled 9007199254740992.0 (a
+    /// union lost a row, a difference dropped one, a join and an intersection matched one).
+    /// Tables and literals alike; the same shapes below 2^53 still run.
+    func testIntegersBeyondTwoToThe53MeetingRealColumnsAreRefused() throws {
+        let big = try table("big", ["k", "x"], [[.integer(9_007_199_254_740_993), 1], [5, 2]])
+        let reals = try table("reals", ["k", "y"], [[9_007_199_254_740_992.0, 1], [5.5, 2]])
+        let edges = try table("edges", ["f", "t"], [[.integer(9_007_199_254_740_993), 9_007_199_254_740_992.0]])
+        let k: Attribute = "k"
+        let bigK = try big.project([k]), realK = try reals.project([k])
+        let cases: [(String, Relation)] = [
+            ("union", try bigK.union(realK)),
+            ("except", try bigK.difference(realK)),
+            ("intersect", try bigK.intersection(realK)),
+            ("join", try big.join(reals)),
+            ("b == k", try big.rename([k: "b"]).join(reals).select(.comparison(.attribute("b"), .equal, .attribute(k)))),
+            ("closure", try edges.closure("f", "t")),
+        ]
+        for (name, output) in cases {
+            for literals in [false, true] {
+                guard case let .refused(reason) = try runner.run(try CaseGraph(outputs: [output]), literals: literals) else {
+                    XCTFail("\(name) (literals \(literals)): an integer beyond 2^53 met a real column and was not refused")
+                    continue
+                }
+                XCTAssertTrue(reason.contains("beyond 2^53"), "\(name): \(reason)")
+            }
+        }
+        let small = try table("small", ["k", "x"], [[.integer(9_007_199_254_740_992), 1], [5, 2]])
+        let smallK = try small.project([k])
+        try check([try smallK.union(realK), try smallK.difference(realK), try small.join(reals)])
+    }
 }

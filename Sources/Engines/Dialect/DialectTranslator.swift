@@ -65,6 +65,7 @@ final class Emitter {
     var parameters: [Value] = []
     var references: [ObjectIdentifier: DialectReference] = [:]
     var typeMemo: [ObjectIdentifier: [ColumnType]] = [:]
+    var inexactMemo: [ObjectIdentifier: [Bool]] = [:]
     var recursive = false
 
     init(dialect: any SQLDialect, engine: String) {
@@ -118,15 +119,101 @@ final class Emitter {
         switch op {
         case .union, .intersection, .difference:
             var merged = try types(of: a)
+            var inexact = try inexactColumns(of: a)
             for operand in operands.dropFirst() {
-                merged = zip(merged, try types(of: operand)).map { $0.merged(with: $1) }
+                let types = try types(of: operand)
+                let other = try inexactColumns(of: operand)
+                for i in merged.indices {
+                    try checkExact((merged[i], inexact[i]), (types[i], other[i]), "attribute '\(scheme.attributes[i].name)' of \(op.kind)")
+                }
+                merged = zip(merged, types).map { $0.merged(with: $1) }
+                inexact = zip(inexact, other).map { $0 || $1 }
             }
             return merged
-        case .select, .closure:
-            return try types(of: a)
-        case .project, .rename, .join:
+        case let .closure(from, to):
+            let types = try types(of: a)
+            let inexact = try inexactColumns(of: a)
+            let f = try a.scheme.requireIndex(of: from, context: "closure")
+            let t = try a.scheme.requireIndex(of: to, context: "closure")
+            try checkExact((types[f], inexact[f]), (types[t], inexact[t]), "closure [\(from) -> \(to)]")
+            return types
+        case let .select(predicate):
+            let types = try types(of: a)
+            let inexact = try inexactColumns(of: a)
+            for (l, r) in Self.attributePairs(predicate) {
+                let i = try a.scheme.requireIndex(of: l, context: "select (\(predicate))")
+                let j = try a.scheme.requireIndex(of: r, context: "select (\(predicate))")
+                try checkExact((types[i], inexact[i]), (types[j], inexact[j]), "select (\(predicate)) comparing \(l) with \(r)")
+            }
+            return types
+        case let .join(pairs):
+            let left = try types(of: a), right = try types(of: operands[1])
+            let leftInexact = try inexactColumns(of: a), rightInexact = try inexactColumns(of: operands[1])
+            for pair in pairs {
+                let i = try a.scheme.requireIndex(of: pair.left, context: "join")
+                let j = try operands[1].scheme.requireIndex(of: pair.right, context: "join")
+                try checkExact((left[i], leftInexact[i]), (right[j], rightInexact[j]), "join on \(pair.left) = \(pair.right)")
+            }
+            return try op.columnSources(of: operands.map(\.scheme), result: scheme).map { [left, right][$0.operand][$0.position] }
+        case .project, .rename:
             let inputs = try operands.map { try types(of: $0) }
             return try op.columnSources(of: operands.map(\.scheme), result: scheme).map { inputs[$0.operand][$0.position] }
+        }
+    }
+
+    /// Whether `value` is an integer a double cannot hold exactly (beyond 2^53).
+    static func inexactAsReal(_ value: Value) -> Bool {
+        if case let .integer(i) = value { return Double(exactly: i) == nil }
+        return false
+    }
+
+    /// Per column of `relation`, whether it may hold an integer beyond 2^53: such a column
+    /// cannot share a column with reals or be compared with a real column, as the engine
+    /// would convert it to a double (`9007199254740993` would equal `9007199254740992.0`).
+    func inexactColumns(of relation: Relation) throws -> [Bool] {
+        let key = ObjectIdentifier(relation)
+        if let known = inexactMemo[key] { return known }
+        let out: [Bool]
+        switch relation.definition {
+        case let .source(source):
+            if let table = source as? EngineTable {
+                out = table.inexactAsReal
+            } else if let memory = source as? MemoryTable {
+                let rows = memory.allRows
+                out = (0..<memory.scheme.count).map { i in rows.contains { Emitter.inexactAsReal($0.values[i]) } }
+            } else {
+                out = Array(repeating: false, count: relation.scheme.count)
+            }
+        case let .apply(op, operands):
+            let inputs = try operands.map { try inexactColumns(of: $0) }
+            switch op {
+            case .union, .intersection, .difference:
+                out = inputs.dropFirst().reduce(inputs[0]) { zip($0, $1).map { $0 || $1 } }
+            case .select, .closure:
+                out = inputs[0]
+            case .project, .rename, .join:
+                out = try op.columnSources(of: operands.map(\.scheme), result: relation.scheme).map { inputs[$0.operand][$0.position] }
+            }
+        }
+        inexactMemo[key] = out
+        return out
+    }
+
+    /// Refuses an integer column holding integers beyond 2^53 meeting a real column.
+    private func checkExact(_ a: (ColumnType, Bool), _ b: (ColumnType, Bool), _ where_: String) throws {
+        func meets(_ i: (ColumnType, Bool), _ r: (ColumnType, Bool)) -> Bool { i.0 == .integer && i.1 && r.0 == .real }
+        guard meets(a, b) || meets(b, a) else { return }
+        throw refuse("\(where_): an integer column holding integers beyond 2^53 meets a real column; "
+            + "\(dialect.name) would compare them as doubles, which cannot hold those integers exactly")
+    }
+
+    /// The attribute pairs a predicate compares with each other.
+    static func attributePairs(_ predicate: Predicate) -> [(Attribute, Attribute)] {
+        switch predicate {
+        case let .comparison(.attribute(l), _, .attribute(r)): return [(l, r)]
+        case .comparison, .constant, .inSet: return []
+        case let .and(parts), let .or(parts): return parts.flatMap(attributePairs)
+        case let .not(inner): return attributePairs(inner)
         }
     }
 
@@ -260,7 +347,15 @@ final class Emitter {
                 } else {
                     // A number column mixing integers and reals is held as reals.
                     let held: Value
-                    if type == .real, case let .integer(i) = value { held = .real(Double(i)) } else { held = value }
+                    if type == .real, case let .integer(i) = value {
+                        guard let d = Double(exactly: i) else {
+                            throw refuse("the integer \(i) shares a column with reals in a literal relation "
+                                + "and cannot be held exactly as a \(dialect.name) DOUBLE")
+                        }
+                        held = .real(d)
+                    } else {
+                        held = value
+                    }
                     items.append(try parameter(held, into: &params))
                 }
             }

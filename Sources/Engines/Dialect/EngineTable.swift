@@ -11,11 +11,15 @@ public final class EngineTable: SourceRelation {
     public let rowCount: Int
     /// The engine's label, for messages.
     public let engine: String
+    /// Per attribute, whether the column holds an integer beyond 2^53, which a double cannot
+    /// hold exactly (see `Emitter.inexactAsReal`).
+    public let inexactAsReal: [Bool]
 
-    public init(name: String, scheme: Scheme, columnTypes: [ColumnType], rowCount: Int, engine: String) {
+    public init(name: String, scheme: Scheme, columnTypes: [ColumnType], rowCount: Int, engine: String, inexactAsReal: [Bool]? = nil) {
         self.sourceName = name
         self.scheme = scheme
         self.columnTypes = columnTypes
+        self.inexactAsReal = inexactAsReal ?? Array(repeating: false, count: scheme.count)
         self.rowCount = rowCount
         self.engine = engine
     }

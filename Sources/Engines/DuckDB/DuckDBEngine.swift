@@ -78,8 +78,10 @@ public final class DuckDBEngine: BaselineEngine {
                 let index = dialect.quoteIdentifier("\(table.name)_index\(i)")
                 try client.execute("CREATE INDEX \(index) ON \(dialect.quoteIdentifier(table.name)) (\(dialect.quoteIdentifier(attribute.name)))")
             }
+            let inexact = try table.scheme.attributes.map { try table.column($0).contains(where: Emitter.inexactAsReal) }
             relations[table.name] = Relation(source: EngineTable(
-                name: table.name, scheme: table.scheme, columnTypes: columnTypes, rowCount: table.rowCount, engine: label))
+                name: table.name, scheme: table.scheme, columnTypes: columnTypes, rowCount: table.rowCount, engine: label,
+                inexactAsReal: inexact))
         }
         return RelationCatalog(relations)
     }
