@@ -280,6 +280,10 @@ struct VerifyCommand: ParsableCommand {
             throw usageFailure("\(error)")
         }
         for m in mismatches { print(m, "\n") }
+        for label in oracles?.labels ?? [] {
+            guard let why = oracles?.lastRefusal[label] else { continue }
+            print("verify: \(label) refused this case, so it was not compared: \(Printable.escaped(why))")
+        }
         print("verify: repro \(Printable.escaped(path)): \(mismatches.count) mismatch\(mismatches.count == 1 ? "" : "es")")
         if !mismatches.isEmpty { throw ExitCode(1) }
     }

@@ -74,4 +74,21 @@ final class DuckDBEquivalenceTests: XCTestCase {
         guard case let .rows(results) = checker.baselines.first?.outcome else { return XCTFail("duckdb did not run") }
         XCTAssertEqual(results, [[[.null]]])
     }
+
+    /// A case DuckDB cannot hold (a column mixing text and numbers) is refused, not compared,
+    /// and the reason is kept, so that `verify --repro DIR --engines duckdb` says so beside
+    /// its "0 mismatches" instead of letting it read as agreement.
+    func testARefusedCaseKeepsItsReason() throws {
+        try requireDuckDB()
+        let oracles = try BaselineOracles(try EngineRegistry.parseList("duckdb"))
+        defer { oracles.stop() }
+        let source = try MemoryTable(name: "t", scheme: try Scheme(["a"]))
+        try source.add(contentsOf: [[1], ["x"]])
+        let graph = try CaseGraph(outputs: [try Relation(source: source).project(["a"])])
+        let checker = try CaseChecker(graph, baselines: oracles)
+        XCTAssertTrue(checker.oracleMismatches().isEmpty)
+        XCTAssertEqual(oracles.refused["duckdb"], 1)
+        let why = try XCTUnwrap(oracles.lastRefusal["duckdb"])
+        XCTAssertTrue(why.contains("a"), why)
+    }
 }

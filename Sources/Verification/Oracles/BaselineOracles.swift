@@ -22,6 +22,9 @@ public final class BaselineOracles {
     private var running: [(label: String, engine: any BaselineEngine)] = []
     /// Cases each engine refused as unsupported, by label.
     public private(set) var refused: [String: Int] = [:]
+    /// Why each engine last refused a case, by label (a replayed repro reports it: a
+    /// refused case is not compared, so "0 mismatches" alone would overstate it).
+    public private(set) var lastRefusal: [String: String] = [:]
     /// Cases each engine ran, by label.
     public private(set) var ran: [String: Int] = [:]
 
@@ -53,7 +56,9 @@ public final class BaselineOracles {
         for (label, engine) in running {
             let outcome = Self.outcome(engine, graph)
             switch outcome {
-            case .unsupported: refused[label, default: 0] += 1
+            case let .unsupported(why):
+                refused[label, default: 0] += 1
+                lastRefusal[label] = why
             case .rows, .failed: ran[label, default: 0] += 1
             }
             out.append((label, outcome))
