@@ -24,7 +24,7 @@ public final class SetOperandFilter: Heuristic {
     public static let flags = [
         FlagSpec(
             name: filtering.name, kind: .toggle, allOn: .toggle(true), allOff: .toggle(false),
-            meaning: "a complete operand of an intersection (or the left operand of a difference) becomes an IN-set filter on the other (right) operand",
+            meaning: "a complete operand of an intersection (or the left operand of a difference) becomes an IN-set filter on the other (right) operand, when it has fewer rows than that operand can still read",
             laterThanSeed: true),
         FlagSpec(
             name: maxRows.name, kind: .integer(minimum: 0), allOn: .integer(defaultMaxRows),
