@@ -3,7 +3,7 @@ import Relational
 @testable import QueryEngine
 
 /// `set-operand-filter` builds no filter of as many keys as the rows it could keep from
-/// being read (`SetOperandFilter.rowsLeftToRead`): building, passing down and looking up
+/// being read (`RunnerContext.rowsLeftToRead`): building, passing down and looking up
 /// an IN-set of L keys costs about as much as reading L rows, so a filter on a side with
 /// fewer rows left to read costs more than it can save. Counters only.
 final class SetOperandFilterCostTests: XCTestCase {

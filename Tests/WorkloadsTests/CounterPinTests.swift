@@ -50,7 +50,7 @@ import Relational
 /// rows read: the left's keys reach `tags` as an IN-set). `seed` and `all-off` unchanged.
 ///
 /// Twenty-sixth session: `set-operand-filter` builds no filter of as many keys as the rows
-/// it could keep from being read (`SetOperandFilter.rowsLeftToRead`). available-tags is back
+/// it could keep from being read (`RunnerContext.rowsLeftToRead`). available-tags is back
 /// to 2 filters under `all-on`, `threshold-1` and `declaration`, the same 203 rows: the
 /// left's 2,000-odd keys were an IN-set on a side whose one source left, a copy of `tags`,
 /// the join had keyed to a row or two.

@@ -9,6 +9,10 @@ import Relational
 /// order, which join equality agrees with). It runs after `join-filter-threshold`, so it
 /// only acts where that one did not provide.
 ///
+/// An IN-set is built only with fewer keys than the rows the other operand's sources are
+/// estimated to have left to deliver (`RunnerContext.rowsLeftToRead`): one of more keys
+/// costs more to build and pass down than it can save, so the cheap range goes instead.
+///
 /// The seed's threshold of 100 rows dates from filters written as ORs of equalities; an
 /// IN-set costs one hash lookup per row, and a range two comparisons, so a large complete
 /// side is worth turning into a filter: every row it keeps out is a row not read.
@@ -65,7 +69,7 @@ public final class JoinFilterPushdown: Heuristic {
         let filter: Predicate
         if keys.isEmpty {
             filter = .false
-        } else if keys.count <= maxKeys {
+        } else if keys.count <= maxKeys, keys.count < run.rowsLeftToRead(below: other) {
             filter = .inSet(attributes: attributes, keys: keys)
         } else {
             filter = Self.range(attributes: attributes, keys: keys)
