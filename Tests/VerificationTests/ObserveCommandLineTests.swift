@@ -70,6 +70,24 @@ final class ObserveCommandLineTests: XCTestCase {
         }
     }
 
+    /// Text from the change script reaches observe's output escaped, as in `query`'s tables:
+    /// a name holding ESC or a line break printed raw moved the terminal's cursor and could
+    /// forge a line of the output (`== transaction 9 …`).
+    func testControlCharactersInChangedRowsAreEscaped() throws {
+        let testbed = try TestbedProcess(label: "observe-cli")
+        defer { testbed.remove() }
+        let path = try testbed.write("esc.changes", "update selected_documents set [id = 3]\n"
+            + "update documents set [name = \"a\u{1b}[31mb\\n== transaction 9\"] where (id == 3)\n")
+        let outcome = try testbed.run(["observe", "selected-document", "--changes", path, "--rows", "50",
+                                      "--ordered-by", "name", "--verify"])
+        XCTAssertEqual(outcome.status, 0, outcome.err)
+        XCTAssertFalse(outcome.out.contains("\u{1b}"), outcome.out)
+        XCTAssertFalse(outcome.out.contains("\n== transaction 9"), outcome.out)
+        XCTAssertTrue(outcome.out.contains("[id: 3, name: a\\u{1b}[31mb\\u{a}== transaction 9, parent_id: 1]"), outcome.out)
+        XCTAssertTrue(outcome.out.contains("move 0 -> 0: [id: 3, name: Document 3, parent_id: 1] -> "
+            + "[id: 3, name: a\\u{1b}[31mb\\u{a}== transaction 9, parent_id: 1]"), outcome.out)
+    }
+
     /// `testbed demo` ends with the fruit example; step 6's update, applied to
     /// selectedFruitName, reaches the fruits table.
     func testDemoPrintsTheFruitExampleWithStepSixPropagatedBack() throws {

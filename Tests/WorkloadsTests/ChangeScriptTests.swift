@@ -71,6 +71,23 @@ final class ChangeScriptTests: XCTestCase {
         }
     }
 
+    /// The constant limit bounds each statement, not the script: 6,000 one-row selection
+    /// changes (as `generate --session ui-browse --transactions 6000` writes them, 12,000
+    /// constants) parse, and one statement over the limit is refused at its 10,001st constant.
+    func testTheConstantLimitBoundsEachStatementNotTheScript() throws {
+        let long = (0..<6000).map { "update selected_documents set [id = \($0 % 7 + 1)] where (id == \(($0 + 6) % 7 + 1))" }
+        let (script, _, _, _) = try setUp(long.joined(separator: "\n"))
+        XCTAssertEqual(script.transactions.count, 6000)
+
+        let rows = (0..<3334).map { "(\(2000 + $0), \"n\", 1)" }.joined(separator: ", ")
+        let text = "delete documents where (id == 1)\nadd documents [id, name, parent_id] { \(rows) }"
+        XCTAssertThrowsError(try setUp(text)) { error in
+            guard let e = error as? QueryError else { return XCTFail("\(error)") }
+            XCTAssertEqual(e.line, 2)
+            XCTAssertTrue(e.message.contains("more than 10000 constants in one change statement"), "\(e)")
+        }
+    }
+
     func testARefusedStatementRollsBackItsTransactionAndNamesItsLine() throws {
         let (script, db, _, tables) = try setUp("""
             begin

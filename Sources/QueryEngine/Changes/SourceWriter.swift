@@ -55,6 +55,61 @@ final class SourceWriter {
         try write(source, remove: rows, add: newRows, isUpdate: true)
     }
 
+    /// Applies the writes an update or delete of a derived relation was traced back to. Writes
+    /// that reach the same source (an intersection's two operands, a self-join's two sides) are
+    /// merged into one write per source, each row taking every assignment that reaches it, so a
+    /// row is never written twice; a row asked to take two different values for one attribute
+    /// is refused.
+    func apply(_ writes: [SourceWrite]) throws {
+        var order: [ObjectIdentifier] = []
+        var sources: [ObjectIdentifier: any MutableSource] = [:]
+        var deletes: [ObjectIdentifier: Set<Row>] = [:]
+        var updates: [ObjectIdentifier: [Row: [Attribute: Value]]] = [:]
+        for w in writes {
+            let id = ObjectIdentifier(w.source)
+            if sources.updateValue(w.source, forKey: id) == nil { order.append(id) }
+            guard let set = w.set else {
+                deletes[id, default: []].formUnion(w.rows)
+                continue
+            }
+            for row in w.rows.sorted() {
+                var merged = updates[id]?[row] ?? [:]
+                for (a, v) in set.sorted(by: { $0.key < $1.key }) {
+                    if let other = merged.updateValue(v, forKey: a), other != v {
+                        throw ChangeError("update of \(w.source.sourceName) would set '\(a.name)' of the row "
+                            + "\(RowChange.render(row, scheme: w.source.scheme)) to both \(other) and \(v) "
+                            + "(the row is reached through more than one operand)")
+                    }
+                }
+                updates[id, default: [:]][row] = merged
+            }
+        }
+        for id in order {
+            guard let source = sources[id] else { continue }
+            if let rows = deletes[id] { try delete(rows, from: source) }
+            if let assignments = updates[id] { try update(assignments, of: source) }
+        }
+    }
+
+    /// Sets each row's own assignments (the rows must be present).
+    private func update(_ assignments: [Row: [Attribute: Value]], of source: any MutableSource) throws {
+        var newRows = Set<Row>()
+        for (row, set) in assignments {
+            var values = row.values
+            for (a, v) in set {
+                guard let i = source.scheme.index(of: a) else {
+                    throw ChangeError("update of \(source.sourceName): unknown attribute '\(a)'; the relation has \(source.scheme)")
+                }
+                values[i] = v
+            }
+            if !newRows.insert(Row(values)).inserted {
+                throw ChangeError("update of \(source.sourceName) would merge several rows into "
+                    + RowChange.render(Row(values), scheme: source.scheme))
+            }
+        }
+        try write(source, remove: Set(assignments.keys), add: newRows, isUpdate: true)
+    }
+
     private func write(_ source: any MutableSource, remove: Set<Row>, add: Set<Row>, isUpdate: Bool) throws {
         let netRemove = remove.subtracting(add)
         let netAdd = add.subtracting(remove)

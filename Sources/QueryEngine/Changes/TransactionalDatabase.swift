@@ -237,9 +237,7 @@ public final class TransactionalDatabase {
                 return
             }
             let rows = try evaluate(try relation.select(predicate))
-            for w in try reverse.writes(relation, rows: rows, set: nil) {
-                try writer.delete(w.rows, from: w.source)
-            }
+            try writer.apply(try reverse.writes(relation, rows: rows, set: nil))
         }
     }
 
@@ -257,9 +255,7 @@ public final class TransactionalDatabase {
                 return
             }
             let rows = try evaluate(try relation.select(predicate))
-            for w in try reverse.writes(relation, rows: rows, set: values) {
-                try writer.update(w.rows, of: w.source, set: w.set ?? [:])
-            }
+            try writer.apply(try reverse.writes(relation, rows: rows, set: values))
         }
     }
 

@@ -54,9 +54,11 @@ public struct RowChange: Equatable, Sendable {
         return lines.joined(separator: "\n")
     }
 
-    /// `[id: 1, name: Apple]`: text unquoted, as the seed's observers print rows.
+    /// `[id: 1, name: Apple]`: text unquoted, as the seed's observers print rows. Control and
+    /// bidirectional-override characters show as `\u{…}` escapes, as in `TablePrinter`'s
+    /// cells, so a value never moves the cursor or starts a line of its own.
     public static func render(_ row: Row, scheme: Scheme) -> String {
-        let cells = zip(scheme.attributes, row.values).map { "\($0.name): \($1.displayText)" }
+        let cells = zip(scheme.attributes, row.values).map { "\(TablePrinter.cell($0.name)): \(TablePrinter.cell($1.displayText))" }
         return "[" + cells.joined(separator: ", ") + "]"
     }
 }

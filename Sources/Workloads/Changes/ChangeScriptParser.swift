@@ -44,6 +44,7 @@ extension QueryParser {
     }
 
     private mutating func parseChangeStatement() throws -> ChangeStatement {
+        startChangeStatement()
         let verb = current
         guard isWord("add") || isWord("delete") || isWord("update") else {
             throw expected("'add', 'delete', 'update', 'begin' or 'commit'")

@@ -48,6 +48,9 @@ struct QueryParser {
     private var operatorDepth: [ObjectIdentifier: (relation: Relation, depth: Int)] = [:]
     /// Constants read so far (see `constantLimit`).
     private var constants = 0
+    /// What `constantLimit` bounds: the whole query text, or (`startChangeStatement`) one
+    /// statement of a change script.
+    private var constantScope = ConstantScope.query
 
     init(text: String, file: String, catalog: RelationCatalog) throws {
         self.tokens = try Lexer.tokens(text, file: file)
@@ -345,10 +348,27 @@ struct QueryParser {
     /// Counts one constant at `token`; the first past `constantLimit` is an error there.
     mutating func countConstant(at token: Token) throws {
         guard constants < Self.constantLimit else {
-            throw error("more than \(Self.constantLimit) constants in one query (values of literal relations and "
-                + "in select expressions); load large value lists as a table instead", at: token)
+            switch constantScope {
+            case .query:
+                throw error("more than \(Self.constantLimit) constants in one query (values of literal relations and "
+                    + "in select expressions); load large value lists as a table instead", at: token)
+            case .changeStatement:
+                throw error("more than \(Self.constantLimit) constants in one change statement (added rows' values, "
+                    + "assignments and constants in 'where'); split it into several statements", at: token)
+            }
         }
         constants += 1
+    }
+
+    private enum ConstantScope { case query, changeStatement }
+
+    /// Starts counting constants afresh for the next statement of a change script: its
+    /// statements are applied one by one, each a write or a filtered fetch of its own, so
+    /// `constantLimit` bounds each statement, not the script (a generated session of 5,001
+    /// one-row transactions was refused as one query of too many constants).
+    mutating func startChangeStatement() {
+        constantScope = .changeStatement
+        constants = 0
     }
 
     /// Runs an operator; a scheme error, or one operator too many on top of each other, is
