@@ -858,7 +858,8 @@ public final class FilterAwareOrdering: Heuristic {
 
     /// How an operator's size follows from its operands': a union adds them, at most its
     /// distinct sources' sizes; a join or an intersection is its smallest, at least the rows
-    /// the key look-ahead finds (`lookahead`); the others are their first operand's.
+    /// the key look-ahead finds (`lookahead`), or the operand that holds the other below it
+    /// (`operandHoldingTheOther`); the others are their first operand's.
     private enum Fold { case sum, smallest, first }
 
     /// `kind`'s size of `node` from its operands' (`part(operand)`), one definition for `size`
@@ -875,12 +876,47 @@ public final class FilterAwareOrdering: Heuristic {
             }
             return operands > 1 ? min(found, scale(distinctSourceSize(node, nodes, run))) : found
         case .smallest:
+            if let whole = Self.operandHoldingTheOther(node, nodes) { return part(whole) }
             var found = operands == 0 ? 0 : Int.max
             for operand in 0..<operands { found = min(found, part(operand)) }
             if found < Int.max, let matched = lookahead.hundredths(node, nodes, run) { found = max(found, scale(matched)) }
             return found
         case .first:
             return operands == 0 ? 0 : part(0)
+        }
+    }
+
+    /// The operand of a two-operand join or intersection that holds the other one below it
+    /// through joins, intersections, selects and differences' left operands only: each of
+    /// its rows then extends a row of the other operand, so the node delivers exactly its
+    /// rows (`x join σ(x join z) = σ(x join z)`), not the smaller operand's. Issue 15,
+    /// held-out seed 263 case 1163 at `--rows 300`: `shared = (t1 join t0) select (…)`,
+    /// `shared join t1`, where `t1`'s one row has a null key that matches 23 of `t0`'s rows.
+    /// Sized at `t1`'s one row, that join kept a two-row sibling (whose keys match nothing)
+    /// waiting, and `t0`'s 23 rows were read (24 rows against 3).
+    private static func operandHoldingTheOther(_ node: NodeID, _ nodes: [PlanNode]) -> Int? {
+        let children = nodes[node].children
+        guard children.count == 2, children[0] != children[1] else { return nil }
+        for holder in 0..<2 {
+            var budget = 32
+            if holds(children[holder], children[1 - holder], nodes, &budget) { return holder }
+        }
+        return nil
+    }
+
+    /// Whether `held` is `node`'s operand, or below it, along operands whose rows each
+    /// extend one of theirs (see `operandHoldingTheOther`); `budget` bounds the walk.
+    private static func holds(_ node: NodeID, _ held: NodeID, _ nodes: [PlanNode], _ budget: inout Int) -> Bool {
+        budget -= 1
+        guard budget > 0 else { return false }
+        let children = nodes[node].children
+        switch nodes[node].operation {
+        case .apply(.join), .apply(.intersection), .apply(.select):
+            return children.contains { $0 == held || holds($0, held, nodes, &budget) }
+        case .apply(.difference):
+            return children[0] == held || holds(children[0], held, nodes, &budget)
+        default:
+            return false
         }
     }
 
