@@ -33,6 +33,32 @@ final class HuntClassThirtiethRoundTests: HuntCaseTestCase {
         XCTAssertEqual(try totalRead(query, [t0, t1, t3]), 2)
     }
 
+    /// Held-out seed 265 case 1087 at `--rows 300`, 9 rows against 2: `(t3 join t0) select
+    /// (c == e)`, where no index reads `c == e` and `t0`'s sample held no row with it. Half a
+    /// sampled row (here one row) was below `t3`'s two, so `t0` went first. The sample's
+    /// columns, 16 nulls in each (never in the same row), expect 4 rows; `t3` goes first and
+    /// its keys, matching no `e` of `t0`, leave `t0` nothing.
+    func testAnAttributeEqualityTheSampleMissesIsSizedByItsColumns() throws {
+        let (t0, t3) = try equalityTables()
+        XCTAssertEqual(SampledEstimates.sample(t0, Attribute("c") *== Attribute("e")), 400)
+        let query = try Relation(source: t3).join(Relation(source: t0)).select(Attribute("c") *== Attribute("e"))
+        XCTAssertEqual(try totalRead(query, [t0, t3]), 2)
+    }
+
+    /// `t0(a, c, e)`, 256 rows indexed on `e`, sampled at its even positions: there `c` is
+    /// null at every sixteenth and `e` eight later, never both; at odd positions eight rows
+    /// have both null (the only matches of `c == e`). `t3(e)`: two values no row of `t0` has.
+    private func equalityTables() throws -> (t0: MemoryTable, t3: MemoryTable) {
+        let rows: [[Value]] = (0..<256).map { p in
+            let c: Value = p % 16 == 0 || p % 32 == 1 ? .null : .integer(Int64(p))
+            let e: Value = p % 16 == 8 || p % 32 == 1 ? .null : .integer(Int64(1000 + p))
+            return [.integer(Int64(p)), c, e]
+        }
+        let t0 = try MemoryTable(name: "t0", columns: ["a", "c", "e"], rows: rows, indexedAttributes: ["e"])
+        let t3 = try MemoryTable(name: "t3", columns: ["e"], rows: [[.integer(5000)], [.integer(5001)]])
+        return (t0, t3)
+    }
+
     /// `t0(a, c)` indexed on `c`: 122 rows with distinct `c` and 23 with a null one;
     /// `t1(b, c)`: one row `(1, null)`; `t3(b)`: `48.0` and `13`, matching no `b` of `t1`.
     private func tables() throws -> (t0: MemoryTable, t1: MemoryTable, t3: MemoryTable) {
