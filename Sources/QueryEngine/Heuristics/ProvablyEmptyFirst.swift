@@ -40,9 +40,14 @@ public final class ProvablyEmptyFirst: Heuristic {
         flags.isOn(emptyFirst) ? ProvablyEmptyFirst() : nil
     }
 
-    /// Per node, the filter last checked and its answer (filters only narrow, so a node
-    /// found empty stays empty; one found not empty is checked again when its filter changed).
-    private var checked: [(filter: Predicate, empty: Bool)?] = []
+    /// Per node, the filter last checked, its answer and the run that asked (filters only
+    /// narrow within a run, so a node found empty stays empty; one found not empty is
+    /// checked again when its filter changed). Entries of an earlier run are ignored rather
+    /// than removed: emptying and regrowing the list cost a prepared run of the seed query
+    /// about 700 instructions.
+    private var checked: [(filter: Predicate, empty: Bool, run: Int)?] = []
+    /// Which run of this instance is under way (`startNextRun` counts them).
+    private var runNumber = 0
     /// What this pick's `deferInitiators` found, for its `chooseInitiator` (the runner asks
     /// both, in that order, with nothing run in between that moves a filter): nil when not
     /// asked since the last choice.
@@ -71,9 +76,9 @@ public final class ProvablyEmptyFirst: Heuristic {
     /// The instance later runs use (see `instanceForRun`); kept by the prepared instance only.
     private var runInstance: ProvablyEmptyFirst?
 
-    /// Forgets the last run's answers (a table may change between runs).
+    /// Forgets the last run's answers (a table may change between runs; see `checked`).
     private func startNextRun() {
-        if !checked.isEmpty { checked.removeAll(keepingCapacity: true) }
+        runNumber &+= 1
         pick = nil
     }
 
@@ -113,6 +118,20 @@ public final class ProvablyEmptyFirst: Heuristic {
         // The node's fields read in place: binding it copied the whole node (its edge lists too).
         let graph = run.graph
         guard case .source = graph[node].operation else { return false }
+        // Asked again at every pick: the answer for the same filter holds for the run (its
+        // tables do not change), and the checks below walk the whole filter (an IN-set of
+        // keys, a long OR of selects): `many-selects-union` at 10k rows spent about 60k
+        // instructions a run re-checking its eight filters before this memo covered them.
+        if node < checked.count, let known = checked[node], known.run == runNumber, known.empty || known.filter == filter {
+            return known.empty
+        }
+        let empty = isEmpty(filter, node, graph, run)
+        if node >= checked.count { checked += repeatElement(nil, count: node + 1 - checked.count) }
+        checked[node] = (filter, empty, runNumber)
+        return empty
+    }
+
+    private func isEmpty(_ filter: Predicate, _ node: NodeID, _ graph: PlanGraph, _ run: any RunnerContext) -> Bool {
         // A filter whose equality pins an attribute that another conjunct rejects matches
         // nothing, whatever an index estimates for the equality alone (issue 15, sixteenth
         // session, held-out seed 90 case 1913: a join's null key AND-ed onto a select's `c >
@@ -127,11 +146,7 @@ public final class ProvablyEmptyFirst: Heuristic {
             let whole = graph[node].approximateCount, estimate >= whole,
             case let .source(source) = graph[node].operation
         else { return false }
-        if node < checked.count, let known = checked[node], known.empty || known.filter == filter { return known.empty }
-        let empty = source.provablyMatchesNothing(filter) || indexFindsNothing(filter, source)
-        if node >= checked.count { checked += repeatElement(nil, count: node + 1 - checked.count) }
-        checked[node] = (filter, empty)
-        return empty
+        return source.provablyMatchesNothing(filter) || indexFindsNothing(filter, source)
     }
 
     /// A filter with a NOT the source's index cannot read: with the NOTs pushed onto the
