@@ -665,7 +665,7 @@ public final class LateSubtreeCopying: Heuristic {
             }),
             !run.hasProvided(along: edge), let given = run.filterBeingProvided(along: edge),
             run.filterState(of: child).remainingParents == waiting + 1,
-            let above = ancestors(of: child, upTo: 64, graph)
+            let above = Above(of: child, upTo: 64, graph)
         else { return nil }
         var wave: [Edge: Predicate] = [edge: given]
         var passing: [NodeID: Predicate] = [:]
@@ -677,7 +677,7 @@ public final class LateSubtreeCopying: Heuristic {
             }
             return same
         }
-        for node in graph.topologicalOrder(of: Array(above)) where !run.isComplete(node) {
+        for node in above.parentsFirst where !run.isComplete(node) {
             let state = run.filterState(of: node)
             let passed = state.isActive ? state.filter
                 : graph[node].outputs.isEmpty && !run.hasStarted(node) ? filterFromParents(node) : nil
@@ -698,17 +698,40 @@ public final class LateSubtreeCopying: Heuristic {
         return same ? passing : nil
     }
 
-    /// The nodes above `node` (its parents, theirs, and so on), or nil past `limit` of them.
-    private static func ancestors(of node: NodeID, upTo limit: Int, _ graph: PlanGraph) -> Set<NodeID>? {
-        var found: Set<NodeID> = []
-        var pending = [node]
-        while let id = pending.popLast() {
-            for up in graph[id].parents where found.insert(up.parent).inserted {
-                if found.count > limit { return nil }
-                pending.append(up.parent)
+    /// The nodes above a node (its parents, theirs, and so on), marked by id, and in an order
+    /// that puts every node after its parents among them. Marks and one walk up the parent
+    /// edges, where a `Set` and the graph's whole topological order cost `many-selects-union`
+    /// about 65k instructions a prepared run at 10k rows.
+    private struct Above {
+        private var marked: [Bool]
+        private(set) var parentsFirst: [NodeID] = []
+
+        /// Nil past `limit` nodes.
+        init?(of node: NodeID, upTo limit: Int, _ graph: PlanGraph) {
+            marked = Array(repeating: false, count: graph.nodes.count)
+            var found: [NodeID] = []
+            var pending = [node]
+            while let id = pending.popLast() {
+                for up in graph[id].parents where !marked[up.parent] {
+                    marked[up.parent] = true
+                    found.append(up.parent)
+                    if found.count > limit { return nil }
+                    pending.append(up.parent)
+                }
             }
+            var placed = Array(repeating: false, count: marked.count)
+            parentsFirst.reserveCapacity(found.count)
+            for id in found { place(id, graph, &placed) }
         }
-        return found
+
+        func contains(_ id: NodeID) -> Bool { marked[id] }
+
+        private mutating func place(_ id: NodeID, _ graph: PlanGraph, _ placed: inout [Bool]) {
+            guard !placed[id] else { return }
+            placed[id] = true
+            for up in graph[id].parents where marked[up.parent] { place(up.parent, graph, &placed) }
+            parentsFirst.append(id)
+        }
     }
 
     /// Whether the copy breaks a wait that would drain a source unfiltered: a node below the
