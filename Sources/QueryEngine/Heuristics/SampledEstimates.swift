@@ -11,7 +11,8 @@ import Relational
 /// no row of the table for it, as it reads none for the column ranges `provably-empty-first`
 /// uses. The estimate is the sampled fraction of the table; a sample with no match of a
 /// larger table counts half a sampled row, or fewer when the filter pins values the sample
-/// does not hold (`unseenValuesHundredths`). Other sources (SQLite, Postgres) and a source
+/// does not hold (`unseenValuesHundredths`), or more when it is attribute equalities whose
+/// columns share frequent values (`equalAttributesHundredths`). Other sources (SQLite, Postgres) and a source
 /// whose estimate an index narrowed answer nil: the caller keeps its own estimate.
 ///
 /// Used only by heuristics added after the seed (`sampled-estimate-ordering`'s pick,
