@@ -1,6 +1,9 @@
 // swift-tools-version: 6.0
 import PackageDescription
 
+/// Release settings of the test targets: see the comment above FileSupportTests.
+let unoptimisedTests: [SwiftSetting] = [.unsafeFlags(["-Onone"], .when(configuration: .release))]
+
 let package = Package(
     name: "QueryTestbed",
     platforms: [.macOS(.v13)],
@@ -39,7 +42,8 @@ let package = Package(
         ]),
         // Release builds skip the runtime exclusivity checks on the runner's class state
         // (about 8% of a small query's instructions under callgrind; README "Per-run fixed
-        // cost"); debug builds, and so every test, keep them.
+        // cost"); debug builds keep them, and so does scripts/test.sh's optimised test
+        // build, which passes -enforce-exclusivity=checked after this flag.
         .target(
             name: "QueryEngine", dependencies: ["Relational", "CGraphviz"],
             swiftSettings: [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]),
@@ -66,32 +70,34 @@ let package = Package(
                           path: "Fuzz/FuzzQueryParser"),
         .executableTarget(name: "FuzzConfigLoader", dependencies: ["Experiments", "FileSupport"],
                           path: "Fuzz/FuzzConfigLoader"),
-        .testTarget(name: "FileSupportTests", dependencies: ["FileSupport"]),
-        .testTarget(name: "RelationalTests", dependencies: ["Relational"]),
-        .testTarget(name: "SQLiteStoreTests", dependencies: ["Relational", "SQLiteStore"]),
+        // Test targets stay unoptimised in the optimised test build (scripts/test.sh): their
+        // code is not where the suite's time goes, and optimising it cost minutes of the build.
+        .testTarget(name: "FileSupportTests", dependencies: ["FileSupport"], swiftSettings: unoptimisedTests),
+        .testTarget(name: "RelationalTests", dependencies: ["Relational"], swiftSettings: unoptimisedTests),
+        .testTarget(name: "SQLiteStoreTests", dependencies: ["Relational", "SQLiteStore"], swiftSettings: unoptimisedTests),
         .testTarget(name: "PlistStoreTests", dependencies: [
             "Relational", "PlistStore", "FileSupport", "QueryEngine", "Workloads", "Verification",
-        ]),
-        .testTarget(name: "PostgresClientTests", dependencies: ["PostgresClient", "Relational"]),
+        ], swiftSettings: unoptimisedTests),
+        .testTarget(name: "PostgresClientTests", dependencies: ["PostgresClient", "Relational"], swiftSettings: unoptimisedTests),
         .testTarget(name: "PostgresStoreTests", dependencies: [
             "PostgresStore", "PostgresClient", "Relational", "Workloads", "Verification", "QueryEngine",
-        ]),
-        .testTarget(name: "QueryEngineTests", dependencies: ["Relational", "QueryEngine", "SQLiteStore"]),
+        ], swiftSettings: unoptimisedTests),
+        .testTarget(name: "QueryEngineTests", dependencies: ["Relational", "QueryEngine", "SQLiteStore"], swiftSettings: unoptimisedTests),
         .testTarget(name: "VerificationTests", dependencies: [
             "Relational", "SQLiteStore", "QueryEngine", "Workloads", "Verification", "Engines", "FileSupport",
-        ]),
+        ], swiftSettings: unoptimisedTests),
         .testTarget(name: "ExperimentsTests", dependencies: [
             "Relational", "SQLiteStore", "QueryEngine", "Workloads", "Experiments", "Engines", "FileSupport",
-        ]),
+        ], swiftSettings: unoptimisedTests),
         // The malformed-input battery: runs the built `testbed` executable (no module imports).
-        .testTarget(name: "CommandLineTests", exclude: ["Fixtures"]),
+        .testTarget(name: "CommandLineTests", exclude: ["Fixtures"], swiftSettings: unoptimisedTests),
         // scripts/sweep.sh on real schedulers: GNU parallel (locally and over ssh to test hosts)
         // and a one-node Slurm cluster; runs the built `testbed` and the scripts (no module imports).
-        .testTarget(name: "SweepTests", exclude: ["Fixtures"]),
+        .testTarget(name: "SweepTests", exclude: ["Fixtures"], swiftSettings: unoptimisedTests),
         .testTarget(name: "EnginesTests", dependencies: [
             "Relational", "SQLiteStore", "QueryEngine", "Workloads", "Engines", "Verification", "FileSupport",
-        ]),
-        .testTarget(name: "WorkloadsTests", dependencies: ["Relational", "QueryEngine", "Workloads", "SQLiteStore", "FileSupport", "Experiments"]),
+        ], swiftSettings: unoptimisedTests),
+        .testTarget(name: "WorkloadsTests", dependencies: ["Relational", "QueryEngine", "Workloads", "SQLiteStore", "FileSupport", "Experiments"], swiftSettings: unoptimisedTests),
     ],
     swiftLanguageModes: [.v6]
 )

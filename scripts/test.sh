@@ -15,30 +15,35 @@ cd "$(dirname "$0")/.."
 bash scripts/setup.sh --plotting --browser --sweep-tests --engines
 export TESTBED_REQUIRE_REPORT_TOOLS=1
 export TESTBED_REQUIRE_ENGINES=1
-# The parser fuzz builds in its own directory, .build-fuzz: -sanitize=fuzzer changes the flags
-# of every Swift module it compiles, so in .build the test build would compile them all again.
-# That build costs about as much CPU as the main one, so it runs in the background from here
-# at the lowest CPU priority, taking what the builds and tests leave idle (linking, tests
-# waiting on servers, the suite's last tests). The fuzz itself (fixed iterations, libFuzzer's
-# per-input timeout) runs after the tests at normal priority; its output follows theirs.
+# The suite runs optimised: a release build with -enable-testing (for @testable imports), in
+# its own directory, .build-tests, so that it never rebuilds main.sh's .build/release with
+# other flags. The test targets themselves stay unoptimised (Package.swift,
+# `unoptimisedTests`). On 2 cores it builds in about 7 minutes against a debug build's 4, and
+# its tests take about 7 minutes against 18 (the verification grids run the engine some
+# hundred thousand times; unoptimised Swift is about 7 times slower at it). What a debug
+# build checks and -O would drop is put back: the engine's invariants on every run
+# (TESTBED_VALIDATE=1, in the test process and in every testbed process a test starts) and
+# the runtime exclusivity checks Package.swift leaves out of release QueryEngine (the last
+# -enforce-exclusivity wins). Array bounds and integer overflow are checked under -O too;
+# `assert`s, which -O drops, guard only two internal calls (sealed dictionaries). `swift
+# test` in .build still runs the suite in debug.
+export TESTBED_VALIDATE=1
+build=(-c release -Xswiftc -enable-testing -Xswiftc -enforce-exclusivity=checked --scratch-path .build-tests)
+fuzz_build=
 fuzz_log="$(mktemp)"
+trap '[ -n "$fuzz_build" ] && kill -- -"$fuzz_build" 2>/dev/null; rm -f "$fuzz_log"' EXIT
+swift build "${build[@]}" --build-tests
+# The parser fuzz builds in its own directory, .build-fuzz: -sanitize=fuzzer changes the flags
+# of every Swift module it compiles. That build (about 4 CPU minutes) runs in the background
+# at the lowest CPU priority while the tests run, taking what they leave idle (tests waiting
+# on servers, the scheduler tests that run one at a time). Started beside the main build
+# instead, it slowed that build from about 9 to 14 minutes. The fuzz itself (fixed
+# iterations, libFuzzer's per-input timeout) runs after the tests at normal priority; its
+# output follows theirs.
 set -m  # the background build gets its own process group, ended with it if this script stops early
 nice -n 19 bash scripts/fuzz.sh --build-only >"$fuzz_log" 2>&1 &
 fuzz_build=$!
 set +m
-trap '[ -n "$fuzz_build" ] && kill -- -"$fuzz_build" 2>/dev/null; rm -f "$fuzz_log"' EXIT
-# The suite runs optimised: a release build with -enable-testing (for @testable imports), in
-# its own directory, .build-tests, so that it never rebuilds main.sh's .build/release with
-# other flags. On 2 cores it builds in about 9 minutes against a debug build's 4, and its
-# tests take about 7 minutes against 18 (the verification grids run the engine some
-# hundred thousand times; unoptimised Swift is about 7 times slower at it). Debug builds
-# check the engine's invariants on every run by default; TESTBED_VALIDATE=1 keeps them on
-# here, in the test process and in every testbed process a test starts. `assert`s, which -O
-# drops, guard only two internal calls (sealed dictionaries); `swift test` in .build still
-# runs the suite in debug.
-export TESTBED_VALIDATE=1
-build=(-c release -Xswiftc -enable-testing --scratch-path .build-tests)
-swift build "${build[@]}" --build-tests
 # Every test is XCTest; without --disable-swift-testing the run would close on Swift
 # Testing's "Test run with 0 tests" line, which reads as no tests. --parallel runs the test
 # methods in as many worker processes as there are cores (the suite takes about half the
