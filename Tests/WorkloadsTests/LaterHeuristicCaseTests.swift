@@ -23,6 +23,15 @@ final class LaterHeuristicCaseTests: XCTestCase {
     private var loadedDatasets: [String: LoadedDataset] = [:]
     private var referenceAnswers: [String: [Set<Row>]] = [:]
 
+    /// XCTest keeps every test case object until the process ends, so a dataset held here
+    /// would outlive its test: a plist-file dataset's temporary directory, removed when the
+    /// dataset goes away, was left in /tmp by every run of the suite.
+    override func tearDown() {
+        loadedDatasets = [:]
+        referenceAnswers = [:]
+        super.tearDown()
+    }
+
     func measure(_ name: String, rows: Int, parameters: [String: String] = [:], backend: Backend = .memory,
                  preset: String, disable: [String] = [], set: [String: String] = [:]) throws -> Measured {
         let query = try QueryCatalog.find(name, directory: catalogDirectory)
