@@ -19,7 +19,7 @@ export TESTBED_REQUIRE_ENGINES=1
 # its own directory, .build-tests, so that it never rebuilds main.sh's .build/release with
 # other flags. The test targets themselves stay unoptimised (Package.swift,
 # `unoptimisedTests`). On 2 cores it builds in about 7 minutes against a debug build's 4, and
-# its tests take about 7 minutes against 18 (the verification grids run the engine some
+# its tests take 7 to 9 minutes against 18 (the verification grids run the engine some
 # hundred thousand times; unoptimised Swift is about 7 times slower at it). What a debug
 # build checks and -O would drop is put back: the engine's invariants on every run
 # (TESTBED_VALIDATE=1, in the test process and in every testbed process a test starts) and
