@@ -45,8 +45,11 @@ public final class LateSubtreeCopying: Heuristic {
         flags.isOn(copying) ? LateSubtreeCopying() : nil
     }
 
-    /// Settings only: one instance serves every run.
+    /// Settings and scratch only: one instance serves every run.
     public func instanceForRun() -> (any Heuristic)? { self }
+
+    /// `waveGivesTheSame`'s walk up the graph, its buffers kept between asks.
+    private let above = Above()
 
     /// Both cases need a node waiting on two parents.
     public func hooks(for graph: PlanGraph) -> HeuristicHooks { graph.hasSharedNode ? .all : .none }
@@ -561,7 +564,7 @@ public final class LateSubtreeCopying: Heuristic {
         if Self.siblingsGiveTheSame(edge, child, waiting, graph, run) && !Self.breaksAWait(edge, run, onlyOnUnindexed: true) {
             return true
         }
-        guard let passing = Self.waveGivesTheSame(edge, child, waiting, graph, run) else { return false }
+        guard let passing = waveGivesTheSame(edge, child, waiting, graph, run) else { return false }
         return !Self.breaksAWait(edge, run, passing: passing)
     }
 
@@ -652,8 +655,8 @@ public final class LateSubtreeCopying: Heuristic {
     /// is left to the runner), so the answer errs toward copying, the seed's choice.
     /// Returns the filter each node passes down in the wave, nil when it gives the child
     /// anything else.
-    private static func waveGivesTheSame(_ edge: Edge, _ child: NodeID, _ waiting: Int, _ graph: PlanGraph,
-                                         _ run: any RunnerContext) -> [NodeID: Predicate]? {
+    private func waveGivesTheSame(_ edge: Edge, _ child: NodeID, _ waiting: Int, _ graph: PlanGraph,
+                                  _ run: any RunnerContext) -> [NodeID: Predicate]? {
         // Asked first, as it is cheap: a waiting parent gives nothing in the wave if it feeds
         // an output (which never provides, so the parent never activates) or has started
         // without being active.
@@ -665,7 +668,7 @@ public final class LateSubtreeCopying: Heuristic {
             }),
             !run.hasProvided(along: edge), let given = run.filterBeingProvided(along: edge),
             run.filterState(of: child).remainingParents == waiting + 1,
-            let above = Above(of: child, upTo: 64, graph)
+            above.fill(of: child, upTo: 64, graph)
         else { return nil }
         var wave: [Edge: Predicate] = [edge: given]
         var passing: [NodeID: Predicate] = [:]
@@ -701,35 +704,49 @@ public final class LateSubtreeCopying: Heuristic {
     /// The nodes above a node (its parents, theirs, and so on), marked by id, and in an order
     /// that puts every node after its parents among them. Marks and one walk up the parent
     /// edges, where a `Set` and the graph's whole topological order cost `many-selects-union`
-    /// about 65k instructions a prepared run at 10k rows.
-    private struct Above {
-        private var marked: [Bool]
+    /// about 65k instructions a prepared run at 10k rows; one instance's buffers serve every
+    /// ask (`fill` clears only the last ask's marks), where a new value per ask allocated
+    /// its four arrays and grew two of them, about 5k instructions an ask.
+    private final class Above {
+        private var marked: [Bool] = []
+        private var placed: [Bool] = []
+        private var found: [NodeID] = []
+        private var pending: [NodeID] = []
         private(set) var parentsFirst: [NodeID] = []
 
-        /// Nil past `limit` nodes.
-        init?(of node: NodeID, upTo limit: Int, _ graph: PlanGraph) {
-            marked = Array(repeating: false, count: graph.nodes.count)
-            var found: [NodeID] = []
-            var pending = [node]
+        /// The nodes above `node` in `graph`; false (and nothing to read) past `limit` nodes.
+        func fill(of node: NodeID, upTo limit: Int, _ graph: PlanGraph) -> Bool {
+            for id in found {
+                marked[id] = false
+                placed[id] = false
+            }
+            found.removeAll(keepingCapacity: true)
+            parentsFirst.removeAll(keepingCapacity: true)
+            let count = graph.nodes.count
+            if marked.count < count {
+                marked += repeatElement(false, count: count - marked.count)
+                placed += repeatElement(false, count: count - placed.count)
+            }
+            pending.removeAll(keepingCapacity: true)
+            pending.append(node)
             while let id = pending.popLast() {
                 for up in graph[id].parents where !marked[up.parent] {
                     marked[up.parent] = true
                     found.append(up.parent)
-                    if found.count > limit { return nil }
+                    if found.count > limit { return false }
                     pending.append(up.parent)
                 }
             }
-            var placed = Array(repeating: false, count: marked.count)
-            parentsFirst.reserveCapacity(found.count)
-            for id in found { place(id, graph, &placed) }
+            for id in found { place(id, graph) }
+            return true
         }
 
         func contains(_ id: NodeID) -> Bool { marked[id] }
 
-        private mutating func place(_ id: NodeID, _ graph: PlanGraph, _ placed: inout [Bool]) {
+        private func place(_ id: NodeID, _ graph: PlanGraph) {
             guard !placed[id] else { return }
             placed[id] = true
-            for up in graph[id].parents where marked[up.parent] { place(up.parent, graph, &placed) }
+            for up in graph[id].parents where marked[up.parent] { place(up.parent, graph) }
             parentsFirst.append(id)
         }
     }

@@ -68,14 +68,23 @@ public final class SampledEstimateOrdering: Heuristic {
     /// first, 522 rows against 287; 32/1994 and 31/1728 the same, with a half rule alone
     /// 1994's pair was sampled far apart).
     public func chooseInitiator(from candidates: [NodeID], run: any RunnerContext) -> NodeID? {
-        guard candidates.count > 1, candidates.contains(where: { sampledSize($0, run) != nil }) else { return nil }
+        guard candidates.count > 1 else { return nil }
+        // Each candidate sampled once: the check below and the pick read the same answers.
+        sampled.removeAll(keepingCapacity: true)
+        var any = false
+        for id in candidates {
+            let size = samples.hundredths(id, run)
+            any = any || size != nil
+            sampled.append(size)
+        }
+        guard any else { return nil }
         var best: (id: NodeID, size: Int)?
         var usual: (id: NodeID, estimate: Int, size: Int)?
-        for id in candidates {
+        for (id, sampledSize) in zip(candidates, sampled) {
             let estimate = run.estimate(id) ?? Int.max
             let size: Int
-            if let sampled = sampledSize(id, run) {
-                size = sampled
+            if let sampledSize {
+                size = sampledSize
             } else {
                 let (scaled, overflow) = estimate.multipliedReportingOverflow(by: 100)
                 size = overflow ? Int.max : scaled
@@ -89,12 +98,11 @@ public final class SampledEstimateOrdering: Heuristic {
         return best.id
     }
 
-    /// A candidate's sampled size in hundredths of a row: under a filter no index answers,
-    /// or, when an index answers part of it, the index's count scaled by the rest's sampled
-    /// selectivity (nil: nothing to sample).
-    private func sampledSize(_ id: NodeID, _ run: any RunnerContext) -> Int? {
-        samples.hundredths(id, run) ?? samples.residualHundredths(id, run)
-    }
+    /// This pick's candidates' sampled sizes in hundredths of a row (`SampledEstimates.hundredths`:
+    /// under a filter no index answers, or, when an index answers part of it, the index's count
+    /// scaled by the rest's sampled selectivity; nil: nothing to sample), in candidate
+    /// order; scratch kept so a pick allocates nothing.
+    private var sampled: [Int?] = []
 
     /// Whether `source`, up through selects, projects and renames each its only parent, is
     /// a difference's right operand.

@@ -29,47 +29,43 @@ final class SampledEstimates {
     private var kept = KeptSamples()
 
     /// The source's sampled size under its active filter in hundredths of a row, or nil when
-    /// there is nothing to sample (no active filter, `true`, an index-narrowed estimate, a
-    /// source that is not a memory table).
+    /// there is nothing to sample (no active filter, `true`, a source that is not a memory
+    /// table). Two cases, by the source's estimate under the filter:
+    ///
+    /// - at least its whole table (no index answers the filter): the filter's matches in
+    ///   the statistics sample, scaled to the table;
+    /// - narrowed by an index that answers only part of the filter: the index's count,
+    ///   scaled by the fraction of the sample that passes the conjuncts no index fetches
+    ///   (`residualSample`); nil when there is no such part (every conjunct an indexed
+    ///   equality or IN-set). Sampling the residual alone, not the whole filter, is
+    ///   deliberate: the indexed part usually pins a key few sampled rows hold, and the
+    ///   residual's selectivity is what tells two sources with the same index count apart.
+    ///
+    /// The checks the two share are made once: asked for every candidate of every pick,
+    /// two functions asked in turn cost `many-selects-union` about 1,250 instructions a
+    /// candidate.
     func hundredths(_ node: NodeID, _ run: any RunnerContext) -> Int? {
         let state = run.filterState(of: node)
         guard state.isActive, let filter = state.filter, !filter.isConstantTrue else { return nil }
         // The node's fields read in place: binding it copied the whole node (its edge lists too).
         let graph = run.graph
         guard case let .source(source) = graph[node].operation, let table = source as? MemoryTable,
-            let whole = graph[node].approximateCount, whole > 0,
-            let estimate = run.estimate(node), estimate >= whole
+            let whole = graph[node].approximateCount, whole > 0, let estimate = run.estimate(node)
         else { return nil }
-        return known.answer(node, filter) { kept.answer(table, filter, residual: false) { Self.sample(table, filter) } }
-    }
-
-    /// `hundredths(_:_:)` for a caller that has made its checks (`filter` the source's
-    /// active filter, not `true`; `table` its memory table, whose estimate under the filter
-    /// is at least its whole, positive count): the memoized sample alone.
-    func hundredths(_ node: NodeID, table: MemoryTable, filter: Predicate) -> Int? {
-        known.answer(node, filter) { kept.answer(table, filter, residual: false) { Self.sample(table, filter) } }
-    }
-
-    /// The source's size under its active filter in hundredths of a row when an index
-    /// narrowed its estimate but answers only part of the filter: the index's count, scaled
-    /// by the fraction of the statistics sample that passes the conjuncts no index fetches
-    /// (`residual`). Nil when there is no such part (every conjunct is an indexed equality
-    /// or IN-set), the estimate was not narrowed, or the source is not a memory table.
-    ///
-    /// Sampling the residual alone, not the whole filter, is deliberate: the indexed part
-    /// usually pins a key few sampled rows hold, and the residual's selectivity is what
-    /// tells two sources with the same index count apart.
-    func residualHundredths(_ node: NodeID, _ run: any RunnerContext) -> Int? {
-        let state = run.filterState(of: node)
-        guard state.isActive, let filter = state.filter, !filter.isConstantTrue, case .and = filter else { return nil }
-        let graph = run.graph
-        guard case let .source(source) = graph[node].operation, let table = source as? MemoryTable,
-            let whole = graph[node].approximateCount, whole > 0,
-            let estimate = run.estimate(node), estimate < whole
-        else { return nil }
+        if estimate >= whole {
+            return known.answer(node, filter) { kept.answer(table, filter, residual: false) { Self.sample(table, filter) } }
+        }
+        guard case .and = filter else { return nil }
         return knownResidual.answer(node, filter) {
             kept.answer(table, filter, residual: true) { Self.residualSample(table, filter, indexCount: estimate) }
         }
+    }
+
+    /// `hundredths(_:_:)`'s first case for a caller that has made its checks (`filter` the
+    /// source's active filter, not `true`; `table` its memory table, whose estimate under
+    /// the filter is at least its whole, positive count): the memoized sample alone.
+    func hundredths(_ node: NodeID, table: MemoryTable, filter: Predicate) -> Int? {
+        known.answer(node, filter) { kept.answer(table, filter, residual: false) { Self.sample(table, filter) } }
     }
 
     /// `indexCount` (what the table's index finds for `filter`) scaled by the sampled
