@@ -73,6 +73,8 @@ final class JoinKeyLookahead {
     /// its small side is drained, with other filters: one entry each, so that a prepared
     /// query's next run finds every one again).
     private var known: [[Known]] = []
+    /// `matched(at:…)`'s answers, per node, the key table on the left.
+    private var knownMatched: [[Known]] = []
     private static let statesKept = 4
 
     /// The rows a two-source join is looked ahead to deliver, in hundredths; nil when
@@ -121,6 +123,34 @@ final class JoinKeyLookahead {
         known[join].append(Known(left: leftTable, right: rightTable, versions: (leftTable.contentVersion, rightTable.contentVersion),
                             pairs: pairs, filters: filters, sides: sides, hundredths: found))
         return found
+    }
+
+    /// The rows of `table` under `filter` that the rows of `keyTable` (a small table, its
+    /// sample all of it) under `keyFilter` match on `pairs` (`keyTable`'s attribute on the
+    /// left), in hundredths; nil when `keyTable` is not small or an attribute is missing.
+    /// `isKeyedBySmallerSibling`'s look-ahead, for a source that reaches its join or
+    /// intersection through selects and projects. Kept per `node` (the join or
+    /// intersection) as `hundredths` keeps its answers, in `knownMatched`.
+    func matched(at node: NodeID, in table: MemoryTable, filter: Predicate?, by keyTable: MemoryTable,
+                 keyFilter: Predicate?, _ pairs: [JoinPair]) -> Int? {
+        let filters = (keyFilter, filter)
+        if node < knownMatched.count,
+            let entry = knownMatched[node].first(where: { $0.holds(keyTable, table, pairs, filters, (true, false)) }) {
+            return entry.hundredths
+        }
+        let found = Self.matched(in: table, filter: filter, by: keyTable, keyFilter: keyFilter, pairs)
+        if node >= knownMatched.count { knownMatched += repeatElement([], count: node + 1 - knownMatched.count) }
+        if knownMatched[node].count >= Self.statesKept { knownMatched[node].removeFirst() }
+        knownMatched[node].append(Known(left: keyTable, right: table, versions: (keyTable.contentVersion, table.contentVersion),
+                                        pairs: pairs, filters: filters, sides: (true, false), hundredths: found))
+        return found
+    }
+
+    /// `matched(at:…)` worked out, not kept.
+    static func matched(in table: MemoryTable, filter: Predicate?, by keyTable: MemoryTable, keyFilter: Predicate?,
+                        _ pairs: [JoinPair]) -> Int? {
+        guard isSmall(keyTable), let keys = sampledKeys(of: keyTable, side: 0, pairs, keyFilter) else { return nil }
+        return lookahead(keys, to: table, side: 0, pairs, [keyFilter, filter])
     }
 
     /// Whether the join's parents can all give it a filter: one parent, or several of which
