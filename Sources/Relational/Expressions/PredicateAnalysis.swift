@@ -118,6 +118,28 @@ extension Predicate {
         return sets
     }
 
+    /// `pinnedValueSets`, each set kept to the values that pass every conjunct comparing
+    /// that attribute with a constant, in the total value order (null the least): `(d ==
+    /// 222.0 or d == null) and 121.0 < d` pins `d` to `{222.0}`. For the later heuristics'
+    /// size checks only (`late-subtree-copying`), as `pinnedValuesContradict` is: the
+    /// estimates every source gives stay the seed's.
+    public var pinsNarrowedByComparisons: [Attribute: Set<Value>] {
+        var sets = pinnedValueSets
+        guard !sets.isEmpty, case .and = self else { return sets }
+        for part in conjuncts {
+            guard case let .comparison(left, op, right) = part else { continue }
+            switch (left, right) {
+            case let (.attribute(a), .value(v)):
+                if let values = sets[a] { sets[a] = values.filter { op.holds(forComparison: Value.compare($0, v)) } }
+            case let (.value(v), .attribute(a)):
+                if let values = sets[a] { sets[a] = values.filter { op.holds(forComparison: Value.compare(v, $0)) } }
+            default:
+                continue
+            }
+        }
+        return sets
+    }
+
     /// Whether this is `true` (`.constant(true)`): matched in place, where `!= .true` built
     /// the constant (a lazy global) and called the derived equality, on hot hook paths.
     public var isConstantTrue: Bool {
