@@ -25,6 +25,12 @@ public enum FileSystem {
 
     public static func isDirectory(_ path: String) -> Bool { kind(of: path) == .directory }
 
+    /// Whether the path itself is a symbolic link (the link is not followed).
+    public static func isSymbolicLink(_ path: String) -> Bool {
+        var info = stat()
+        return lstat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFLNK
+    }
+
     /// Size in bytes, nil if the path cannot be examined.
     public static func size(of path: String) -> Int? { status(path).map { Int($0.st_size) } }
 

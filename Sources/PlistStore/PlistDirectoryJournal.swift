@@ -36,6 +36,7 @@ struct PlistDirectoryJournal {
     /// Finishes or discards a save that a crash interrupted.
     static func recover(in directory: String) throws {
         let journal = FileSystem.join(directory, directoryName)
+        try refuseLink(journal)
         guard FileSystem.isDirectory(journal) else { return }
         let commit = FileSystem.join(journal, commitName)
         if let bytes = try PlistFiles.readIfPresent(commit) {
@@ -73,10 +74,21 @@ struct PlistDirectoryJournal {
 
     /// Removes the journal directory and whatever it holds.
     private static func discard(_ journal: String) throws {
+        try refuseLink(journal)
         guard FileSystem.isDirectory(journal) else { return }
         for name in FileSystem.entries(of: journal) ?? [] { try PlistFiles.remove(FileSystem.join(journal, name)) }
         FileSystem.removeEmptyDirectory(journal)
         if FileSystem.exists(journal) { throw PlistError(journal, "cannot be removed") }
+    }
+
+    /// A journal that is a symbolic link is refused, untouched: replaying or discarding it
+    /// would move or delete the files of whatever directory it points to, outside the
+    /// database (a crafted database deleted every file of the linked directory on a plain
+    /// `testbed query --plist DIR`).
+    private static func refuseLink(_ journal: String) throws {
+        if FileSystem.isSymbolicLink(journal) {
+            throw PlistError(journal, "is a symbolic link, not the relation's own journal directory; left as it is")
+        }
     }
 }
 

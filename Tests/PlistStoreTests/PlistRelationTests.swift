@@ -121,6 +121,25 @@ final class PlistRelationTests: PlistTestCase {
         XCTAssertTrue(sawOld && sawNew, "crashes fell both before and after the commit point")
     }
 
+    /// A journal that is a symbolic link to another directory is refused, and nothing in
+    /// that directory is touched (the malformed-input battery of the twenty-ninth session:
+    /// opening such a database deleted every file of the linked directory).
+    func testAJournalThatIsASymbolicLinkIsRefusedAndItsTargetKept() throws {
+        let root = try scratch()
+        let dir = root + "/p"
+        let r = try PlistDirectoryRelation(path: dir, name: "p", scheme: try peopleScheme(), primaryKey: ["id"], create: true)
+        try r.insertRows(rows())
+        try r.save()
+        let victim = root + "/victim"
+        try FileSystem.makeDirectory(victim)
+        try FileSystem.writeText("keep", to: victim + "/important.txt")
+        XCTAssertEqual(symlink(victim, dir + "/.journal"), 0)
+        XCTAssertThrowsError(try PlistDirectoryRelation(path: dir, name: "p")) { error in
+            XCTAssert("\(error)".contains("symbolic link"), "\(error)")
+        }
+        XCTAssertTrue(FileSystem.exists(victim + "/important.txt"), "the linked directory's file was deleted")
+    }
+
     func testFileRelationSaveReplacesTheFileWhole() throws {
         let dir = try scratch()
         let r = try PlistFileRelation(path: dir + "/f.plist", name: "f", scheme: try peopleScheme(), primaryKey: ["id"], create: true)
