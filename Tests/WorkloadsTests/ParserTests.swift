@@ -136,6 +136,15 @@ final class ParserTests: XCTestCase {
             "blob has an odd number of hex digits", catalog: c)
         assertQueryError("let s = selected_documents\nlet s = documents\noutput s", line: 2, column: 5,
             "'s' is already bound by the let at line 1; choose another name", catalog: c)
+        // An output's name is its own (a change script's `update NAME` finds it by name).
+        assertQueryError("output a = documents\noutput a = selected_documents", line: 2, column: 8,
+            "'a' already names the output at line 1; choose another name", catalog: c)
+        assertQueryError("let a = documents\noutput a = a select (id == 1)", line: 2, column: 8,
+            "'a' is bound by the let at line 1; an output may not take its name", catalog: c)
+        assertQueryError("output a = documents\nlet a = selected_documents\noutput a", line: 2, column: 5,
+            "'a' already names the output at line 1; choose another name", catalog: c)
+        assertQueryError("output documents = documents select (id < 3)", line: 1, column: 8,
+            "'documents' is a table name; an output may not take it", catalog: c)
         assertQueryError("output documents join [id = owner] selected_documents", line: 1, column: 29,
             "join (right operand): unknown attribute 'owner' (the relation has [id])", catalog: c)
         assertQueryError("output documents rename [name -> id]", line: 1, column: 18,

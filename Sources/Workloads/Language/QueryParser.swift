@@ -40,6 +40,9 @@ struct QueryParser {
     private var position = 0
     private var bindings: [String: Relation] = [:]
     private var bindingPositions: [String: SourcePosition] = [:]
+    /// Where each named output was named: a change script's `update NAME` and the result
+    /// tables find an output by its name, so two outputs, a let or a table may not share one.
+    private var outputPositions: [String: SourcePosition] = [:]
     /// Parentheses and `not`s open around the current token.
     private var nesting = 0
     /// Operators on the longest path from each relation built here down to a source;
@@ -123,6 +126,9 @@ struct QueryParser {
         if catalog[name] != nil {
             throw error("\(Printable.quoted(name)) is a table name; a let may not hide it", at: token)
         }
+        if let earlier = outputPositions[name] {
+            throw error("\(Printable.quoted(name)) already names the output at line \(earlier.line); choose another name", at: token)
+        }
         try expectSymbol("=", "after 'let \(Printable.escaped(name))'")
         let relation = try parseRelation()
         if relation.name == nil || isLiteral(relation) { relation.name = name }
@@ -133,14 +139,30 @@ struct QueryParser {
     private mutating func parseOutput() throws -> QueryOutput {
         advance()
         var name: String?
-        if current.identifierName != nil, following.isSymbol("=") {
-            name = current.identifierName
+        if let outputName = current.identifierName, following.isSymbol("=") {
+            try checkOutputName(outputName, at: current)
+            outputPositions[outputName] = current.position
+            name = outputName
             advance()
             advance()
         }
         let relation = try parseRelation()
         if let name, relation.name == nil { relation.name = name }
         return QueryOutput(name: name, relation: relation)
+    }
+
+    /// An output's name is its own: not another output's, a let's or a table's (a change
+    /// script naming it would otherwise change one of them without a word).
+    private func checkOutputName(_ name: String, at token: Token) throws {
+        if let earlier = outputPositions[name] {
+            throw error("\(Printable.quoted(name)) already names the output at line \(earlier.line); choose another name", at: token)
+        }
+        if let earlier = bindingPositions[name] {
+            throw error("\(Printable.quoted(name)) is bound by the let at line \(earlier.line); an output may not take its name", at: token)
+        }
+        if catalog[name] != nil {
+            throw error("\(Printable.quoted(name)) is a table name; an output may not take it", at: token)
+        }
     }
 
     private func isLiteral(_ relation: Relation) -> Bool {
