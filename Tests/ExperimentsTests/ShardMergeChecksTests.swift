@@ -151,6 +151,23 @@ final class ShardMergeChecksTests: XCTestCase {
         XCTAssertEqual(merge(dirs, out: scratch.path + "/m2"), 0, "without --normalise it merges")
     }
 
+    /// An implausible calibration (the malformed-input battery of the twenty-ninth session:
+    /// `1e-300` scaled the shard's times to about 1e302 µs, written, then refused by
+    /// `compare` and `report`) is refused at its line, named, and nothing is written.
+    func testNormaliseRefusesAnImplausibleCalibrationAndWritesNothing() throws {
+        let scratch = try Scratch()
+        let dirs = try shards(["1/2", "2/2"], in: scratch)
+        for bad in ["1e-300", "0", "-5", "nan", "inf", "1e300"] {
+            try setEnvironment(dirs[1], "calibration_us", bad)
+            let console = CapturedConsole()
+            let out = scratch.path + "/m-\(bad)"
+            XCTAssertEqual(merge(dirs, out: out, normalise: true, console: console), 2, bad)
+            XCTAssertTrue(console.err.contains("calibration_us '\(bad)' is not a time in microseconds from 0.01 to 1e+08"),
+                          console.err)
+            XCTAssertFalse(FileSystem.exists(out), "\(bad): nothing written")
+        }
+    }
+
     func testMergeWarnsAndRecordsWhenShardsRanOnOtherHostsOrCPUs() throws {
         let scratch = try Scratch()
         let dirs = try shards(["1/2", "2/2"], in: scratch)

@@ -62,6 +62,12 @@ public struct MergeInvocation: ExperimentInvocation {
                     + "\(Printable.quoted(first)) at \(firstCommit) (environment.txt); merge shards of one commit")
             }
             if normalise && environment.calibrationMicroseconds == nil {
+                if let text = environment.calibrationText {
+                    let range = ShardEnvironment.calibrationRange
+                    throw ExperimentFailure.usage("merge: --normalise: \(Printable.quoted(FileSystem.join(directory, Environment.fileName))): "
+                        + "calibration_us \(Printable.quoted(text)) is not a time in microseconds from "
+                        + "\(String(format: "%g", range.lowerBound)) to \(String(format: "%g", range.upperBound)); merge without --normalise")
+                }
                 throw ExperimentFailure.usage("merge: --normalise: \(Printable.quoted(directory)) records no calibration_us "
                     + "in its environment.txt (run by an older testbed?); merge without --normalise")
             }
@@ -82,7 +88,16 @@ public struct MergeInvocation: ExperimentInvocation {
                 owner[cell] = directory
             }
             if let ratio = normaliseRatio(environment, reference: environments[0]) {
-                records += found.map { $0.scaled(by: ratio) }
+                let scaled = found.map { $0.scaled(by: ratio) }
+                // The results' readers accept times up to `maximumMicroseconds`: refused here,
+                // before anything is written, rather than written and refused by `compare`.
+                if let over = scaled.first(where: { max($0.planMicroseconds, $0.optimizeMicroseconds, $0.runMicroseconds)
+                    > CSVRecord.maximumMicroseconds }) {
+                    throw ExperimentFailure.usage("merge: --normalise: scaling \(Printable.quoted(directory))'s times by "
+                        + "\(String(format: "%g", ratio)) (the calibration ratio) puts cell \(over.cell) past "
+                        + "\(String(format: "%g", CSVRecord.maximumMicroseconds)) µs; merge without --normalise")
+                }
+                records += scaled
             } else {
                 records += found
             }

@@ -19,7 +19,7 @@ public enum Environment {
             "cpus allowed: \(cpusAllowed())",
             "load at start: \(loadLine())",
             "os: \(info.operatingSystemVersionString)",
-            "swift: \(firstLine(of: ["swift", "--version"]) ?? "unknown")",
+            "swift: \(swiftVersion())",
             "build configuration: \(buildConfiguration)",
             "git commit: \(commit())",
             "sqlite: \(SQLiteDatabase.libraryVersion)",
@@ -28,6 +28,13 @@ public enum Environment {
         ]
         lines.append("")
         return lines.joined(separator: "\n")
+    }
+
+    /// The toolchain's version line, asked of `swift-frontend`: the `swift` driver leaves a
+    /// `/tmp/TemporaryDirectory.*` behind at every call (one per run and merge, thousands on
+    /// a machine that runs the tests). The driver only where the frontend is not found.
+    static func swiftVersion() -> String {
+        firstLine(of: ["swift-frontend", "--version"]) ?? firstLine(of: ["swift", "--version"]) ?? "unknown"
     }
 
     /// The line a run adds once its calibration is measured (`Calibration`).

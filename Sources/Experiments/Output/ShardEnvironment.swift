@@ -16,7 +16,14 @@ public struct ShardEnvironment {
     public var loadAtEnd: Double?
     public var started: Date?
     public var finished: Date?
+    /// The calibration time when it is a plausible one (`calibrationRange`), else nil.
     public var calibrationMicroseconds: Double?
+    /// The `calibration_us` value as written, so that an implausible one can be named.
+    public var calibrationText: String?
+    /// Calibration times `merge --normalise` accepts, in microseconds: the calibration query
+    /// takes microseconds to milliseconds, and a value far outside (`1e-300`) would scale the
+    /// shard's times past what any reader of the results accepts.
+    public static let calibrationRange = 0.01...1e8
 
     public init(directory: String, shard: Shard, text: String) {
         self.directory = directory
@@ -40,7 +47,8 @@ public struct ShardEnvironment {
         loadAtEnd = values["load at end"].flatMap(Self.firstLoad)
         started = values["date (UTC)"].flatMap(Environment.parseDate)
         finished = values["finished (UTC)"].flatMap(Environment.parseDate)
-        calibrationMicroseconds = values["calibration_us"].flatMap { Double($0) }.flatMap { $0.isFinite && $0 > 0 ? $0 : nil }
+        calibrationText = values["calibration_us"]
+        calibrationMicroseconds = calibrationText.flatMap { Double($0) }.flatMap { Self.calibrationRange.contains($0) ? $0 : nil }
     }
 
     /// Reads `DIR/environment.txt`; a shard without one has every field nil.
