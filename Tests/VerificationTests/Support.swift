@@ -48,10 +48,13 @@ func mismatches(_ graph: CaseGraph, grid: FlagGrid = .tests(), backends: [Backen
     return out
 }
 
-/// A fresh empty directory under the system's temporary directory.
-func temporaryDirectory(_ label: String) throws -> String {
-    let path = "/tmp/verification-tests-\(getpid())-\(label)"
-    FileSystem.removeDirectory(path)
-    try FileSystem.makeDirectories(path)
-    return path
+extension XCTestCase {
+    /// A fresh empty directory under the system's temporary directory, removed when the test ends.
+    func temporaryDirectory(_ label: String) throws -> String {
+        let path = NSTemporaryDirectory() + "verification-tests-\(getpid())-\(label)"
+        FileSystem.removeDirectory(path)
+        try FileSystem.makeDirectories(path)
+        addTeardownBlock { try? FileManager.default.removeItem(atPath: path) }
+        return path
+    }
 }

@@ -8,6 +8,7 @@ final class OutputTests: XCTestCase {
     private func scratchPath(_ name: String) -> String {
         let dir = FileManager.default.temporaryDirectory.path + "/workloads-tests-\(getpid())"
         try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        addTeardownBlock { try? FileManager.default.removeItem(atPath: dir) }
         return dir + "/" + name
     }
 
