@@ -33,6 +33,7 @@ extension FileSystem {
         case .missing: break
         default: return path
         }
+        if let problem = missingPathProblem(path) { throw refuse(problem) }
         // A path not there yet is made below its nearest existing ancestor, which must be a
         // directory: under a file (`afile/x`) nothing can be made, and finding that out
         // only at the first write came after the command's work.
@@ -48,6 +49,28 @@ extension FileSystem {
             case .other: throw refuse("cannot be made: \(Printable.quoted(ancestor)) is not a directory")
             }
         }
+    }
+
+    /// Why a path that does not exist yet cannot be made, found before any of its missing
+    /// parents is created (which would otherwise be left behind): a component longer than
+    /// the file system allows, a path over `PATH_MAX`, or `..` after a component that does
+    /// not exist (`zz/../pp` would leave an empty `zz`).
+    static func missingPathProblem(_ path: String) -> String? {
+        let limit = 255
+        if path.utf8.count >= 4096 { return "is longer than 4095 bytes" }
+        var prefix = path.hasPrefix("/") ? "/" : ""
+        var missing: String?
+        for component in path.split(separator: "/") {
+            if component.utf8.count > limit {
+                return "cannot be made: a component is \(component.utf8.count) bytes long, over the limit of \(limit)"
+            }
+            if component == "..", let missing {
+                return "cannot be made: '..' follows \(Printable.quoted(missing)), which does not exist; give the path without it"
+            }
+            prefix += (prefix.isEmpty || prefix.hasSuffix("/") ? "" : "/") + component
+            if missing == nil, kind(of: prefix) == .missing { missing = prefix }
+        }
+        return nil
     }
 
     /// `directory/name`, for a directory that passed `checkedOutputPath` (never empty).

@@ -20,6 +20,14 @@ final class OutputPathTests: XCTestCase {
             (dir + "/file/x", true, "'\(dir)/file/x' cannot be made: '\(dir)/file' is a file, not a directory"),
             (dir + "/file/x/y.csv", false, "'\(dir)/file/x/y.csv' cannot be made: '\(dir)/file' is a file, not a directory"),
             ("/dev/null/x", true, "'/dev/null/x' cannot be made: '/dev/null' is not a directory"),
+            // Paths whose last step would fail only after the missing parents were made.
+            (dir + "/zz/../pp", true, "'\(dir)/zz/../pp' cannot be made: '..' follows '\(dir)/zz', which does not exist; give the path without it"),
+            ("zz-missing/../pp", true, "'zz-missing/../pp' cannot be made: '..' follows 'zz-missing', which does not exist; give the path without it"),
+            (dir + "/a/" + String(repeating: "x", count: 256), true,
+             "'\(dir)/a/\(String(repeating: "x", count: 256))' cannot be made: a component is 256 bytes long, over the limit of 255"),
+            (dir + "/" + String(repeating: "é", count: 128) + ".csv", false,
+             "'\(dir)/\(String(repeating: "é", count: 128)).csv' cannot be made: a component is 260 bytes long, over the limit of 255"),
+            (String(repeating: "d/", count: 2048), true, "'\(String(repeating: "d/", count: 2048))' is longer than 4095 bytes"),
         ]
         for c in cases {
             XCTAssertThrowsError(try FileSystem.checkedOutputPath(c.path, option: "--out", directory: c.directory), c.path) { error in
@@ -35,6 +43,10 @@ final class OutputPathTests: XCTestCase {
         XCTAssertEqual(try FileSystem.checkedOutputPath(dir + "/new", option: "--out", directory: true), dir + "/new")
         XCTAssertEqual(try FileSystem.checkedOutputPath(dir + "/new/deeper/", option: "--out", directory: true), dir + "/new/deeper/")
         XCTAssertEqual(try FileSystem.checkedOutputPath("relative/x.sqlite", option: "--sqlite", directory: false), "relative/x.sqlite")
+        // `..` after a directory that exists, and a component of exactly 255 bytes, are fine.
+        XCTAssertEqual(try FileSystem.checkedOutputPath(dir + "/../new", option: "--out", directory: true), dir + "/../new")
+        let longest = dir + "/" + String(repeating: "y", count: 255)
+        XCTAssertEqual(try FileSystem.checkedOutputPath(longest, option: "--out", directory: true), longest)
     }
 
     func testJoinNeverDoublesTheSlash() {
