@@ -31,7 +31,7 @@ public enum ConfigLoader {
             throw located(issue.path, issue.message, in: node, file: file)
         } catch let error as DecodingError {
             let (path, message) = explain(error)
-            throw located(path, message, in: node, file: file)
+            throw located(path, integerHint(error, path: path, in: node) ?? message, in: node, file: file)
         } catch let error as YamlError {
             throw yamlError(error, file: file, text: text)
         }
@@ -57,6 +57,18 @@ public enum ConfigLoader {
         @unknown default:
             return ([], "\(error)")
         }
+    }
+
+    /// For a number where an integer belongs (`1e3`, `1.5`), what is wrong with it rather
+    /// than the integer type's whole range; nil for anything else.
+    static func integerHint(_ error: DecodingError, path: [String], in root: Node) -> String? {
+        guard case let .typeMismatch(type, _) = error, ["Int", "Int64", "UInt64"].contains(String(describing: type)),
+            let text = NodeLocator.node(at: path, in: root)?.scalar?.string,
+            Int64(text) == nil, let number = Double(text), number.isFinite
+        else { return nil }
+        guard number == number.rounded() else { return "expected an integer, found '\(text)'" }
+        guard abs(number) < 9.0e15 else { return nil }
+        return "expected an integer written in digits; write '\(text)' as \(Int64(number))"
     }
 
     /// Plain words for the types a config holds.

@@ -45,7 +45,12 @@ public struct ExperimentResolver {
         for (i, rows) in config.dataset.rows.enumerated() where rows < 1 {
             throw fail(["dataset", "rows", "[\(i)]"], "size \(rows) is not valid; expected an integer >= 1")
         }
-        let sizes = Array(Set(config.dataset.rows)).sorted()
+        for (i, rows) in config.dataset.rows.enumerated() {
+            if let first = config.dataset.rows.firstIndex(of: rows), first < i {
+                throw fail(["dataset", "rows", "[\(i)]"], "size \(rows) is listed twice (also [\(first)]); give each size once")
+            }
+        }
+        let sizes = config.dataset.rows.sorted()
 
         var assignments: [String: String] = [:]
         for (key, value) in config.dataset.params {
