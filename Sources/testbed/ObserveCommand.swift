@@ -67,6 +67,7 @@ struct ObserveCommand: ParsableCommand {
         do {
             let script = try ChangeScript.parse(
                 text, targets: ChangeScript.targets(tables: loaded.catalog, query: parsed), file: changes)
+            try refuseEmpty(script)
             session = try ObserveSession(
                 query: parsed, script: script, engine: engine, mode: chosenMode, verify: verify, orderedBy: ordering)
         } catch let error as QueryError {
@@ -102,6 +103,13 @@ struct ObserveCommand: ParsableCommand {
     /// Parses the change script (and checks `--ordered-by`) against a one-row probe of the
     /// query's shape, so a mistake in either is reported before a large dataset is generated. Problems with the query or the
     /// options are left for `loadAndParse`, which names them properly.
+    /// A script without a transaction would observe nothing and exit 0: most likely the
+    /// wrong file.
+    private func refuseEmpty(_ script: ChangeScript) throws {
+        guard script.transactions.isEmpty else { return }
+        throw usageFailure("--changes: \(Printable.quoted(changes)) has no transactions; expected at least one add, delete or update")
+    }
+
     private func checkScriptBeforeGenerating(_ text: String, ordering: [Attribute]) throws {
         guard let catalogQuery = try? QueryCatalog.find(query) else { return }
         var shape = catalogQuery.shape
@@ -109,7 +117,7 @@ struct ObserveCommand: ParsableCommand {
         guard let shape, let probe = try? shape.parsingProbe(), let probeQuery = try? catalogQuery.parse(catalog: probe)
         else { return }
         do {
-            _ = try ChangeScript.parse(text, targets: ChangeScript.targets(tables: probe, query: probeQuery), file: changes)
+            try refuseEmpty(try ChangeScript.parse(text, targets: ChangeScript.targets(tables: probe, query: probeQuery), file: changes))
             if !ordering.isEmpty {
                 for relation in probeQuery.relations { _ = try RowOrdering(ordering, in: relation.scheme) }
             }
