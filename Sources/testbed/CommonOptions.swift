@@ -83,6 +83,9 @@ struct DatasetOptions: ParsableArguments {
             }
             return chosen
         }
+        if analyze, plist == nil, backend != .sqlite {
+            throw usageFailure("--analyze runs ANALYZE on the SQLite backend; give --backend sqlite")
+        }
         try checkRows(rows)
         let chosen = try naming("--shape") { try shape.map(Shape.named) }
         let parameters = try naming("--param") { try ShapeParameters(assignments: self.parameters) }

@@ -77,11 +77,11 @@ struct GenerateCommand: ParsableCommand {
     @Option(help: "A change session to generate (see below); needs --changes-out.")
     var session: String?
 
-    @Option(parsing: .unconditional, help: "Transactions of the change session, 1 to 1000000.")
-    var transactions: Int = 100
+    @Option(parsing: .unconditional, help: "Transactions of the change session, 1 to 1000000 (default: 100).")
+    var transactions: Int?
 
-    @Option(help: "Seed of the change session's generator.")
-    var sessionSeed: UInt64 = 1
+    @Option(help: "Seed of the change session's generator (default: 1).")
+    var sessionSeed: UInt64?
 
     @Option(help: ArgumentHelp("Write the change session's script here.", valueName: "file"))
     var changesOut: String?
@@ -129,6 +129,9 @@ struct GenerateCommand: ParsableCommand {
             throw usageFailure("--changes-out: give --session NAME, the session to generate")
         } else if !self.sessionParameters.isEmpty {
             throw usageFailure("--session-param: give --session NAME, the session the parameters are for")
+        } else if transactions != nil || sessionSeed != nil {
+            let option = transactions != nil ? "--transactions" : "--session-seed"
+            throw usageFailure("\(option): give --session NAME and --changes-out FILE, the session it is for")
         }
         let report: GenerationReport
         do {
@@ -159,9 +162,11 @@ struct GenerateCommand: ParsableCommand {
         }
     }
 
+    private var sessionTransactions: Int { transactions ?? 100 }
+
     private func checkSession(_ shape: Shape, _ session: String, _ parameters: ShapeParameters) throws {
         do {
-            try ChangeSessions.validate(shape: shape, session: session, transactions: transactions, parameters: parameters)
+            try ChangeSessions.validate(shape: shape, session: session, transactions: sessionTransactions, parameters: parameters)
         } catch let error as WorkloadError {
             switch error {
             case .outOfRange(name: "transactions", _, _, _): throw usageFailure("--transactions: \(error)")
@@ -177,7 +182,7 @@ struct GenerateCommand: ParsableCommand {
         do {
             let dataset = try shape.generate(rows: rows, seed: seed, parameters: try ShapeParameters(assignments: self.parameters))
             text = try ChangeSessions.generate(
-                dataset: dataset, session: session, transactions: transactions, seed: sessionSeed, parameters: parameters)
+                dataset: dataset, session: session, transactions: sessionTransactions, seed: sessionSeed ?? 1, parameters: parameters)
         } catch let error as WorkloadError {
             throw usageFailure("--session: \(error)")
         }
@@ -186,6 +191,6 @@ struct GenerateCommand: ParsableCommand {
         } catch {
             throw usageFailure("--changes-out: \(error)")
         }
-        print("wrote change script \(path): session \(session), \(transactions) transactions, session seed \(sessionSeed)")
+        print("wrote change script \(path): session \(session), \(sessionTransactions) transactions, session seed \(sessionSeed ?? 1)")
     }
 }

@@ -34,12 +34,14 @@ struct Testbed: ParsableCommand {
 extension Testbed {
     /// Like ArgumentParser's default entry point, but every failure speaks the contract:
     /// bad usage (an unknown option, a missing argument, a value that does not parse, a
-    /// `validate()` refusal) and bad input (query, catalog, flags, paths, repro files) print
-    /// `testbed: message` and exit 2, rather than ArgumentParser's `Error: message` and 64
-    /// or 1. Help and version still print to standard output and exit 0.
+    /// `validate()` refusal, a single-valued option given twice) and bad input (query,
+    /// catalog, flags, paths, repro files) print `testbed: message` and exit 2, rather than
+    /// ArgumentParser's `Error: message` and 64 or 1. Help and version still print to
+    /// standard output and exit 0.
     static func main() {
         do {
             var command = try parseAsRoot()
+            try RepeatedOptions.check(type(of: command), arguments: Array(CommandLine.arguments.dropFirst()))
             try command.run()
         } catch {
             guard let (message, code) = failure(error) else { exit(withError: error) }
