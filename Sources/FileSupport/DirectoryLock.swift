@@ -57,6 +57,15 @@ public final class DirectoryLock {
         return lock
     }
 
+    /// Removes the lock file of `directory` if it holds nothing else, and then the directory
+    /// unless `keepDirectory`: a claimed output directory whose owner is ending before
+    /// writing anything into it is left as it was found.
+    public static func removeIfOnlyLocked(_ directory: String, keepDirectory: Bool) {
+        guard FileSystem.entries(of: directory) == [fileName] else { return }
+        FileSystem.remove(FileSystem.join(directory, fileName))
+        if !keepDirectory { FileSystem.removeEmptyDirectory(directory) }
+    }
+
     /// Gives the lock up (also done when the lock is freed).
     public func release() {
         guard descriptor >= 0 else { return }

@@ -53,6 +53,19 @@ extension FileSystem {
         removeEmptyDirectory(path)
     }
 
+    /// Removes `path` and everything under it (a file, or a directory tree); what cannot be
+    /// removed stays. Symbolic links are removed, never followed.
+    public static func removeTree(_ path: String) {
+        var info = stat()
+        guard lstat(path, &info) == 0 else { return }
+        if info.st_mode & S_IFMT == S_IFDIR {
+            for name in entries(of: path) ?? [] { removeTree(join(path, name)) }
+            removeEmptyDirectory(path)
+        } else {
+            remove(path)
+        }
+    }
+
     /// Copies a directory tree to `destination`, replacing a directory of plain files there.
     public static func copyDirectory(_ source: String, to destination: String) throws {
         guard let names = entries(of: source) else { throw FileSystemError.current("read directory", source) }

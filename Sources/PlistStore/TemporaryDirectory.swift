@@ -8,9 +8,12 @@ import Darwin
 import FileSupport
 
 /// A fresh directory under `$TMPDIR` (or `/tmp`), removed with everything in it when the
-/// object goes away: where a backend's property-list files live while a dataset is loaded.
+/// object goes away or a signal ends the process: where a backend's property-list files
+/// live while a dataset is loaded.
 public final class TemporaryDirectory {
     public let path: String
+    /// Removes the directory should a signal end the process first.
+    private let cleanup: Int
 
     public init(prefix: String = "testbed-plist") throws {
         var base = getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp"
@@ -19,24 +22,13 @@ public final class TemporaryDirectory {
         var template = Array((base + "/\(prefix)-XXXXXX").utf8CString)
         let made = template.withUnsafeMutableBufferPointer { buffer in buffer.baseAddress.flatMap { mkdtemp($0) } }
         guard made != nil else { throw PlistError(base, "cannot hold a temporary directory: " + String(cString: strerror(errno))) }
-        path = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        let directory = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        path = directory
+        cleanup = SignalCleanup.shared.add { FileSystem.removeTree(directory) }
     }
 
-    deinit { PlistTree.remove(path) }
-}
-
-/// Removing a directory tree (the stores' directories are two levels deep).
-public enum PlistTree {
-    /// Removes `path` and everything under it; what cannot be removed stays. Symbolic
-    /// links are removed, never followed.
-    public static func remove(_ path: String) {
-        var info = stat()
-        guard lstat(path, &info) == 0 else { return }
-        if info.st_mode & S_IFMT == S_IFDIR {
-            for name in FileSystem.entries(of: path) ?? [] { remove(FileSystem.join(path, name)) }
-            FileSystem.removeEmptyDirectory(path)
-        } else {
-            FileSystem.remove(path)
-        }
+    deinit {
+        SignalCleanup.shared.remove(cleanup)
+        FileSystem.removeTree(path)
     }
 }

@@ -151,8 +151,15 @@ struct HuntCommand: ParsableCommand {
         hunter.minExcessRows = minExcessRows
         hunter.robustnessOrders = orders
         let directory = out ?? "Results/hunt/s\(seed)-n\(random)"
+        let existed = FileSystem.exists(directory)
         let lock = try claimOutput(directory)
-        defer { lock?.release() }
+        // Nothing is written until the hunt ends, so a hunt stopped by a signal leaves the
+        // directory as it found it (nothing that would refuse a rerun).
+        let cleanup = SignalCleanup.shared.add { DirectoryLock.removeIfOnlyLocked(directory, keepDirectory: existed) }
+        defer {
+            SignalCleanup.shared.remove(cleanup)
+            lock?.release()
+        }
         if let index = `case` {
             let whole = try hunter.wholeCase(index)
             let path = try RegretRepro.write(whole, grid: grid, chosen: reduceFlagset, minRegret: minRegret,

@@ -120,7 +120,8 @@ extension DatasetOutput {
 
 /// Fills a fresh temporary sibling of `directory` and renames it into place, so a reader never
 /// sees a half-written dataset. `directory` must be missing or empty. On any failure the
-/// temporary directory is removed with `remove` and the error says that nothing was left.
+/// temporary directory is removed with `remove` and the error says that nothing was left;
+/// a signal that ends the process meanwhile removes it too.
 func publishDirectory<T>(
     _ directory: String, describedAs what: String, removing remove: (String) -> Void,
     fill: (_ temporary: String) throws -> T
@@ -134,7 +135,7 @@ func publishDirectory<T>(
     let temporary = FileSystem.temporarySibling(of: directory)
     do {
         try FileSystem.makeDirectory(temporary)
-        let result = try fill(temporary)
+        let result = try SignalCleanup.shared.removing(temporary) { try fill(temporary) }
         if FileSystem.kind(of: directory) == .directory { FileSystem.removeEmptyDirectory(directory) }
         try FileSystem.rename(temporary, to: directory)
         return result

@@ -78,7 +78,7 @@ public struct PlistDestination: Sendable {
 
     @discardableResult
     public func write(_ body: (TableSink) throws -> DatasetOverview) throws -> DatasetOverview {
-        try publishDirectory(directory, describedAs: "property-list directory", removing: PlistTree.remove) { temporary in
+        try publishDirectory(directory, describedAs: "property-list directory", removing: FileSystem.removeTree) { temporary in
             let sink = PlistTableSink(root: temporary, layout: layout)
             let overview = try body(sink)
             try sink.finish()

@@ -110,6 +110,8 @@ public struct SQLiteDestination: Sendable {
         FileSystem.remove(temporary)
         do {
             let result: T
+            let cleanup = SignalCleanup.shared.add { FileSystem.remove(temporary) }
+            defer { SignalCleanup.shared.remove(cleanup) }
             do {
                 let database = try SQLiteDatabase(path: temporary, create: true)
                 try database.executeScript("PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF;")
