@@ -9,6 +9,7 @@ final class BatteryTests: XCTestCase {
     func testCompare() throws { try assertBattery(MergeCompareCases.cases.filter { $0.name.hasPrefix("compare/") }) }
     func testQueryFilesAndOptions() throws { try assertBattery(QueryCases.cases.filter { $0.name.hasPrefix("query/") }) }
     func testPlan() throws { try assertBattery(QueryCases.cases.filter { $0.name.hasPrefix("plan/") }) }
+    func testOutputPathsAndEmptyChangeScripts() throws { try assertBattery(QueryCases.pathsAndScripts) }
     func testQueries() throws { try assertBattery(QueryCases.cases.filter { $0.name.hasPrefix("queries/") }) }
     func testVerifyCatalog() throws { try assertBattery(QueryCases.cases.filter { $0.name.hasPrefix("verify/") }) }
     func testVerifyOptionsAndRepro() throws { try assertBattery(OtherCases.verify) }

@@ -82,6 +82,13 @@ enum QueryCases {
             option("memory-too-big-sqlite", ["--rows", "100000000", "--backend", "sqlite"], "sqlite backend needs about",
                    memory: 4_000_000_000)
             option("backend-then-enable", ["--rows", "20", "--enable", "teleport", "--backend", "postgres"], "--enable")
+            // A single-valued option or flag given twice is refused, not the last one taken.
+            option("rows-twice", ["--rows", "20", "--rows", "30"], "--rows is given twice ('--rows 20', then '--rows 30')")
+            option("rows-twice-equals", ["--rows=20", "--seed", "1", "--rows", "20"], "--rows is given twice")
+            option("preset-twice", ["--rows", "20", "--preset", "all-on", "--preset", "seed"], "--preset is given twice")
+            option("analyze-twice", ["--rows", "20", "--backend", "sqlite", "--analyze", "--analyze"], "--analyze is given twice")
+            option("analyze-memory", ["--rows", "20", "--analyze"], "--analyze runs ANALYZE on the SQLite backend")
+            option("analyze-plist-backend", ["--rows", "20", "--backend", "plist-file", "--analyze"], "--analyze")
         }
         // Query text is checked before a dataset is sized or generated.
         let dangling = ["bad.rq": "# shape: documents\noutput documents join\n"]
@@ -135,6 +142,29 @@ enum QueryCases {
         out.append(BatteryCase("verify/memory-too-big", ["verify", "--directory", "cat", "--sizes", "20,100000000", "--no-reduce"],
                                files: ["cat/q.rq": good["q.rq"] ?? ""], expect: ["100000000 rows", "memory"]))
         return out
+    }
+
+    /// Output paths that cannot be made (refused before any missing parent is created) and
+    /// change scripts without a transaction, across the commands that take them.
+    static var pathsAndScripts: [BatteryCase] {
+        let good = ["q.rq": "# shape: documents\noutput documents select (id == 1)\n"]
+        let long = String(repeating: "x", count: 300)
+        var cases = [
+            BatteryCase("plan/out-dotdot-after-missing", ["plan", "q.rq", "--rows", "20", "--out", "zz/../pp"], files: good,
+                        expect: ["--out", "'..' follows 'zz'"]),
+            BatteryCase("plan/out-component-too-long", ["plan", "q.rq", "--rows", "20", "--out", "a/b/" + long], files: good,
+                        expect: ["--out", "300 bytes long"]),
+            BatteryCase("hunt/out-component-too-long", ["hunt", "--random", "1", "--out", "a/" + long],
+                        expect: ["--out", "300 bytes long"]),
+            BatteryCase("run/out-component-too-long", ["run", "exp.yaml", "--out", "a/" + long],
+                        files: ["exp.yaml": RunCases.text()], expect: ["--out", "300 bytes long"]),
+        ]
+        // A change script without a transaction observes nothing: most likely the wrong file.
+        for (tag, script) in [("empty", ""), ("comments-only", "# nothing yet\n\n")] {
+            cases.append(BatteryCase("observe/changes-\(tag)", ["observe", "q.rq", "--rows", "20", "--changes", "s.changes"],
+                                     files: good.merging(["s.changes": script]) { $1 }, expect: ["--changes", "has no transactions"]))
+        }
+        return cases
     }
 }
 

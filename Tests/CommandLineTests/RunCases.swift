@@ -64,6 +64,10 @@ enum RunCases {
                              ("rows-float", "[2.5]"), ("rows-too-big", "[100000001]")] {
             out.append(line(tag, 4, "  rows: \(value)", expect: ["exp.yaml:4", "dataset.rows"]))
         }
+        out.append(line("rows-twice", 4, "  rows: [20, 30, 20]", expect: ["exp.yaml:4", "dataset.rows[2]", "listed twice (also [0])"]))
+        out.append(line("rows-exponent", 4, "  rows: [1e3]", expect: ["exp.yaml:4", "dataset.rows[0]", "write '1e3' as 1000"]))
+        out.append(line("rep-exponent", 12, "repetitions: 2e0", expect: ["exp.yaml:12", "write '2e0' as 2"]))
+        out.append(config("out-twice", text(), expect: ["--out is given twice"], extra: ["--out", "a", "--out", "b"]))
         for (tag, value) in [("seed-neg", "-1"), ("seed-overflow", "18446744073709551616"), ("seed-string", "abc"),
                              ("seed-float", "1.25")] {
             out.append(line(tag, 5, "  seed: \(value)", expect: ["exp.yaml:5", "dataset.seed"]))
