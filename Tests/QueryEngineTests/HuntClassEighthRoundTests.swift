@@ -51,7 +51,11 @@ final class HuntClassEighthRoundTests: HuntCaseTestCase {
         let query = try probe.join(shared).join(shared.select("id" *> 100)).select("id" *< 9)
         XCTAssertEqual(try rowsRead(query, table, preset: "seed"), 8)
         XCTAssertEqual(try rowsRead(query, table, disable: ["late-subtree-copying"]), 8)
-        XCTAssertEqual(try rowsRead(query, table), 4)
+        // Since the thirtieth session the copy also leaves the original to the select alone,
+        // whose `id > 100` then narrows it to nothing (`id < 9` and `id > 100`): the
+        // original reads none, and the outer join's `false` reaches the copy before it
+        // reads (4 rows before).
+        XCTAssertEqual(try rowsRead(query, table), 0)
     }
 
     /// Seed 18 case 74: `… select ((e > null and e <= 42) and e < 73 and (e <= 61 and e > 33))

@@ -60,7 +60,7 @@ public final class LateSubtreeCopying: Heuristic {
         let state = run.filterState(of: child)
         if state.isActive {
             if narrowingIsLostInTheOr(filter, along: edge, state, run) || keyNarrowingIsLost(filter, along: edge, run) {
-                run.copySubtree(along: edge)
+                copyNarrowingSelects(along: edge, run)
             }
             return
         }
@@ -70,6 +70,46 @@ public final class LateSubtreeCopying: Heuristic {
             || othersWaitOnThisEdge(child, besides: edge, state, run)
             && Self.deliversAQuarterAtMost(child, run.providedFilter(along: edge).map { .all([$0, filter]) } ?? filter, run) {
             run.copySubtree(along: edge)
+        }
+    }
+
+    /// Copies the subtree along `edge` for a narrowing of an active node's filter; when that
+    /// leaves the original read by one parent, the selects above it get back the predicates
+    /// sharing kept from them. Only here: a copy made while a filter is being provided
+    /// (`willProvideFilter`) comes before that edge's filter is recorded, and a narrowing
+    /// wave started then reached nodes still counting that parent (an engine invariant
+    /// tripped in `ChangePropagationTests`).
+    private func copyNarrowingSelects(along edge: Edge, _ run: any RunnerContext) {
+        let original = run.child(at: edge)
+        guard run.copySubtree(along: edge) != nil else { return }
+        narrowSelects(above: original, run)
+    }
+
+    /// `select-pushdown` adds a select's predicate to a filter its parents gave first only
+    /// over a tree the select alone reads (`SelectPushdown.readsAloneATree`): over a shared
+    /// node it would be OR-ed with the other readers' filters. A copy made later may leave
+    /// `node` with one reader; each select in the chain of single readers above it whose
+    /// operand is now such a tree narrows its edge with its predicate, which then reaches
+    /// the sources below that have not started. The hunt's case (issue 15, held-out seed 316
+    /// case 471): `shared = (t1 minus (t1 join t0)) select (c == a)` under `(shared intersect
+    /// shared) select (b == null)`, `t0` empty. `t1` was shared by the minus and the join, so
+    /// `c == a` (text against numbers in `t1`, which matches nothing) stayed above it; `t0`
+    /// completed empty and `t1` was copied for the join, but the minus's `t1` still had only
+    /// `b == null` and read its 40 rows where 0 were needed.
+    private func narrowSelects(above node: NodeID, _ run: any RunnerContext) {
+        var graph = run.graph
+        var current = node
+        for _ in 0..<SelectPushdown.treeLimit {
+            let parents = graph[current].parents
+            guard let reader = parents.first?.parent, parents.allSatisfy({ $0.parent == reader }) else { return }
+            let edge = Edge(parent: reader, operand: 0)
+            if case let .apply(.select(predicate)) = graph[reader].operation, !predicate.isConstantTrue,
+                let given = run.providedFilter(along: edge), !given.conjuncts.contains(predicate),
+                run.hasUndrainedSource(below: current), SelectPushdown.readsAloneATree(current, graph) {
+                run.provideFilter(predicate, along: edge)
+                graph = run.graph
+            }
+            current = reader
         }
     }
 

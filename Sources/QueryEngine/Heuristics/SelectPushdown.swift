@@ -70,9 +70,12 @@ public final class SelectPushdown: Heuristic {
     static func readsAloneATree(_ operand: NodeID, _ graph: PlanGraph) -> Bool {
         // A source, the usual operand, asked in place: the walk below allocates its list.
         if graph[operand].operation.isSource { return hasOneReader(operand, graph) }
-        guard let nodes = graph.subtree(of: operand, upTo: 16) else { return false }
+        guard let nodes = graph.subtree(of: operand, upTo: treeLimit) else { return false }
         return nodes.allSatisfy { hasOneReader($0, graph) }
     }
+
+    /// The most nodes `readsAloneATree` walks.
+    static let treeLimit = 16
 
     private static func hasOneReader(_ node: NodeID, _ graph: PlanGraph) -> Bool {
         let parents = graph[node].parents
