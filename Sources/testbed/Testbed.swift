@@ -62,7 +62,7 @@ extension Testbed {
             var text = fullMessage(for: error)
             if text.hasPrefix("Error: ") { text.removeFirst("Error: ".count) }
             while text.hasSuffix("\n") { text.removeLast() }
-            return (negativeValueMessage(text, arguments: CommandLine.arguments) ?? text, 2)
+            return (negativeValueMessage(text, arguments: CommandLine.arguments) ?? digitsHint(text) ?? text, 2)
         default:
             break
         }
@@ -77,6 +77,21 @@ extension Testbed {
 }
 
 extension Testbed {
+    /// ArgumentParser's "The value '1e3' is invalid for '--rows <rows>'" says nothing of why:
+    /// an integer option takes digits only. Said on its first line when the value is a
+    /// whole number written otherwise (`1e3`, `2.0`).
+    static func digitsHint(_ text: String) -> String? {
+        let prefix = "The value '"
+        guard text.hasPrefix(prefix), let end = text.dropFirst(prefix.count).firstIndex(of: "'") else { return nil }
+        let value = String(text[text.index(text.startIndex, offsetBy: prefix.count)..<end])
+        guard Int64(value) == nil, let number = Double(value), number.isFinite, number == number.rounded(),
+            abs(number) < 9.0e15
+        else { return nil }
+        let lines = text.split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: false)
+        let hint = String(lines[0]) + "; it takes an integer in digits: write \(Int64(number))"
+        return lines.count > 1 ? hint + "\n" + lines[1] : hint
+    }
+
     /// ArgumentParser reads `--seed -1`'s `-1` as an option, so it reports the value missing;
     /// said as it is when the word after the option is a negative number: the value is out of
     /// range, or, where negatives are meaningful, `--seed=-1` passes it.

@@ -83,6 +83,7 @@ enum QueryCases {
                    memory: 4_000_000_000)
             option("backend-then-enable", ["--rows", "20", "--enable", "teleport", "--backend", "postgres"], "--enable")
             // A single-valued option or flag given twice is refused, not the last one taken.
+            option("rows-exponent", ["--rows", "1e3"], "--rows <rows>'; it takes an integer in digits: write 1000")
             option("rows-twice", ["--rows", "20", "--rows", "30"], "--rows is given twice ('--rows 20', then '--rows 30')")
             option("rows-twice-equals", ["--rows=20", "--seed", "1", "--rows", "20"], "--rows is given twice")
             option("preset-twice", ["--rows", "20", "--preset", "all-on", "--preset", "seed"], "--preset is given twice")
