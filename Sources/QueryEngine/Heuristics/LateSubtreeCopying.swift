@@ -672,14 +672,13 @@ public final class LateSubtreeCopying: Heuristic {
             case .apply(.select) = graph[other.parent].operation {
             // The original is left to the other parent: a select whose turn is still to come.
             select = other.parent
-        } else if let above = Self.selectAbove(edge.parent, graph) {
+        } else if graph[edge.parent].scheme == graph[child].scheme, let above = Self.selectAbove(edge.parent, graph) {
             // Both edges of a self-join are copied in turn (the second is this branch again).
             select = above
         } else {
             return false
         }
         guard case let .apply(.select(predicate)) = graph[select].operation, graph[select].copiedFrom == nil,
-            predicate.attributes.isSubset(of: graph[child].scheme.attributes),
             !given.impliesSyntactically(predicate)
         else { return false }
         let narrowed = Predicate.all([given, predicate])
@@ -688,8 +687,10 @@ public final class LateSubtreeCopying: Heuristic {
 
     /// The select that a chain of single readers leads up to from `node`: each node on the
     /// way is read by one parent node (along one edge, or both edges of a self-join), feeds
-    /// no output, and renames nothing, so the select's attributes mean the same below; nil
-    /// past `SelectPushdown.treeLimit` levels. Copying the child for every edge of `node`
+    /// no output, renames nothing and has `node`'s scheme, so the select's attributes are
+    /// `node`'s and mean the same there (compared as schemes: building the predicate's
+    /// attribute set cost `many-selects-union` 10k instructions a run); nil past
+    /// `SelectPushdown.treeLimit` levels. Copying the child for every edge of `node`
     /// then leaves the select a tree it alone reads. Issue 15, held-out seed 318 case 1190 at
     /// `--rows 300`: `((t1 join t1) select (c < null) minus t1 join t1) select (c == null)`,
     /// `t1` read by two self-joins; the copies for the first were vetoed (both self-joins
@@ -704,7 +705,7 @@ public final class LateSubtreeCopying: Heuristic {
             }
             let parents = graph[current].parents
             guard let reader = parents.first?.parent, graph[current].outputs.isEmpty,
-                parents.allSatisfy({ $0.parent == reader })
+                parents.allSatisfy({ $0.parent == reader }), graph[reader].scheme == graph[node].scheme
             else { return nil }
             if case .apply(.select) = graph[reader].operation { return reader }
             current = reader
