@@ -689,7 +689,7 @@ public final class LateSubtreeCopying: Heuristic {
     /// way is read by one parent node (along one edge, or both edges of a self-join), feeds
     /// no output, renames nothing and has `node`'s scheme, so the select's attributes are
     /// `node`'s and mean the same there (compared as schemes: building the predicate's
-    /// attribute set cost `many-selects-union` 10k instructions a run); nil past
+    /// attribute set cost `many-selects-union` about 15k instructions a run); nil past
     /// `SelectPushdown.treeLimit` levels. Copying the child for every edge of `node`
     /// then leaves the select a tree it alone reads. Issue 15, held-out seed 318 case 1190 at
     /// `--rows 300`: `((t1 join t1) select (c < null) minus t1 join t1) select (c == null)`,
