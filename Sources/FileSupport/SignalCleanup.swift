@@ -22,19 +22,41 @@ public final class SignalCleanup: @unchecked Sendable {
     /// The signal the process is dying of, once the signal thread has started its actions.
     private var dyingOf: Int32 = 0
 
-    private init() { pthread_mutex_init(&mutex, nil) }
+    private init() {
+        // Recursive, so that `holdingActions` may call `add` and `remove` inside.
+        var attributes = pthread_mutexattr_t()
+        pthread_mutexattr_init(&attributes)
+        pthread_mutexattr_settype(&attributes, Int32(PTHREAD_MUTEX_RECURSIVE))
+        pthread_mutex_init(&mutex, &attributes)
+        pthread_mutexattr_destroy(&attributes)
+    }
 
     /// Registers `action`; the token removes it again (`remove`) once it is no longer needed.
     public func add(_ action: @escaping @Sendable () -> Void) -> Int {
+        installIfNeeded()
         pthread_mutex_lock(&mutex)
+        defer { pthread_mutex_unlock(&mutex) }
         nextToken += 1
-        let token = nextToken
-        actions[token] = action
-        let first = !installed
+        actions[nextToken] = action
+        return nextToken
+    }
+
+    /// Runs `body` (make a temporary, then `add` its removal) with the handlers installed and
+    /// a signal's actions held back until it returns, so that no signal can end the process
+    /// between the temporary appearing and its removal being registered.
+    public func holdingActions<T>(_ body: () throws -> T) rethrows -> T {
+        installIfNeeded()
+        pthread_mutex_lock(&mutex)
+        defer { pthread_mutex_unlock(&mutex) }
+        return try body()
+    }
+
+    private func installIfNeeded() {
+        pthread_mutex_lock(&mutex)
+        defer { pthread_mutex_unlock(&mutex) }
+        guard !installed else { return }
         installed = true
-        pthread_mutex_unlock(&mutex)
-        if first { Self.installHandlers() }
-        return token
+        Self.installHandlers()
     }
 
     public func remove(_ token: Int) {
@@ -44,11 +66,21 @@ public final class SignalCleanup: @unchecked Sendable {
     }
 
     /// Runs `body` with `path` removed (as a whole tree) should a signal end the process
-    /// meanwhile: for temporaries that are renamed into place or removed when `body` ends.
+    /// meanwhile: for temporaries that are made inside `body` and renamed into place or
+    /// removed when it ends. Registered before `body` runs, so no signal can fall between
+    /// the temporary appearing and its removal being known.
     public func removing<T>(_ path: String, during body: () throws -> T) rethrows -> T {
-        let token = add { FileSystem.removeTree(path) }
+        let token = add { Self.removeTreeBeingWritten(path) }
         defer { remove(token) }
         return try body()
+    }
+
+    /// Removes `path` while another thread may still be creating files in it: renamed away
+    /// first, so that no file can be made in it after its entries were listed (a plain
+    /// `removeTree` then finds it not empty and leaves it).
+    public static func removeTreeBeingWritten(_ path: String) {
+        let away = FileSystem.temporarySibling(of: path)
+        FileSystem.removeTree(rename(path, away) == 0 ? away : path)
     }
 
     /// Whether a signal is ending the process (its actions have started).

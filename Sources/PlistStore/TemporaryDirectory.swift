@@ -20,11 +20,13 @@ public final class TemporaryDirectory {
         if base.isEmpty { base = "/tmp" }
         while base.count > 1 && base.hasSuffix("/") { base.removeLast() }
         var template = Array((base + "/\(prefix)-XXXXXX").utf8CString)
-        let made = template.withUnsafeMutableBufferPointer { buffer in buffer.baseAddress.flatMap { mkdtemp($0) } }
-        guard made != nil else { throw PlistError(base, "cannot hold a temporary directory: " + String(cString: strerror(errno))) }
-        let directory = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        path = directory
-        cleanup = SignalCleanup.shared.add { FileSystem.removeTree(directory) }
+        // Made and registered for removal with no signal able to fall in between.
+        (path, cleanup) = try SignalCleanup.shared.holdingActions {
+            let made = template.withUnsafeMutableBufferPointer { buffer in buffer.baseAddress.flatMap { mkdtemp($0) } }
+            guard made != nil else { throw PlistError(base, "cannot hold a temporary directory: " + String(cString: strerror(errno))) }
+            let directory = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            return (directory, SignalCleanup.shared.add { SignalCleanup.removeTreeBeingWritten(directory) })
+        }
     }
 
     deinit {

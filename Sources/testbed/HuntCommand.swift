@@ -152,10 +152,13 @@ struct HuntCommand: ParsableCommand {
         hunter.robustnessOrders = orders
         let directory = out ?? "Results/hunt/s\(seed)-n\(random)"
         let existed = FileSystem.exists(directory)
-        let lock = try claimOutput(directory)
         // Nothing is written until the hunt ends, so a hunt stopped by a signal leaves the
-        // directory as it found it (nothing that would refuse a rerun).
-        let cleanup = SignalCleanup.shared.add { DirectoryLock.removeIfOnlyLocked(directory, keepDirectory: existed) }
+        // directory as it found it (nothing that would refuse a rerun). The claim and its
+        // removal's registration are one step to a signal.
+        let (lock, cleanup) = try SignalCleanup.shared.holdingActions {
+            let lock = try claimOutput(directory)
+            return (lock, SignalCleanup.shared.add { DirectoryLock.removeIfOnlyLocked(directory, keepDirectory: existed) })
+        }
         defer {
             SignalCleanup.shared.remove(cleanup)
             lock?.release()

@@ -20,8 +20,11 @@ final class SignalCleanupTests: XCTestCase {
     /// temporary exists), sends `signal`, and returns the exit status as a shell reports it.
     private func interrupt(_ arguments: [String], by signal: Int32, when ready: () -> Bool) throws -> Int32 {
         let process = Process()
-        process.executableURL = try Battery.executable()
-        process.arguments = arguments
+        // Through `env --default-signal`: a test runner started in the background by a
+        // shell has SIGINT ignored, the child would inherit that, and the testbed rightly
+        // leaves an ignored signal alone.
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["--default-signal=INT,TERM,HUP", try Battery.executable().path] + arguments
         process.currentDirectoryURL = URL(fileURLWithPath: work)
         process.environment = ProcessInfo.processInfo.environment.merging(["TMPDIR": tmp]) { $1 }
         process.standardOutput = FileHandle.nullDevice
@@ -32,6 +35,12 @@ final class SignalCleanupTests: XCTestCase {
         XCTAssertTrue(process.isRunning, "\(arguments) ended before the signal")
         XCTAssertTrue(ready(), "\(arguments) never made its temporary")
         kill(process.processIdentifier, signal)
+        let ended = Date().addingTimeInterval(60)
+        while process.isRunning && Date() < ended { usleep(20_000) }
+        if process.isRunning {
+            kill(process.processIdentifier, SIGKILL)
+            XCTFail("\(arguments) was still running a minute after signal \(signal)")
+        }
         process.waitUntilExit()
         return process.terminationReason == .uncaughtSignal ? 128 + process.terminationStatus : process.terminationStatus
     }

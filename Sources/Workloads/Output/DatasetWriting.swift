@@ -134,8 +134,11 @@ func publishDirectory<T>(
     }
     let temporary = FileSystem.temporarySibling(of: directory)
     do {
-        try FileSystem.makeDirectory(temporary)
-        let result = try SignalCleanup.shared.removing(temporary) { try fill(temporary) }
+        // Registered before it is made, so no signal can leave it behind.
+        let result = try SignalCleanup.shared.removing(temporary) {
+            try FileSystem.makeDirectory(temporary)
+            return try fill(temporary)
+        }
         if FileSystem.kind(of: directory) == .directory { FileSystem.removeEmptyDirectory(directory) }
         try FileSystem.rename(temporary, to: directory)
         return result
