@@ -67,6 +67,13 @@ enum Battery {
         throw XCTSkip("no testbed executable")
     }
 
+    /// The testbed started through `env --default-signal`, for tests that signal it: a test
+    /// runner started in the background by a shell has SIGINT ignored, a child inherits
+    /// that, and the testbed rightly leaves an ignored signal alone.
+    static func signalledCommand(_ arguments: [String]) throws -> (executable: URL, arguments: [String]) {
+        (URL(fileURLWithPath: "/usr/bin/env"), ["--default-signal=INT,TERM,HUP", try executable().path] + arguments)
+    }
+
     /// name -> (size, FNV-1a of the contents) for every entry under `root`, recursively.
     static func snapshot(_ root: URL) -> [String: String] {
         var result: [String: String] = [:]

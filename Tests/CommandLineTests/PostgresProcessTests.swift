@@ -49,8 +49,7 @@ final class PostgresProcessTests: XCTestCase {
 
     private func start(_ arguments: [String], environment: [String: String] = [:]) throws -> (Process, Pipe) {
         let process = Process()
-        process.executableURL = try Battery.executable()
-        process.arguments = arguments
+        (process.executableURL, process.arguments) = try Battery.signalledCommand(arguments)
         process.currentDirectoryURL = URL(fileURLWithPath: work)
         var env = ProcessInfo.processInfo.environment
         env["TESTBED_QUERIES"] = Battery.repository.appendingPathComponent("Workloads/queries").path

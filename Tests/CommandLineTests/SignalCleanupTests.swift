@@ -20,11 +20,7 @@ final class SignalCleanupTests: XCTestCase {
     /// temporary exists), sends `signal`, and returns the exit status as a shell reports it.
     private func interrupt(_ arguments: [String], by signal: Int32, when ready: () -> Bool) throws -> Int32 {
         let process = Process()
-        // Through `env --default-signal`: a test runner started in the background by a
-        // shell has SIGINT ignored, the child would inherit that, and the testbed rightly
-        // leaves an ignored signal alone.
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["--default-signal=INT,TERM,HUP", try Battery.executable().path] + arguments
+        (process.executableURL, process.arguments) = try Battery.signalledCommand(arguments)
         process.currentDirectoryURL = URL(fileURLWithPath: work)
         process.environment = ProcessInfo.processInfo.environment.merging(["TMPDIR": tmp]) { $1 }
         process.standardOutput = FileHandle.nullDevice
