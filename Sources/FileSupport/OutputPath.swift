@@ -100,6 +100,14 @@ public enum Printable {
     /// `'text'` with control characters escaped.
     public static func quoted(_ text: String) -> String { "'" + escaped(text) + "'" }
 
+    /// `quoted` for a value read from a file, which may be a whole line of garbage: past
+    /// `limit` characters it is cut, and the message says how long it was.
+    public static func excerpt(_ text: String, limit: Int = 80) -> String {
+        let count = text.count
+        guard count > limit else { return quoted(text) }
+        return "'" + escaped(String(text.prefix(limit))) + "…' (\(count) characters)"
+    }
+
     /// A whole message, possibly of several lines: escaped as `escaped` does, the line
     /// breaks between its lines kept.
     public static func message(_ text: String) -> String {

@@ -77,18 +77,26 @@ extension Testbed {
 }
 
 extension Testbed {
-    /// ArgumentParser's "The value '1e3' is invalid for '--rows <rows>'" says nothing of why:
-    /// an integer option takes digits only. Said on its first line when the value is a
-    /// whole number written otherwise (`1e3`, `2.0`).
+    /// ArgumentParser's "The value '1e3' is invalid for '--rows <rows>'" says nothing of why.
+    /// Where the value is a number (so the option must take integers: a real would have
+    /// parsed), its first line says why: a whole number written otherwise (`1e3`, `2.0`) is
+    /// to be written in digits, a fraction is not a whole number, and a larger one is out
+    /// of the option's range.
     static func digitsHint(_ text: String) -> String? {
         let prefix = "The value '"
         guard text.hasPrefix(prefix), let end = text.dropFirst(prefix.count).firstIndex(of: "'") else { return nil }
         let value = String(text[text.index(text.startIndex, offsetBy: prefix.count)..<end])
-        guard Int64(value) == nil, let number = Double(value), number.isFinite, number == number.rounded(),
-            abs(number) < 9.0e15
-        else { return nil }
+        guard Int64(value) == nil, let number = Double(value), number.isFinite else { return nil }
+        let reason: String
+        if number != number.rounded() {
+            reason = "it takes a whole number"
+        } else if abs(number) < 9.0e15 && !value.allSatisfy({ $0.isASCII && $0.isNumber }) {
+            reason = "it takes an integer in digits: write \(Int64(number))"
+        } else {
+            reason = "the number is out of this option's range"
+        }
         let lines = text.split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: false)
-        let hint = String(lines[0]) + "; it takes an integer in digits: write \(Int64(number))"
+        let hint = String(lines[0]) + "; " + reason
         return lines.count > 1 ? hint + "\n" + lines[1] : hint
     }
 

@@ -54,7 +54,7 @@ enum QueryCases {
             option("rows-overflow", ["--rows", "9223372036854775808"], "--rows")
             option("rows-text", ["--rows", "ten"], "--rows")
             option("seed-neg", ["--rows", "20", "--seed", "-1"], "--seed")
-            option("seed-overflow", ["--rows", "20", "--seed", "18446744073709551616"], "--seed")
+            option("seed-overflow", ["--rows", "20", "--seed", "18446744073709551616"], "--seed <seed>'; the number is out of this option's range")
             option("shape-unknown", ["--rows", "20", "--shape", "widgets"], "--shape")
             option("shape-mismatch", ["--rows", "20", "--shape", "pets"], "q.rq")
             option("param-unknown", ["--rows", "20", "--param", "colour=blue"], "--param")
@@ -84,6 +84,7 @@ enum QueryCases {
             option("backend-then-enable", ["--rows", "20", "--enable", "teleport", "--backend", "postgres"], "--enable")
             // A single-valued option or flag given twice is refused, not the last one taken.
             option("rows-exponent", ["--rows", "1e3"], "--rows <rows>'; it takes an integer in digits: write 1000")
+            option("rows-fraction", ["--rows", "2.5"], "--rows <rows>'; it takes a whole number")
             option("rows-twice", ["--rows", "20", "--rows", "30"], "--rows is given twice ('--rows 20', then '--rows 30')")
             option("rows-twice-equals", ["--rows=20", "--seed", "1", "--rows", "20"], "--rows is given twice")
             option("preset-twice", ["--rows", "20", "--preset", "all-on", "--preset", "seed"], "--preset is given twice")

@@ -77,14 +77,21 @@ final class ReportTests: XCTestCase {
         var table = try CSVTable(parsing: passes, file: "p")
         table.rows[0][try XCTUnwrap(table.column("us"))] = "nan"
         let cases = [("passes.csv", "a,b\n1,2\n", "passes.csv:1: no column 'query'"), ("passes.csv", "garbage", "passes.csv:1"),
-                     ("passes.csv", table.text, "passes.csv:2: column us holds 'nan'"), ("run.txt", "", "run.txt is not a run state file")]
-        for (name, text, expected) in cases {
+                     ("passes.csv", table.text, "passes.csv:2: column us holds 'nan'"), ("run.txt", "", "run.txt is not a run state file"),
+                     // A garbage line is cut in the message, not echoed whole.
+                     ("timings.csv", String(repeating: "z", count: 100_000),
+                      "timings.csv:1: column 1 of the header is '\(String(repeating: "z", count: 80))…' (100000 characters)")]
+        var longField = table
+        longField.rows[0][try XCTUnwrap(table.column("us"))] = String(repeating: "9x", count: 50_000)
+        let cut = ("passes.csv", longField.text, "passes.csv:2: column us holds '\(String(repeating: "9x", count: 40))…' (100000 characters)")
+        for (name, text, expected) in cases + [cut] {
             let original = try FileSystem.readText(out + "/" + name)
             try FileSystem.writeText(text, to: out + "/" + name)
             let before = try snapshot(out)
             let console = CapturedConsole()
-            XCTAssertEqual(ReportInvocation(directory: out).execute(console: console.console), 2, "\(name): \(text)")
-            XCTAssertTrue(console.err.contains(expected), "\(expected) not in \(console.err)")
+            XCTAssertEqual(ReportInvocation(directory: out).execute(console: console.console), 2, "\(name): \(text.prefix(100))")
+            XCTAssertTrue(console.err.contains(expected), "\(expected) not in \(console.err.prefix(500))")
+            XCTAssertLessThan(console.err.count, 400, "\(name): the message stays short")
             XCTAssertEqual(try snapshot(out), before, "\(name): the refused report wrote nothing")
             try FileSystem.writeText(original, to: out + "/" + name)
         }

@@ -65,7 +65,7 @@ public struct MergeInvocation: ExperimentInvocation {
                 if let text = environment.calibrationText {
                     let range = ShardEnvironment.calibrationRange
                     throw ExperimentFailure.usage("merge: --normalise: \(Printable.quoted(FileSystem.join(directory, Environment.fileName))): "
-                        + "calibration_us \(Printable.quoted(text)) is not a time in microseconds from "
+                        + "calibration_us \(Printable.excerpt(text)) is not a time in microseconds from "
                         + "\(String(format: "%g", range.lowerBound)) to \(String(format: "%g", range.upperBound)); merge without --normalise")
                 }
                 throw ExperimentFailure.usage("merge: --normalise: \(Printable.quoted(directory)) records no calibration_us "

@@ -13,7 +13,7 @@ public struct CSVRecord {
     public var place: String { "\(Printable.escaped(file)):\(line)" }
 
     public func failure(_ column: String, _ problem: String) -> ExperimentFailure {
-        .usage("\(place): column \(column) holds \(Printable.quoted(fields[column] ?? "")); \(problem)")
+        .usage("\(place): column \(column) holds \(Printable.excerpt(fields[column] ?? "")); \(problem)")
     }
 
     public func text(_ column: String) -> String { fields[column] ?? "" }

@@ -97,7 +97,7 @@ public struct CSVTable: Equatable {
         guard header != expected else { return }
         let place = Printable.escaped(file) + ":1"
         for (i, name) in expected.enumerated() where i >= header.count || header[i] != name {
-            let found = i < header.count ? Printable.quoted(header[i]) : "nothing"
+            let found = i < header.count ? Printable.excerpt(header[i]) : "nothing"
             throw ExperimentFailure.usage("\(place): column \(i + 1) of the header is \(found), expected '\(name)'; "
                 + "this is not a file this testbed writes")
         }
