@@ -34,7 +34,7 @@ public final class SignalCleanup: @unchecked Sendable {
     /// Registers `action`; the token removes it again (`remove`) once it is no longer needed.
     public func add(_ action: @escaping @Sendable () -> Void) -> Int {
         installIfNeeded()
-        pthread_mutex_lock(&mutex)
+        lockUnlessDying()
         defer { pthread_mutex_unlock(&mutex) }
         nextToken += 1
         actions[nextToken] = action
@@ -46,9 +46,34 @@ public final class SignalCleanup: @unchecked Sendable {
     /// between the temporary appearing and its removal being registered.
     public func holdingActions<T>(_ body: () throws -> T) rethrows -> T {
         installIfNeeded()
-        pthread_mutex_lock(&mutex)
+        lockUnlessDying()
         defer { pthread_mutex_unlock(&mutex) }
         return try body()
+    }
+
+    /// Takes the mutex, unless a signal is ending the process: its actions are taken, so
+    /// an action registered now would never run, and the temporary it is for must not be
+    /// made. The calling thread then waits for the end instead.
+    private func lockUnlessDying() {
+        pthread_mutex_lock(&mutex)
+        // The signal thread itself (an action that registers one more) goes on.
+        guard dyingOf != 0, pthread_equal(pthread_self(), signalThread) == 0 else { return }
+        pthread_mutex_unlock(&mutex)
+        parkIfDying()
+    }
+
+    /// Starts the signal thread (and takes over the signals still at their default action),
+    /// so that a handler installed later can hand a signal to it with `endBySignal`.
+    public func prepare() { installIfNeeded() }
+
+    /// For a signal handler of someone else's (see `prepare`): has the signal thread run
+    /// every action and then end the process by `sig`'s default action. Async-signal-safe:
+    /// one write to the thread's pipe, or, without the thread, the default action at once.
+    public static func endBySignal(_ sig: Int32) {
+        var byte = UInt8(truncatingIfNeeded: sig)
+        if signalPipeWrite >= 0 && write(signalPipeWrite, &byte, 1) == 1 { return }
+        signal(sig, SIG_DFL)
+        raise(sig)
     }
 
     private func installIfNeeded() {
@@ -90,6 +115,13 @@ public final class SignalCleanup: @unchecked Sendable {
         return dyingOf != 0
     }
 
+    /// Never returns while a signal is ending the process: for a thread whose work the
+    /// signal's actions cut away (a temporary removed under it, a server stopped under a
+    /// query), which must not report that as a failure of its own or exit first.
+    public func parkIfDying() {
+        while isDyingOfASignal { pause() }
+    }
+
     /// Takes every action out, marking the process as dying of `sig`.
     private func takeActions(dyingOf sig: Int32) -> [@Sendable () -> Void] {
         pthread_mutex_lock(&mutex)
@@ -104,12 +136,14 @@ public final class SignalCleanup: @unchecked Sendable {
         guard let fds = ProcessSpawn.pipe() else { return }
         signalPipeWrite = fds.write
         signalPipeRead = fds.read
-        var thread = pthread_t()
-        guard pthread_create(&thread, nil, { _ in
+        guard pthread_create(&signalThread, nil, { _ in
             SignalCleanup.signalLoop()
             return nil
         }, nil) == 0 else { return }
-        pthread_detach(thread)
+        pthread_detach(signalThread)
+        // The main thread may reach `exit` while the signal thread runs its actions; the
+        // process must still die of the signal.
+        atexit { SignalCleanup.shared.parkIfDying() }
         for sig in [SIGINT, SIGTERM, SIGHUP] {
             let previous = signal(sig) { received in
                 var byte = UInt8(truncatingIfNeeded: received)
@@ -137,3 +171,4 @@ public final class SignalCleanup: @unchecked Sendable {
 
 nonisolated(unsafe) private var signalPipeWrite: Int32 = -1
 nonisolated(unsafe) private var signalPipeRead: Int32 = -1
+nonisolated(unsafe) private var signalThread = pthread_t()

@@ -50,8 +50,8 @@ final class ServerRegistry: @unchecked Sendable {
             ServerRegistry.shared.stopAll()
             // Stopping the servers on a signal breaks the connection under a running query, so
             // the main thread may reach `exit` with an error status first; the process must
-            // still die of the signal, so wait here for the signal thread to raise it.
-            while SignalCleanup.shared.isDyingOfASignal { pause() }
+            // still die of the signal (SignalCleanup waits at exit for that too).
+            SignalCleanup.shared.parkIfDying()
         }
         _ = SignalCleanup.shared.add { ServerRegistry.shared.stopAll() }
     }

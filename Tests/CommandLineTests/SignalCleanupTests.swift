@@ -7,11 +7,14 @@ import XCTest
 final class SignalCleanupTests: XCTestCase {
     private var work = ""
     private var tmp = ""
+    /// The last interrupted command's standard error.
+    private var errors = ""
 
     override func setUpWithError() throws {
         let base = FileManager.default.temporaryDirectory.appendingPathComponent("signals-" + UUID().uuidString.prefix(8)).path
         work = base + "/work"
         tmp = base + "/tmp"
+        errors = base + "/stderr.txt"
         for path in [work, tmp] { try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true) }
         addTeardownBlock { try? FileManager.default.removeItem(atPath: base) }
     }
@@ -24,7 +27,10 @@ final class SignalCleanupTests: XCTestCase {
         process.currentDirectoryURL = URL(fileURLWithPath: work)
         process.environment = ProcessInfo.processInfo.environment.merging(["TMPDIR": tmp]) { $1 }
         process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
+        XCTAssertTrue(FileManager.default.createFile(atPath: errors, contents: nil))
+        let errorFile = try FileHandle(forWritingTo: URL(fileURLWithPath: errors))
+        defer { try? errorFile.close() }
+        process.standardError = errorFile
         try process.run()
         let deadline = Date().addingTimeInterval(120)
         while !ready() && process.isRunning && Date() < deadline { usleep(20_000) }
@@ -60,6 +66,46 @@ final class SignalCleanupTests: XCTestCase {
                                    by: SIGTERM) { entries(tmp).contains { $0.hasPrefix("testbed-plist-") } }
         XCTAssertEqual(status, 128 + SIGTERM)
         XCTAssertEqual(entries(tmp).filter { $0.hasPrefix("testbed-plist-") }, [])
+    }
+
+    /// A run acts on a signal at once while it generates or loads a dataset (minutes at a
+    /// million rows), not when that step ends: it dies of the signal, its temporary goes, and
+    /// the cells it finished stay for --resume.
+    func testARunStoppedWhilePreparingADatasetEndsAtOnceKeepingItsCells() throws {
+        let config = """
+            name: preparing
+            dataset:
+              shape: documents
+              rows: [20, 500000]
+              seed: 7
+            backend: [plist-directory]
+            queries:
+              - name: with-children
+                text: |
+                  let children = selected_documents project [id] rename [id -> parent_id] join documents
+                  output children
+            flagsets:
+              all-on: {preset: all-on}
+            repetitions: 1
+            warmup: 0
+            plans: false
+
+            """
+        try config.write(toFile: work + "/preparing.yaml", atomically: true, encoding: .utf8)
+        // Ready once the first cell is kept and the big dataset's files are being written
+        // (the small one has at most 20 of them).
+        let status = try interrupt(["run", "preparing.yaml", "--out", "out"], by: SIGTERM) {
+            FileManager.default.fileExists(atPath: work + "/out/timings.csv")
+                && entries(tmp).contains { entries(tmp + "/" + $0 + "/data/documents").count > 100 }
+        }
+        XCTAssertEqual(status, 128 + SIGTERM)
+        let said = try String(contentsOfFile: errors, encoding: .utf8)
+        XCTAssertTrue(said.contains("stopped while preparing with-children rows=500000") && said.contains("kept 1 of 2 cells")
+                      && said.contains("--resume --out out"), said)
+        XCTAssertEqual(entries(tmp).filter { $0.hasPrefix("testbed-plist-") || $0.hasPrefix(".testbed-plist-") }, [])
+        let timings = try String(contentsOfFile: work + "/out/timings.csv", encoding: .utf8)
+        XCTAssertEqual(timings.split(separator: "\n").count, 2, "the 20-row cell is kept: \(timings)")
+        XCTAssertTrue(timings.contains(",20,"), timings)
     }
 
     func testAStoppedHuntLeavesItsOutputDirectoryAsItFoundIt() throws {

@@ -58,7 +58,8 @@ public final class ExperimentRunner {
             for cell in pending {
                 if Interruption.requested || hooks.shouldStop?(finished) == true { interrupted = true; break }
                 progress.starting(cell.description)
-                guard let (cellRecords, cellPasses) = try runCell(cell, cache: cache) else { interrupted = true; break }
+                let notice = "\ntestbed: stopped while preparing \(cell); " + interruptedNotice(kept: mine.count - pending.count + finished, of: mine.count)
+                guard let (cellRecords, cellPasses) = try runCell(cell, cache: cache, notice: notice) else { interrupted = true; break }
                 records += cellRecords
                 passRecords += cellPasses
                 try FileSystem.writeTextAtomically(PassesFile.text(passRecords, order: order), to: FileSystem.join(directory, PassesFile.name))
@@ -94,11 +95,15 @@ public final class ExperimentRunner {
                                         interrupted: interrupted, shard: shard)
         interrupted = outcome.interrupted
         if interrupted {
-            console.err("testbed: interrupted; kept \(done) of \(mine.count) cells in \(directory)\n"
-                + "continue with: testbed run \(configPath) --resume --out \(directory)"
-                + (shard.isWhole ? "" : " --shard \(shard)") + "\n")
+            console.err("testbed: interrupted; " + interruptedNotice(kept: done, of: mine.count))
         }
         return outcome
+    }
+
+    private func interruptedNotice(kept done: Int, of total: Int) -> String {
+        "kept \(done) of \(total) cells in \(directory)\n"
+            + "continue with: testbed run \(configPath) --resume --out \(directory)"
+            + (shard.isWhole ? "" : " --shard \(shard)") + "\n"
     }
 
     /// The cells of this shard that `existing` does not hold complete: what is left to run.
@@ -120,7 +125,10 @@ public final class ExperimentRunner {
 
     /// The repetitions of one cell after its warm-up runs, and their pass and hook times;
     /// nil if interrupted meanwhile.
-    private func runCell(_ cell: Cell, cache: DatasetCache) throws -> ([TimingRecord], [PassRecord])? {
+    /// `notice` is printed should a signal end the process while the cell's data is
+    /// generated or loaded (`Interruption.endingAtOnce`).
+    private func runCell(_ cell: Cell, cache: DatasetCache, notice: String) throws -> ([TimingRecord], [PassRecord])? {
+        let data = try Interruption.endingAtOnce(notice: notice) { try cache.data(rows: cell.rows) }
         if let stream = experiment.changes, cell.isTestbed {
             guard let query = experiment.query(named: cell.query), let set = experiment.flagSet(named: cell.flagset) else {
                 throw ExperimentFailure.usage("\(cell) is not a cell of the experiment")
@@ -129,14 +137,14 @@ public final class ExperimentRunner {
             engine.disabledPasses = Set(experiment.disabledPasses + disabledPasses)
             if let checked { engine.checked = checked }
             var runner = ChangeCellRunner(experiment: experiment, stream: stream, cell: cell, query: query, engine: engine,
-                                          data: try cache.data(rows: cell.rows))
+                                          data: data)
             runner.tamper = hooks.changes
             var equality = self.equality
             defer { self.equality = equality }
             return try runner.run { cell, group, hash, results in equality.keep(cell, group: group, hash: hash, results: results) }
                 .map { ($0, []) }
         }
-        var executor = try makeExecutor(cell, data: try cache.data(rows: cell.rows))
+        var executor = try Interruption.endingAtOnce(notice: notice) { try makeExecutor(cell, data: data) }
         if let replace = hooks.executor { executor = replace(cell, executor) }
         for _ in 0..<experiment.warmup {
             if Interruption.requested { return nil }
