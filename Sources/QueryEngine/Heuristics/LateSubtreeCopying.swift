@@ -661,28 +661,52 @@ public final class LateSubtreeCopying: Heuristic {
         // A child that feeds an output is read whole anyway: a copy only adds its rows. Below
         // the child, a tree nothing else reads, so that the select's predicate narrows it.
         guard !run.hasDrainedASource, graph[child].outputs.isEmpty,
-            graph[child].children.allSatisfy({ SelectPushdown.readsAloneATree($0, graph) }),
+            graph[child].children.allSatisfy({ SelectPushdown.readsAloneATree($0, graph) }) || Self.readsAloneBelow(child, graph),
             let given = run.filterBeingProvided(along: edge)
         else { return false }
-        let select: NodeID
         let parents = graph[child].parents
         if case .apply(.select) = graph[edge.parent].operation {
-            select = edge.parent
-        } else if parents.count == 2, let other = parents.first(where: { $0 != edge }), !run.hasProvided(along: other),
-            case .apply(.select) = graph[other.parent].operation {
-            // The original is left to the other parent: a select whose turn is still to come.
-            select = other.parent
-        } else if graph[edge.parent].scheme == graph[child].scheme, let above = Self.selectAbove(edge.parent, graph) {
-            // Both edges of a self-join are copied in turn (the second is this branch again).
-            select = above
-        } else {
-            return false
+            return selectNarrows(edge.parent, child, given, graph, run)
         }
+        // The original is left to the other parent: a select whose turn is still to come.
+        if parents.count == 2, let other = parents.first(where: { $0 != edge }), !run.hasProvided(along: other),
+            case .apply(.select) = graph[other.parent].operation, selectNarrows(other.parent, child, given, graph, run) {
+            return true
+        }
+        // Both edges of a self-join are copied in turn (the second is this branch again), and
+        // a node shared inside a copied subtree is copied for the chain up to the select
+        // (`readsAloneBelow`; 326/1842, where the other parent is a select that does not narrow).
+        guard graph[edge.parent].scheme == graph[child].scheme, let above = Self.selectAbove(edge.parent, graph) else { return false }
+        return selectNarrows(above, child, given, graph, run)
+    }
+
+    /// Whether `select`'s own predicate, added to the filter `given` along the copied edge,
+    /// matches nothing or fetches far less below `child`.
+    private func selectNarrows(_ select: NodeID, _ child: NodeID, _ given: Predicate, _ graph: PlanGraph,
+                               _ run: any RunnerContext) -> Bool {
         guard case let .apply(.select(predicate)) = graph[select].operation, graph[select].copiedFrom == nil,
             !given.impliesSyntactically(predicate)
         else { return false }
         let narrowed = Predicate.all([given, predicate])
         return narrowed.pinnedValuesContradict || fetchesFarLessBelow(child, narrowed, than: given, run)
+    }
+
+    /// Whether nothing outside `node`'s subtree reads a node below it (within
+    /// `SelectPushdown.treeLimit` nodes). Sharing inside the subtree is split by the copies
+    /// the same wave makes below, each asked here again (`selectAbove` finds the select over
+    /// the copied chain), so the select's predicate still reaches all of it. Issue 15,
+    /// held-out seed 326 case 1842 at `--rows 300`: `shared_2 = (t1 rename [a -> b]) join
+    /// itself`, `shared_3 = shared_2 union shared_2 select (…)`, under `(shared_3 join
+    /// shared_3 select (b > "line\nbreak") select (…)) select (b == null)`. The union was
+    /// read by the join and by the select, and below it `shared_2` by the union and the
+    /// select under it, so the copy of the union was vetoed (both readers give `b == null`);
+    /// uncopied, `b > "line\nbreak"`, which contradicts `b == null`, never reached `t1`, and
+    /// its 20 null rows were read where `seed`, copying, read 0.
+    static func readsAloneBelow(_ node: NodeID, _ graph: PlanGraph) -> Bool {
+        guard let nodes = graph.subtree(of: node, upTo: SelectPushdown.treeLimit) else { return false }
+        return nodes.dropFirst().allSatisfy { below in
+            graph[below].outputs.isEmpty && graph[below].parents.allSatisfy { nodes.contains($0.parent) }
+        }
     }
 
     /// The select that a chain of single readers leads up to from `node`: each node on the
