@@ -16,12 +16,23 @@ extension FileSystem {
     /// Creates `path` and any missing parents; an existing directory is fine.
     public static func makeDirectories(_ path: String) throws {
         var prefix = path.hasPrefix("/") ? "/" : ""
+        var made: [String] = []
         for part in path.split(separator: "/") {
             prefix += part + "/"
             if isDirectory(prefix) { continue }
-            guard mkdir(prefix, 0o755) == 0 || errno == EEXIST else {
+            if mkdir(prefix, 0o755) == 0 {
+                made.append(prefix)
+            } else if errno != EEXIST {
                 throw FileSystemError.current("create directory", path)
             }
+        }
+        // A signal's actions may be removing the temporary this extends (renamed away first,
+        // so the loop above made its root anew): undo that and wait for the end rather than
+        // leave a tree behind. The signal thread marks the process dying before it removes
+        // anything, so a root made after the removal is seen here.
+        if !made.isEmpty && SignalCleanup.shared.mustStop {
+            for directory in made.reversed() { rmdir(directory) }
+            SignalCleanup.shared.parkIfDying()
         }
     }
 

@@ -56,10 +56,15 @@ public final class SignalCleanup: @unchecked Sendable {
     /// made. The calling thread then waits for the end instead.
     private func lockUnlessDying() {
         pthread_mutex_lock(&mutex)
-        // The signal thread itself (an action that registers one more) goes on.
-        guard dyingOf != 0, pthread_equal(pthread_self(), signalThread) == 0 else { return }
+        guard mustStop else { return }
         pthread_mutex_unlock(&mutex)
         parkIfDying()
+    }
+
+    /// Whether a signal is ending the process and this thread is not the signal thread (whose
+    /// actions go on, even one that registers one more): this thread must make nothing more.
+    public var mustStop: Bool {
+        isDyingOfASignal && pthread_equal(pthread_self(), signalThread) == 0
     }
 
     /// Starts the signal thread (and takes over the signals still at their default action),
@@ -119,7 +124,7 @@ public final class SignalCleanup: @unchecked Sendable {
     /// signal's actions cut away (a temporary removed under it, a server stopped under a
     /// query), which must not report that as a failure of its own or exit first.
     public func parkIfDying() {
-        while isDyingOfASignal { pause() }
+        while mustStop { pause() }
     }
 
     /// Takes every action out, marking the process as dying of `sig`.
