@@ -86,8 +86,14 @@ extension Testbed {
         let prefix = "The value '"
         guard text.hasPrefix(prefix), let end = text.dropFirst(prefix.count).firstIndex(of: "'") else { return nil }
         let value = String(text[text.index(text.startIndex, offsetBy: prefix.count)..<end])
-        guard Int64(value) == nil, let number = Double(value), number.isFinite else { return nil }
+        guard Int64(value) == nil, !text.contains("Please provide one of") else { return nil }
         let reason: String
+        guard let number = Double(value), number.isFinite else {
+            // Every option whose value fails to parse without a list of choices takes a
+            // number (the others are text or name their choices); `--seed abc` said only
+            // "is invalid".
+            return hinted(text, "it takes a number")
+        }
         if number != number.rounded() {
             reason = "it takes a whole number"
         } else if abs(number) < 9.0e15 && !value.allSatisfy({ $0.isASCII && $0.isNumber }) {
@@ -95,6 +101,11 @@ extension Testbed {
         } else {
             reason = "the number is out of this option's range"
         }
+        return hinted(text, reason)
+    }
+
+    /// `text` with `reason` after its first line.
+    private static func hinted(_ text: String, _ reason: String) -> String {
         let lines = text.split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: false)
         let hint = String(lines[0]) + "; " + reason
         return lines.count > 1 ? hint + "\n" + lines[1] : hint
