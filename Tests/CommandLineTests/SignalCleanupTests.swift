@@ -108,6 +108,44 @@ final class SignalCleanupTests: XCTestCase {
         XCTAssertTrue(timings.contains(",20,"), timings)
     }
 
+    /// A change experiment loads a fresh copy of the data for every replay, outside the
+    /// dataset cache: that load ends at once too.
+    func testAChangeRunStoppedWhileLoadingAReplayEndsAtOnceKeepingItsCells() throws {
+        let config = """
+            name: replaying
+            dataset:
+              shape: documents
+              rows: [20, 400000]
+              seed: 7
+            backend: [plist-directory]
+            queries:
+              - selected-document-parent
+            flagsets:
+              all-on: {preset: all-on}
+            changes:
+              session: ui-browse
+              transactions: 2
+              seed: 3
+            modes: [incremental]
+            repetitions: 1
+            warmup: 0
+            plans: false
+
+            """
+        try config.write(toFile: work + "/replaying.yaml", atomically: true, encoding: .utf8)
+        let status = try interrupt(["run", "replaying.yaml", "--out", "out"], by: SIGINT) {
+            FileManager.default.fileExists(atPath: work + "/out/timings.csv")
+                && entries(tmp).contains { entries(tmp + "/" + $0 + "/data/documents").count > 100 }
+        }
+        XCTAssertEqual(status, 128 + SIGINT)
+        let said = try String(contentsOfFile: errors, encoding: .utf8)
+        XCTAssertTrue(said.contains("stopped while preparing selected-document-parent rows=400000")
+                      && said.contains("kept 1 of 2 cells") && said.contains("--resume --out out"), said)
+        XCTAssertEqual(entries(tmp).filter { $0.hasPrefix("testbed-plist-") || $0.hasPrefix(".testbed-plist-") }, [])
+        let timings = try String(contentsOfFile: work + "/out/timings.csv", encoding: .utf8)
+        XCTAssertEqual(timings.split(separator: "\n").count, 3, "the 20-row cell's two transactions are kept: \(timings)")
+    }
+
     func testAStoppedHuntLeavesItsOutputDirectoryAsItFoundIt() throws {
         let hunt = ["hunt", "--random", "100000", "--seed", "3", "--rows", "300", "--orders", "0", "--no-reduce", "--out"]
         var status = try interrupt(hunt + ["fresh"], by: SIGTERM) { entries(work + "/fresh") == ["run.lock"] }

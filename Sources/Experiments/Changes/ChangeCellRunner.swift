@@ -15,6 +15,9 @@ struct ChangeCellRunner {
     let query: ExperimentQuery
     let engine: QueryEngine
     let data: SizedData
+    /// Printed should a signal end the process while a replay's data is prepared
+    /// (`Interruption.endingAtOnce`).
+    let notice: String
     var tamper: ((Cell, Int, inout [RowChange]) -> Void)?
 
     /// Runs `experiment.warmup` untimed replays, then one replay per repetition; nil when
@@ -23,7 +26,7 @@ struct ChangeCellRunner {
         guard let mode = ChangeMode(rawValue: cell.mode) else {
             throw ExperimentFailure.usage("no change mode named \(cell.mode) in the experiment")
         }
-        let script = try data.changeScript(stream)
+        let script = try Interruption.endingAtOnce(notice: notice) { try data.changeScript(stream) }
         for _ in 0..<experiment.warmup {
             guard try replay(mode, script, repetition: 0, keep: { _, _, _, _ in }) != nil else { return nil }
         }
@@ -44,15 +47,20 @@ struct ChangeCellRunner {
         guard let backend = Backend(rawValue: cell.backend) else {
             throw ExperimentFailure.usage("no backend named \(cell.backend)")
         }
-        let loaded = try LoadedDataset(data.dataset, backend: backend)
+        // Loading, the initial result and the driver keep nothing if cut short (minutes at a
+        // million rows on `plist-directory`): a signal meanwhile ends the run at once.
+        let (loaded, script, initial, driver) = try Interruption.endingAtOnce(notice: notice) {
+            let loaded = try LoadedDataset(data.dataset, backend: backend)
+            let catalog = loaded.catalog
+            let parsed = try Query.parse(query.text, catalog: catalog, file: query.origin)
+            let script = try ChangeScript.parse(
+                source.text, targets: ChangeScript.targets(tables: catalog, query: parsed), file: source.file)
+            let initial = try engine.run(parsed.relations).results
+            let driver = try mode.makeDriver(query: parsed, engine: engine, orderedBy: stream.orderedBy)
+            return (loaded, script, initial, driver)
+        }
         defer { withExtendedLifetime(loaded) {} }
-        let catalog = loaded.catalog
-        let parsed = try Query.parse(query.text, catalog: catalog, file: query.origin)
-        let script = try ChangeScript.parse(
-            source.text, targets: ChangeScript.targets(tables: catalog, query: parsed), file: source.file)
-        let initial = try engine.run(parsed.relations).results
         var state = ObservedState(initial)
-        let driver = try mode.makeDriver(query: parsed, engine: engine, orderedBy: stream.orderedBy)
         var out: [TimingRecord] = []
         for (i, transaction) in script.transactions.prefix(stream.transactions).enumerated() {
             if Interruption.requested { return nil }

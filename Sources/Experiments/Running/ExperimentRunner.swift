@@ -137,7 +137,7 @@ public final class ExperimentRunner {
             engine.disabledPasses = Set(experiment.disabledPasses + disabledPasses)
             if let checked { engine.checked = checked }
             var runner = ChangeCellRunner(experiment: experiment, stream: stream, cell: cell, query: query, engine: engine,
-                                          data: data)
+                                          data: data, notice: notice)
             runner.tamper = hooks.changes
             var equality = self.equality
             defer { self.equality = equality }
