@@ -92,22 +92,29 @@ public struct RunInvocation: ExperimentInvocation {
             let environment = FileSystem.join(directory, Environment.fileName)
             let started = FileSystem.exists(environment) ? try FileSystem.readText(environment) : ""
             try FileSystem.writeTextAtomically(started + Environment.resumedLine(), to: environment)
-        } else {
-            try FileSystem.writeTextAtomically(experiment.configText, to: FileSystem.join(directory, "config.yaml"))
-            // The load is read before the calibration adds its own.
-            let environment = Environment.text(configPath: configPath)
-            try FileSystem.writeTextAtomically(environment + Environment.calibrationLine(try Calibration.measure()),
-                                               to: FileSystem.join(directory, Environment.fileName))
         }
-        console.err("testbed: running \(experiment.name) (\(shard.select(experiment.cells).count) cells"
-            + (shard.isWhole ? "" : ", shard \(shard)") + ") into \(directory)\n")
         let outcome: RunOutcome
         do {
+            if !resume {
+                try FileSystem.writeTextAtomically(experiment.configText, to: FileSystem.join(directory, "config.yaml"))
+                // The load is read before the calibration adds its own.
+                let environment = Environment.text(configPath: configPath)
+                try FileSystem.writeTextAtomically(environment + Environment.calibrationLine(try Calibration.measure()),
+                                                   to: FileSystem.join(directory, Environment.fileName))
+            }
+            console.err("testbed: running \(experiment.name) (\(shard.select(experiment.cells).count) cells"
+                + (shard.isWhole ? "" : ", shard \(shard)") + ") into \(directory)\n")
             outcome = try runner.run(existing: existing, passes: existingPasses)
         } catch let error as QueryError where !resume {
             // A change script that the data refuses (a key clash, a merging update) is bad
             // input found only while applying it: the new run is removed, so the refusal
             // leaves nothing behind, as one found before the first write does.
+            discardNewRun(directory, keepDirectory: keepDirectory)
+            throw error
+        } catch where !resume && !FileSystem.exists(FileSystem.join(directory, RunState.fileName)) {
+            // A new run that failed before its first `run.txt` (a full disk writing it, the
+            // config or the environment) has nothing to resume: removed, so that neither a
+            // new run nor `--resume` finds a directory holding only its lock and files.
             discardNewRun(directory, keepDirectory: keepDirectory)
             throw error
         }
