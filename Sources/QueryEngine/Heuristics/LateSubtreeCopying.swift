@@ -283,7 +283,26 @@ public final class LateSubtreeCopying: Heuristic {
             fetchesFarLess($0.source, $0.narrowed, than: $0.current, run)
         }) == true else { return false }
         return Self.mayNarrowLater(child, besides: edge, run) && !Self.waveNarrowsTheSame(filter, along: edge, run)
-            && copyable(child, run)
+            && !anotherGaveAsMuch(narrowed, besides: edge, run) && copyable(child, run)
+    }
+
+    /// Whether another parent gave the child a filter that the narrowed one implies (has
+    /// among its conjuncts) and that fetches no far more: the OR, narrowed, then fetches
+    /// about what the narrowed filter alone does, and a copy would read those rows again.
+    /// Issue 15, held-out seed 326 case 1884 at `--rows 300`: `shared = t2 union t2 select
+    /// (c == a or (…))` under `shared union shared select (null >= a and …)`, narrowed by
+    /// `a == 1`. In the copy of `shared` made for the outer union, the select's predicate,
+    /// which all 10 rows under `a == 1` match, reached `t2` beside the union's `a == 1`,
+    /// and its narrowing by `a == 1` was copied: `t2` read twice, 21 rows against 11.
+    private func anotherGaveAsMuch(_ narrowed: Predicate, besides edge: Edge, _ run: any RunnerContext) -> Bool {
+        guard !narrowed.isUnsatisfiable, !narrowed.pinnedValuesContradict else { return false }
+        let child = run.graph.child(at: edge)
+        return run.graph[child].parents.contains { up in
+            guard up != edge, let gave = run.providedFilter(along: up), narrowed.impliesSyntactically(gave) else {
+                return false
+            }
+            return atSource(child, narrowed, gave, run).map { !fetchesFarLess($0.source, $0.narrowed, than: $0.current, run) } ?? false
+        }
     }
 
     /// Whether the narrowing wave under way (`Runner.narrowingWave`, parents before
@@ -632,8 +651,51 @@ public final class LateSubtreeCopying: Heuristic {
         if Self.siblingsGiveTheSame(edge, child, waiting, graph, run) && !Self.breaksAWait(edge, run, onlyOnUnindexed: true) {
             return true
         }
+        if waiting == 0, othersGaveItNarrowedByNothing(edge, child, graph, run) { return !Self.breaksAWait(edge, run) }
         guard let passing = waveGivesTheSame(edge, child, waiting, graph, run) else { return false }
         return !Self.breaksAWait(edge, run, passing: passing)
+    }
+
+    /// Case 4: `edge` is the child's last parent to give a filter, and every other one gave
+    /// it `given` AND-ed with conjuncts that narrow nothing the copy could use (neither
+    /// contradicting it nor fetching far less below the child, `fetchesFarLessBelow`), or
+    /// is a select that gave its own predicate and will be given `given` by this edge's
+    /// parent (`late-filter-narrowing` then narrows it so). The original then fetches the
+    /// rows the copy would, and uncopied the child is read once under both. Issue 15,
+    /// held-out seed 326 case 1884 at `--rows 300`: `shared = t2 union t2 select (c == a or
+    /// (…))` under `shared union shared select (null >= a and …)`, narrowed by `a == 1`. The
+    /// copy of `shared` made for the outer union (its other reader's select contradicts
+    /// `a == 1`) holds `t2` under its union and its select, whose predicate all 10 rows
+    /// under `a == 1` match; the select gave first, and the union's `a == 1` was copied:
+    /// `t2` read twice, 21 rows against 11.
+    private func othersGaveItNarrowedByNothing(_ edge: Edge, _ child: NodeID, _ graph: PlanGraph,
+                                               _ run: any RunnerContext) -> Bool {
+        guard !run.hasProvided(along: edge), !run.hasStarted(child), graph[child].outputs.isEmpty,
+            run.filterState(of: child).remainingParents == 1, let given = run.filterBeingProvided(along: edge)
+        else { return false }
+        var others = 0
+        for up in graph[child].parents where up != edge {
+            guard var gave = run.providedFilter(along: up) else { return false }
+            if !gave.impliesSyntactically(given), case .apply(.select) = graph[up.parent].operation,
+                Self.willReceive(given, up.parent, from: edge.parent, graph, run) {
+                gave = .all([gave, given])
+            }
+            guard gave.impliesSyntactically(given) else { return false }
+            if gave != given && (gave.pinnedValuesContradict || fetchesFarLessBelow(child, gave, than: given, run)) { return false }
+            others += 1
+        }
+        return others > 0
+    }
+
+    /// Whether every parent edge of `node` is one of `parent`'s that gets `filter` from its
+    /// active filter (a union passes it to each operand) and has not yet.
+    private static func willReceive(_ filter: Predicate, _ node: NodeID, from parent: NodeID, _ graph: PlanGraph,
+                                    _ run: any RunnerContext) -> Bool {
+        let state = run.filterState(of: parent)
+        guard state.isActive, let passing = state.filter else { return false }
+        return graph[node].parents.allSatisfy {
+            $0.parent == parent && !run.hasProvided(along: $0) && run.derivedFilter(passing, along: $0) == filter
+        }
     }
 
     /// A copy that lets `select-pushdown` narrow one of the two reads with a select's own
