@@ -91,21 +91,27 @@ final class SignalCleanupTests: XCTestCase {
             plans: false
 
             """
-        try config.write(toFile: work + "/preparing.yaml", atomically: true, encoding: .utf8)
-        // Ready once the first cell is kept and the big dataset's files are being written
-        // (the small one has at most 20 of them).
-        let status = try interrupt(["run", "preparing.yaml", "--out", "out"], by: SIGTERM) {
+        let timings = try stopWhilePreparing(config, by: SIGTERM, cell: "with-children rows=500000")
+        XCTAssertEqual(timings.split(separator: "\n").count, 2, "the 20-row cell is kept: \(timings)")
+        XCTAssertTrue(timings.contains(",20,"), timings)
+    }
+
+    /// Runs `config` (two cells, the second a large plist-directory load), signals it once
+    /// the first cell is kept and the second's files are being written (the small one has at
+    /// most 20), checks that it died of the signal saying it stopped while preparing `cell`
+    /// and left no plist temporary, and returns the kept `timings.csv`.
+    private func stopWhilePreparing(_ config: String, by signal: Int32, cell: String) throws -> String {
+        try config.write(toFile: work + "/config.yaml", atomically: true, encoding: .utf8)
+        let status = try interrupt(["run", "config.yaml", "--out", "out"], by: signal) {
             FileManager.default.fileExists(atPath: work + "/out/timings.csv")
                 && entries(tmp).contains { entries(tmp + "/" + $0 + "/data/documents").count > 100 }
         }
-        XCTAssertEqual(status, 128 + SIGTERM)
+        XCTAssertEqual(status, 128 + signal)
         let said = try String(contentsOfFile: errors, encoding: .utf8)
-        XCTAssertTrue(said.contains("stopped while preparing with-children rows=500000") && said.contains("kept 1 of 2 cells")
+        XCTAssertTrue(said.contains("stopped while preparing \(cell)") && said.contains("kept 1 of 2 cells")
                       && said.contains("--resume --out out"), said)
         XCTAssertEqual(entries(tmp).filter { $0.hasPrefix("testbed-plist-") || $0.hasPrefix(".testbed-plist-") }, [])
-        let timings = try String(contentsOfFile: work + "/out/timings.csv", encoding: .utf8)
-        XCTAssertEqual(timings.split(separator: "\n").count, 2, "the 20-row cell is kept: \(timings)")
-        XCTAssertTrue(timings.contains(",20,"), timings)
+        return try String(contentsOfFile: work + "/out/timings.csv", encoding: .utf8)
     }
 
     /// A change experiment loads a fresh copy of the data for every replay, outside the
@@ -132,17 +138,7 @@ final class SignalCleanupTests: XCTestCase {
             plans: false
 
             """
-        try config.write(toFile: work + "/replaying.yaml", atomically: true, encoding: .utf8)
-        let status = try interrupt(["run", "replaying.yaml", "--out", "out"], by: SIGINT) {
-            FileManager.default.fileExists(atPath: work + "/out/timings.csv")
-                && entries(tmp).contains { entries(tmp + "/" + $0 + "/data/documents").count > 100 }
-        }
-        XCTAssertEqual(status, 128 + SIGINT)
-        let said = try String(contentsOfFile: errors, encoding: .utf8)
-        XCTAssertTrue(said.contains("stopped while preparing selected-document-parent rows=400000")
-                      && said.contains("kept 1 of 2 cells") && said.contains("--resume --out out"), said)
-        XCTAssertEqual(entries(tmp).filter { $0.hasPrefix("testbed-plist-") || $0.hasPrefix(".testbed-plist-") }, [])
-        let timings = try String(contentsOfFile: work + "/out/timings.csv", encoding: .utf8)
+        let timings = try stopWhilePreparing(config, by: SIGINT, cell: "selected-document-parent rows=400000")
         XCTAssertEqual(timings.split(separator: "\n").count, 3, "the 20-row cell's two transactions are kept: \(timings)")
     }
 
