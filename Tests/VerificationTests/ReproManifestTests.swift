@@ -97,6 +97,15 @@ final class ReproManifestTests: XCTestCase {
                            "<embedded repro>/t1.csv:2: '\(bad)' is not a value (null, finite number, \"text\" or x'hex')", bad)
         }
         XCTAssertEqual(csvError("a,c\n3.0,1e300\n"), "no error")
+        // Double's parser also reads hex and stops at a NUL: 8.0 and 1 were accepted.
+        XCTAssertEqual(csvError("a,c\n3.0,0x1p3\n"),
+                       "<embedded repro>/t1.csv:2: '0x1p3' is not a value (null, finite number, \"text\" or x'hex')")
+        XCTAssertTrue(csvError("a,c\n3.0,1\u{0}zzz\n").hasPrefix("<embedded repro>/t1.csv:2: '1"), csvError("a,c\n3.0,1\u{0}zzz\n"))
+        XCTAssertTrue(csvError("a,c\n3.0,1\u{0}zzz\n").hasSuffix("is not a value (null, finite number, \"text\" or x'hex')"))
+        // `"ab"c` was read as "abc".
+        XCTAssertEqual(csvError("a,c\n3.0,\"ab\"c\n"),
+                       "<embedded repro>/t1.csv:2: text after a quoted field's closing quote; a quote inside a field is written \"\"")
+        XCTAssertEqual(csvError("a,c\n3.0,\"a\"\"b\"\r\n"), "no error")
     }
 
     func testTableNamesCannotLeaveTheReproDirectory() {

@@ -66,6 +66,11 @@ enum CSVReader {
                 if !closed {
                     throw VerificationError.repro(path: "\(file):\(opened)", message: "unterminated quoted field (its quote opens here)")
                 }
+                // `"ab"c` was read as `abc`: a quoted field ends at its closing quote.
+                if i < bytes.count, bytes[i] != comma, bytes[i] != newline, bytes[i] != UInt8(ascii: "\r") {
+                    throw VerificationError.repro(
+                        path: "\(file):\(line)", message: "text after a quoted field's closing quote; a quote inside a field is written \"\"")
+                }
             } else if b == comma {
                 record.append(field)
                 field = Field()
@@ -105,12 +110,23 @@ enum CSVReader {
             return .blob(blob)
         }
         if let n = Int64(text) { return .integer(n) }
-        // Only finite reals are values (the writer never writes others); Double's parser
-        // also reads `nan`, `inf` and an exponent past the range as one.
-        if let d = Double(text), d.isFinite, text.first.map({ $0.isNumber || $0 == "-" || $0 == "+" || $0 == "." }) == true {
+        // Only finite decimal reals are values (the writer never writes others); Double's
+        // parser also reads `nan`, `inf`, hex (`0x1p3`), an exponent past the range, and
+        // stops at a NUL (`1<NUL>zzz` read as 1).
+        if Self.isDecimal(field.bytes), let d = Double(text), d.isFinite {
             return .real(d)
         }
         throw bad(text, file, line)
+    }
+
+    /// Whether `bytes` spell a decimal number: digits, signs, a point and an exponent only,
+    /// starting with a digit, a sign or the point.
+    private static func isDecimal(_ bytes: [UInt8]) -> Bool {
+        guard let first = bytes.first, first != UInt8(ascii: "e"), first != UInt8(ascii: "E") else { return false }
+        return bytes.allSatisfy { b in
+            (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(b) || b == UInt8(ascii: "+") || b == UInt8(ascii: "-")
+                || b == UInt8(ascii: ".") || b == UInt8(ascii: "e") || b == UInt8(ascii: "E")
+        }
     }
 
     private static func digit(_ c: UInt8) -> UInt8? {
