@@ -63,8 +63,20 @@ def panels(count):
 
 def save(fig, path):
     fig.tight_layout()
-    fig.savefig(path, metadata={"Date": None})
+    save_atomically(fig, path)
     plt.close(fig)
+
+
+def save_atomically(fig, path):
+    """Writes beside `path` and renames, so a full disk leaves no cut-off plot behind."""
+    partial = path + ".partial"
+    try:
+        fig.savefig(partial, format=os.path.splitext(path)[1][1:], metadata={"Date": None})
+        os.replace(partial, path)
+    except BaseException:
+        if os.path.exists(partial):
+            os.remove(partial)
+        raise
 
 
 def plot_times(rows, labels, queries, lab, out):

@@ -44,7 +44,15 @@ def main(directory):
     plots = os.path.join(directory, "plots")
     os.makedirs(plots, exist_ok=True)
     fig.tight_layout()
-    fig.savefig(os.path.join(plots, "regret-cdf.svg"), metadata={"Date": None})
+    # Written beside and renamed, so a full disk leaves no cut-off plot behind.
+    path = os.path.join(plots, "regret-cdf.svg")
+    try:
+        fig.savefig(path + ".partial", format="svg", metadata={"Date": None})
+        os.replace(path + ".partial", path)
+    except BaseException:
+        if os.path.exists(path + ".partial"):
+            os.remove(path + ".partial")
+        raise
     return 0
 
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Experiments
 import FileSupport
+import Foundation
 import QueryEngine
 import Verification
 import Workloads
@@ -176,7 +177,14 @@ struct HuntCommand: ParsableCommand {
         let report = try hunter.run(progress: { done, total in
             writeToStandardError("hunt: \(done)/\(total) queries, \((clock.now - start).components.seconds)s\n")
         }, log: { writeToStandardError("hunt: \($0)\n") })
-        try HuntFiles.write(report, grid: grid, to: directory)
+        do {
+            try HuntFiles.write(report, grid: grid, to: directory)
+        } catch {
+            // As after a signal: a directory this hunt made holds nothing but its lock.
+            lock?.release()
+            DirectoryLock.removeIfOnlyLocked(directory, keepDirectory: existed)
+            throw error
+        }
         Plotter.plot(directory: directory, console: .standard, scriptName: "scripts/plot_regret.py")
         print(HuntFiles.summaryCSV(report), terminator: "")
         print("hunt: \(report.cases.count) queries measured (\(report.skipped) skipped), \(report.reduced.count) reduced, "
@@ -212,7 +220,13 @@ struct HuntCommand: ParsableCommand {
         let measurer = RegretMeasurer(grid: grid)
         let regret = try measurer.measure(contents.graph)
         if let plans {
-            let written = try measurer.writePlans(contents.graph, bestOrder: regret.bestOrder, to: plans)
+            let written: [String]
+            do {
+                written = try measurer.writePlans(contents.graph, bestOrder: regret.bestOrder, to: plans)
+            } catch let error as CocoaError {
+                // As `plan --out`: a read-only volume was "the command failed", exit 1.
+                throw usageFailure("--plans: cannot write plans to \(Printable.quoted(plans)): \(error.localizedDescription)")
+            }
             print("hunt: wrote \(written.count) plan files to \(plans)")
         }
         for line in RegretRepro.describe(regret, grid: grid) { print(line) }

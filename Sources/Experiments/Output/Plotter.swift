@@ -42,10 +42,20 @@ public enum Plotter {
         guard process.terminationStatus == 0 else {
             let reason = process.terminationStatus == 3
                 ? "matplotlib is not installed; run scripts/setup.sh --plotting (or pip install matplotlib), then: python3 \(script) \(directory)"
-                : "python3 \(script) failed: \(message)"
+                : "python3 \(script) failed: \(lastLine(of: message))"
             console.err("testbed: plots skipped: \(reason)\n")
             return false
         }
         return true
+    }
+
+    /// A Python traceback's last line (`OSError: [Errno 28] No space left on device`) says
+    /// what went wrong; the frames above it are the script's, not the reader's concern.
+    static func lastLine(of message: String) -> String {
+        let lines = message.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
+        guard message.contains("Traceback (most recent call last)"), let last = lines.last(where: { !$0.isEmpty }) else {
+            return message.trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        return last
     }
 }

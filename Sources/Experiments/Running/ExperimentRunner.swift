@@ -83,16 +83,24 @@ public final class ExperimentRunner {
             // from here on leaves `finishing`, which `--resume` finishes.
             try writeState(.finishing, done: done, total: mine.count)
         }
-        if !interrupted && experiment.plans && shard.index == 1 {
-            try hooks.finishing?(.plans)
-            try PlanWriter(experiment: experiment, directory: FileSystem.join(directory, "plans"), console: console).write(cache: cache)
-            if Interruption.requested { interrupted = true }
-        }
-        var writer = ResultsWriter(experiment: experiment, directory: directory, console: console, plots: plots)
-        writer.finishing = hooks.finishing
-        writer.interruptible = true
-        let outcome = try writer.finish(records: records, equality: equality, cellsDone: done, cellsTotal: mine.count,
+        let outcome: RunOutcome
+        do {
+            if !interrupted && experiment.plans && shard.index == 1 {
+                try hooks.finishing?(.plans)
+                try PlanWriter(experiment: experiment, directory: FileSystem.join(directory, "plans"), console: console).write(cache: cache)
+                if Interruption.requested { interrupted = true }
+            }
+            var writer = ResultsWriter(experiment: experiment, directory: directory, console: console, plots: plots)
+            writer.finishing = hooks.finishing
+            writer.interruptible = true
+            outcome = try writer.finish(records: records, equality: equality, cellsDone: done, cellsTotal: mine.count,
                                         interrupted: interrupted, shard: shard)
+        } catch {
+            // A full disk here left a run that said only "cannot write …/report.html".
+            console.err("testbed: the run's cells are all kept, but its results were not all written; once the cause below is fixed, finish with: "
+                + "testbed run \(configPath) --resume --out \(directory)" + (shard.isWhole ? "" : " --shard \(shard)") + "\n")
+            throw error
+        }
         interrupted = outcome.interrupted
         if interrupted {
             console.err("testbed: interrupted; " + interruptedNotice(kept: done, of: mine.count))

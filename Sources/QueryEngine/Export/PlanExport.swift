@@ -22,19 +22,52 @@ public enum PlanExport {
     /// SVG is skipped for graphs over `svgNodeLimit` nodes (the DOT is still written).
     @discardableResult
     public static func writePlans(_ snapshots: PlanSnapshots, to directory: String, baseName: String) throws -> [String] {
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        let largest = max(snapshots.planned.liveNodeIDs.count, snapshots.final.liveNodeIDs.count)
+        // A failed write (a full disk, a read-only volume) takes back what this call wrote:
+        // its files, and the directories it made, so no half set of plans is left.
+        let firstMade = firstMissingComponent(of: directory)
         var written: [String] = []
-        for (suffix, dot) in graphs(snapshots, title: baseName) {
-            let base = (directory as NSString).appendingPathComponent("\(baseName)-\(suffix)")
-            try writeAtomically(dot, to: base + ".dot")
-            written.append(base + ".dot")
-            if largest <= svgNodeLimit {
-                try writeAtomically(try GraphvizRenderer.svg(fromDOT: dot), to: base + ".svg")
-                written.append(base + ".svg")
+        do {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            let largest = max(snapshots.planned.liveNodeIDs.count, snapshots.final.liveNodeIDs.count)
+            for (suffix, dot) in graphs(snapshots, title: baseName) {
+                let base = (directory as NSString).appendingPathComponent("\(fileNamePart(baseName))-\(suffix)")
+                try writeAtomically(dot, to: base + ".dot")
+                written.append(base + ".dot")
+                if largest <= svgNodeLimit {
+                    try writeAtomically(try GraphvizRenderer.svg(fromDOT: dot), to: base + ".svg")
+                    written.append(base + ".svg")
+                }
             }
+        } catch {
+            for path in written { try? FileManager.default.removeItem(atPath: path) }
+            if let firstMade { try? FileManager.default.removeItem(atPath: firstMade) }
+            throw error
         }
         return written
+    }
+
+    /// `name` with control characters (a query file named with an escape) as `_`, so no
+    /// written file's name holds one.
+    static func fileNamePart(_ name: String) -> String {
+        String(String.UnicodeScalarView(name.unicodeScalars.map { $0.properties.generalCategory == .control ? "_" : $0 }))
+    }
+
+    /// The outermost directory of `path` that does not exist yet (the one creating `path`
+    /// makes first), or nil when `path` exists.
+    private static func firstMissingComponent(of path: String) -> String? {
+        // By hand: Foundation's `deletingLastPathComponent` traps on a one-component path.
+        let exists = { FileManager.default.fileExists(atPath: $0) }
+        guard !exists(path) else { return nil }
+        var components = path.split(separator: "/").map(String.init)
+        let root = path.hasPrefix("/") ? "/" : ""
+        var missing = path
+        while components.count > 1 {
+            components.removeLast()
+            let parent = root + components.joined(separator: "/")
+            if exists(parent) { break }
+            missing = parent
+        }
+        return missing
     }
 
     static func writeAtomically(_ text: String, to path: String) throws {

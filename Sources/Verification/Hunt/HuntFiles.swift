@@ -17,12 +17,24 @@ import QueryEngine
 public enum HuntFiles {
     public static func write(_ report: HuntReport, grid: HuntGrid, to directory: String) throws {
         try FileSystem.makeDirectories(directory)
-        try FileSystem.writeTextAtomically(regretCSV(report, grid: grid), to: FileSystem.join(directory, "regret.csv"))
-        try FileSystem.writeTextAtomically(summaryCSV(report), to: FileSystem.join(directory, "summary.csv"))
-        try FileSystem.writeTextAtomically(violationsCSV(report), to: FileSystem.join(directory, "estimate-violations.csv"))
-        for (n, reduced) in report.reduced.enumerated() {
-            try RegretRepro.write(reduced, grid: grid, chosen: report.chosen, minRegret: report.minRegret,
-                                  id: "hunt-s\(report.seed)-\(n + 1)", under: FileSystem.join(directory, "repro"))
+        // A failed write (a full disk) takes back what this call wrote, so no half set of
+        // results is left to be read as a hunt's.
+        var written: [String] = []
+        do {
+            for (name, text) in [("regret.csv", regretCSV(report, grid: grid)), ("summary.csv", summaryCSV(report)),
+                                 ("estimate-violations.csv", violationsCSV(report))] {
+                let path = FileSystem.join(directory, name)
+                try FileSystem.writeTextAtomically(text, to: path)
+                written.append(path)
+            }
+            for (n, reduced) in report.reduced.enumerated() {
+                written.append(try RegretRepro.write(reduced, grid: grid, chosen: report.chosen, minRegret: report.minRegret,
+                                                     id: "hunt-s\(report.seed)-\(n + 1)", under: FileSystem.join(directory, "repro")))
+            }
+        } catch {
+            for path in written { FileSystem.removeTree(path) }
+            FileSystem.removeEmptyDirectory(FileSystem.join(directory, "repro"))
+            throw error
         }
     }
 
