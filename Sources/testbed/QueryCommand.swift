@@ -1,5 +1,6 @@
 import ArgumentParser
 import Engines
+import FileSupport
 import QueryEngine
 import Relational
 import SQLiteStore
@@ -39,7 +40,7 @@ struct QueryCommand: ParsableCommand {
         let (catalogQuery, loaded, parsed) = try dataset.loadAndParse(query: query)
         for relation in loaded.plist?.database.relations ?? [] { relation.resetStatistics() }
         let run = try engine.run(parsed.relations)
-        print("query \(catalogQuery.name) on " + dataset.describe(loaded) + ", "
+        print("query \(Printable.escaped(catalogQuery.name)) on " + dataset.describe(loaded) + ", "
             + "backend \(loaded.backend.rawValue), flags \(engine.flags.canonical)\n")
         print(renderRun(parsed, run), terminator: "")
         if let files = loaded.plist?.database {
@@ -73,6 +74,16 @@ struct QueryCommand: ParsableCommand {
         if dataset.backend != nil || dataset.analyze {
             throw usageFailure("--engine loads the generated data into the engine; it cannot be combined with --backend or --analyze (use --engine sqlite-analyzed for ANALYZE)")
         }
+        // The testbed's own options would be ignored without a word on another engine.
+        let presetGiven = CommandLine.arguments.contains { $0 == "--preset" || $0.hasPrefix("--preset=") }
+        let ignored = [("--preset", presetGiven), ("--enable", !flags.enable.isEmpty), ("--disable", !flags.disable.isEmpty),
+                       ("--set", !flags.assignments.isEmpty), ("--disable-pass", !engineOptions.disabledPasses.isEmpty),
+                       ("--validate", engineOptions.validate), ("--verify", verify)].filter(\.1).map(\.0)
+        if !ignored.isEmpty {
+            throw usageFailure("--engine runs the query on \(spec.label), where \(ignored.joined(separator: ", ")) "
+                + (ignored.count == 1 ? "does" : "do") + " nothing; drop " + (ignored.count == 1 ? "it" : "them")
+                + " (they set up the testbed's own engine)")
+        }
         let (catalogQuery, loaded, parsed) = try dataset.loadAndParse(query: query)
         let running: any BaselineEngine
         do { running = try spec.start() } catch let error as EngineError where error.isMissing {
@@ -94,7 +105,7 @@ struct QueryCommand: ParsableCommand {
         let clock = ContinuousClock()
         var result = EngineRun(results: [], engineMicroseconds: nil)
         let wall = try clock.measure { result = try running.run(statement) }
-        print("query \(catalogQuery.name) on \(loaded.dataset.shape) rows \(dataset.rows) seed \(dataset.seed), engine \(spec.label)\n")
+        print("query \(Printable.escaped(catalogQuery.name)) on \(loaded.dataset.shape) rows \(dataset.rows) seed \(dataset.seed), engine \(spec.label)\n")
         let names = parsed.outputNames
         for (i, output) in parsed.outputs.enumerated() {
             let rows = i < result.results.count ? result.results[i] : []

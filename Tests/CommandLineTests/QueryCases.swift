@@ -55,6 +55,7 @@ enum QueryCases {
             option("rows-text", ["--rows", "ten"], "--rows <rows>'; it takes a number")
             option("seed-text", ["--rows", "20", "--seed", "abc"], "--seed <seed>'; it takes a number")
             option("seed-neg", ["--rows", "20", "--seed", "-1"], "--seed")
+            option("seed-neg-equals", ["--rows", "20", "--seed=-1"], "--seed <seed>'; it takes a number that is not negative")
             option("seed-overflow", ["--rows", "20", "--seed", "18446744073709551616"], "--seed <seed>'; the number is out of this option's range")
             option("shape-unknown", ["--rows", "20", "--shape", "widgets"], "--shape")
             option("shape-mismatch", ["--rows", "20", "--shape", "pets"], "q.rq")
@@ -119,6 +120,11 @@ enum QueryCases {
         // `--engine` loads the generated data itself.
         out.append(BatteryCase("query/engine-with-plist", ["query", "q.rq", "--rows", "20", "--engine", "sqlite", "--plist", "pl"],
                                files: good.merging(["pl/readme.txt": "x"]) { a, _ in a }, expect: ["--engine", "--plist"]))
+        out.append(BatteryCase("query/engine-with-testbed-options", ["query", "q.rq", "--rows", "20", "--engine", "sqlite", "--preset", "seed",
+                                                                  "--set", "subtree-copying=off", "--validate"],
+                               files: good, expect: ["--engine runs the query on sqlite, where --preset, --set, --validate do nothing; drop them"]))
+        out.append(BatteryCase("query/set-and-disabled", ["query", "q.rq", "--rows", "20", "--set", "subtree-copying=on", "--disable", "subtree-copying"],
+                               files: good, expect: ["heuristic 'subtree-copying' is both set ('on') and named in disable"]))
         out.append(BatteryCase("query/engine-with-backend", ["query", "q.rq", "--rows", "20", "--engine", "sqlite", "--backend", "sqlite"],
                                files: good, expect: ["--engine", "--backend"]))
         // Thirteen levels of a self-join of the level below: 8,192 table references once SQLite

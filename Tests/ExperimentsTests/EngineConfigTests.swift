@@ -31,6 +31,7 @@ final class EngineConfigTests: XCTestCase {
             ("[{engine: duckdb, settings: {thread: 2}}]", ["baselines[0].settings.thread", "unknown setting 'thread'", "threads: N (default 1)"]),
             ("[{engine: sqlite, settings: {threads: 2}}]", ["baselines[0].settings.threads", "sqlite takes no settings"]),
             ("[duckdb, {engine: duckdb, settings: {threads: 2}}]", ["baselines[1]", "listed twice"]),
+            ("[sqlite, sqlite]", ["baselines[1]", "baseline 'sqlite' is listed twice; list it once"]),
             ("[{engine: duckdb, name: all-on}]", ["flagsets.all-on", "names a baseline engine"]),
             ("[{engine: duckdb, name: testbed}]", ["baselines[0].name", "testbed's own engine"]),
             ("[{engine: duckdb, label: x}]", ["baselines[0]", "unknown key 'label'"]),

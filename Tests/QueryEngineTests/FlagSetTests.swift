@@ -60,6 +60,19 @@ final class FlagSetTests: XCTestCase {
         }
     }
 
+    func testAHeuristicBothSetAndEnabledOrDisabledIsRefused() {
+        // `--set subtree-copying=on --disable subtree-copying` ran with it on: set came last.
+        XCTAssertThrowsError(try catalog.flagSet(preset: "all-on", enable: [], disable: ["subtree-copying"],
+                                                 assignments: ["subtree-copying=on"])) { error in
+            XCTAssertEqual(error as? FlagError, .setAndToggled("subtree-copying", toggle: "disable", value: "on"))
+            XCTAssertEqual("\(error)", "heuristic 'subtree-copying' is both set ('on') and named in disable; name it in only one of them")
+        }
+        XCTAssertThrowsError(try catalog.flagSet(enable: ["union-flattening"], set: ["union-flattening": "off"])) { error in
+            XCTAssertEqual(error as? FlagError, .setAndToggled("union-flattening", toggle: "enable", value: "off"))
+        }
+        XCTAssertNoThrow(try catalog.flagSet(enable: ["union-flattening"], set: ["subtree-copying": "off"]))
+    }
+
     func testAHeuristicBothEnabledAndDisabledIsRefused() {
         // The one construction configs and the command line share refuses it, in either order.
         XCTAssertThrowsError(try catalog.flagSet(enable: ["select-pushdown", "subtree-copying"], disable: ["subtree-copying"])) { error in

@@ -233,9 +233,11 @@ public struct ExperimentResolver {
             }
             let spec = EngineSpec(label: entry.label, kind: kind, settings: EngineSettings(entry.settings))
             if let same = out.first(where: { $0.label == spec.label }) {
-                // The plain form listed twice is harmless (as before); two configurations under one label are not.
-                if same.kind.name == kind.name && same.settings == spec.settings && entry.name == nil { continue }
-                throw fail(path, "baseline '\(spec.label)' is listed twice; give each a distinct name: LABEL")
+                // Refused like a backend, query or size listed twice (the plain form was once
+                // dropped without a word).
+                let sameEngine = same.kind.name == kind.name && same.settings == spec.settings && entry.name == nil
+                throw fail(path, "baseline '\(spec.label)' is listed twice; "
+                    + (sameEngine ? "list it once" : "give each a distinct name: LABEL"))
             }
             out.append(spec)
         }
@@ -276,6 +278,7 @@ public struct ExperimentResolver {
             if let i = set.enable.firstIndex(of: name) { return ["enable", "[\(i)]"] }
             if let i = set.disable.firstIndex(of: name) { return ["disable", "[\(i)]"] }
             return set.set.contains { $0.name == name } ? ["set", name] : ["preset"]
+        case let .setAndToggled(name, _, _): return ["set", name]
         case .malformedAssignment, .assignedTwice: return ["set"]
         }
     }

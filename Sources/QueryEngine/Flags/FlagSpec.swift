@@ -91,6 +91,8 @@ public enum FlagError: Error, Equatable, CustomStringConvertible {
     case enabledAndDisabled(String)
     /// `NAME=VALUE` given twice for one name.
     case assignedTwice(String, first: String, second: String)
+    /// A heuristic both set (`NAME=VALUE`) and enabled or disabled.
+    case setAndToggled(String, toggle: String, value: String)
 
     public var description: String {
         switch self {
@@ -107,6 +109,8 @@ public enum FlagError: Error, Equatable, CustomStringConvertible {
             return "'\(text)' is not NAME=VALUE"
         case let .enabledAndDisabled(name):
             return "heuristic '\(name)' is both enabled and disabled; name it in only one of enable and disable"
+        case let .setAndToggled(name, toggle, value):
+            return "heuristic '\(name)' is both set ('\(value)') and named in \(toggle); name it in only one of them"
         case let .assignedTwice(name, first, second):
             return "heuristic '\(name)' is set twice ('\(first)', then "
                 + "'\(second)'); set it once"

@@ -30,7 +30,7 @@ public struct HeuristicCatalog {
 
     /// A preset adjusted by `--enable`, `--disable` and `--set NAME=VALUE`, in that order.
     /// Configs and the command line both build flag sets here, so both refuse a heuristic
-    /// that is enabled and disabled at once.
+    /// that is enabled and disabled at once, or also set.
     public func flagSet(
         preset: String = "all-on", enable: [String] = [], disable: [String] = [], set: [String: String] = [:]
     ) throws -> FlagSet {
@@ -42,7 +42,12 @@ public struct HeuristicCatalog {
             result.assign(name, value)
         }
         for (name, text) in set.sorted(by: { $0.key < $1.key }) {
-            result.assign(name, try spec(named: name).parse(text))
+            let value = try spec(named: name).parse(text)
+            // `--set X=on --disable X` ran with X on: `set` came last and won without a word.
+            if enable.contains(name) || disable.contains(name) {
+                throw FlagError.setAndToggled(name, toggle: enable.contains(name) ? "enable" : "disable", value: text)
+            }
+            result.assign(name, value)
         }
         return result
     }
