@@ -75,7 +75,7 @@ struct ObserveCommand: ParsableCommand {
         } catch let error as OrderedViewError {
             throw usageFailure("--ordered-by: \(error)")
         }
-        print("observe \(catalogQuery.name) on " + dataset.describe(loaded) + ", "
+        print("observe \(Printable.escaped(catalogQuery.name)) on " + dataset.describe(loaded) + ", "
             + "backend \(loaded.backend.rawValue), mode \(chosenMode.rawValue), flags \(engine.flags.canonical)\n")
         let problems: [String]
         do {

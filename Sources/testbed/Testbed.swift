@@ -86,7 +86,13 @@ extension Testbed {
         let prefix = "The value '"
         guard text.hasPrefix(prefix), let end = text.dropFirst(prefix.count).firstIndex(of: "'") else { return nil }
         let value = String(text[text.index(text.startIndex, offsetBy: prefix.count)..<end])
-        guard Int64(value) == nil, !text.contains("Please provide one of") else { return nil }
+        guard !text.contains("Please provide one of") else { return nil }
+        // The option's own reason (`--sizes 5,5`: "'5' is listed twice") needs no other.
+        if text.split(separator: "\n", maxSplits: 1).first?.hasSuffix("'") == false { return nil }
+        if let integer = Int64(value) {
+            // `--seed=-1` passes the parser's option check, then fails to parse as unsigned.
+            return integer < 0 ? hinted(text, "it takes a number that is not negative") : nil
+        }
         let reason: String
         guard let number = Double(value), number.isFinite else {
             // Every option whose value fails to parse without a list of choices takes a
@@ -121,7 +127,8 @@ extension Testbed {
         let option = String(text[text.index(text.startIndex, offsetBy: "Missing value for '".count)..<end])
         guard let at = arguments.firstIndex(of: option), at + 1 < arguments.count else { return nil }
         let value = arguments[at + 1]
-        guard value.hasPrefix("-"), value.count > 1, Double(value) != nil else { return nil }
+        // A number, or a value led by one (`--shard -1/2`).
+        guard value.hasPrefix("-"), value.count > 1, value.dropFirst().first?.isNumber == true || Double(value) != nil else { return nil }
         return "\(option): '\(value)' is not valid; expected a value that is not negative "
             + "(a word starting with '-' is read as an option; write \(option)=\(value) to pass it anyway)"
     }

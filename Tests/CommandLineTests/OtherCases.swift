@@ -134,6 +134,7 @@ enum OtherCases {
         // A list item twice or empty, and catalog options in another mode, are refused, not
         // run again or ignored.
         opt("sizes-twice", ["--sizes", "20,20"], "'20' is listed twice")
+        opt("sizes-twice-no-number-hint", ["--sizes", "5,5"], "'5' is listed twice\n")
         opt("sizes-empty-item", ["--sizes", "20,,200"], "empty item")
         opt("seeds-twice", ["--seeds", "1,1"], "'1' is listed twice")
         opt("sizes-with-random", ["--random", "1", "--sizes", "20"], "--sizes")

@@ -67,6 +67,11 @@ enum RunCases {
         out.append(line("rows-twice", 4, "  rows: [20, 30, 20]", expect: ["exp.yaml:4", "dataset.rows[2]", "listed twice (also [0])"]))
         out.append(line("rows-exponent", 4, "  rows: [1e3]", expect: ["exp.yaml:4", "dataset.rows[0]", "write '1e3' as 1000"]))
         out.append(line("rep-exponent", 12, "repetitions: 2e0", expect: ["exp.yaml:12", "write '2e0' as 2"]))
+        // Said what was found, not the 64-bit range.
+        out.append(line("rows-quoted", 4, "  rows: [\"20\"]", expect: ["exp.yaml:4", "dataset.rows[0]", "found the text '20'; write the number without quotes"]))
+        out.append(line("rows-null", 4, "  rows: [null]", expect: ["exp.yaml:4", "dataset.rows[0]", "expected an integer, found null"]))
+        out.append(line("rows-huge", 4, "  rows: [99999999999999999999999999]", expect: ["exp.yaml:4", "'99999999999999999999999999' is out of range"]))
+        out.append(line("rep-bool", 12, "repetitions: true", expect: ["exp.yaml:12", "expected an integer, found 'true'"]))
         out.append(config("out-twice", text(), expect: ["--out is given twice"], extra: ["--out", "a", "--out", "b"]))
         for (tag, value) in [("seed-neg", "-1"), ("seed-overflow", "18446744073709551616"), ("seed-string", "abc"),
                              ("seed-float", "1.25")] {

@@ -1,3 +1,4 @@
+import FileSupport
 import Foundation
 import Yams
 
@@ -7,7 +8,9 @@ public enum ConfigLoader {
     /// The decoded config and the exact text it came from (kept as `config.yaml` of a run).
     public static func load(path: String) throws -> (config: ExperimentConfig, text: String) {
         guard let data = FileManager.default.contents(atPath: path) else {
-            throw ConfigError(file: path, keyPath: "", message: "cannot read the config file")
+            let why = FileSystem.isDirectory(path) ? ": it is a directory; give a YAML file"
+                : FileSystem.exists(path) ? " (permission denied?)" : ": no such file"
+            throw ConfigError(file: path, keyPath: "", message: "cannot read the config file" + why)
         }
         guard let text = String(data: data, encoding: .utf8) else {
             throw ConfigError(file: path, keyPath: "", message: "the config file is not UTF-8 text")
@@ -59,16 +62,24 @@ public enum ConfigLoader {
         }
     }
 
-    /// For a number where an integer belongs (`1e3`, `1.5`), what is wrong with it rather
-    /// than the integer type's whole range; nil for anything else.
+    /// For a value where an integer belongs, what is wrong with it rather than the integer
+    /// type's whole range: a number written otherwise (`1e3`, `1.5`) or too large, quoted
+    /// text (`"20"`), null, `true` or `.nan`; nil for anything else.
     static func integerHint(_ error: DecodingError, path: [String], in root: Node) -> String? {
         guard case let .typeMismatch(type, _) = error, ["Int", "Int64", "UInt64"].contains(String(describing: type)),
-            let text = NodeLocator.node(at: path, in: root)?.scalar?.string,
-            Int64(text) == nil, let number = Double(text), number.isFinite
+            let scalar = NodeLocator.node(at: path, in: root)?.scalar
         else { return nil }
-        guard number == number.rounded() else { return "expected an integer, found '\(text)'" }
-        guard abs(number) < 9.0e15 else { return nil }
-        return "expected an integer written in digits; write '\(text)' as \(Int64(number))"
+        let text = scalar.string
+        if scalar.style == .singleQuoted || scalar.style == .doubleQuoted {
+            return "expected an integer, found the text \(Printable.quoted(text)); write the number without quotes"
+        }
+        if Int64(text) == nil, let number = Double(text), number.isFinite {
+            guard number == number.rounded() else { return "expected an integer, found '\(text)'" }
+            guard abs(number) < 9.0e15 else { return "expected an integer; \(Printable.quoted(text)) is out of range (at most \(Int64.max))" }
+            return "expected an integer written in digits; write '\(text)' as \(Int64(number))"
+        }
+        if ["", "~", "null", "Null", "NULL"].contains(text) { return "expected an integer, found null" }
+        return "expected an integer, found \(Printable.excerpt(text))"
     }
 
     /// Plain words for the types a config holds.

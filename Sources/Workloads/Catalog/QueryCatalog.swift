@@ -118,7 +118,8 @@ public enum QueryCatalog {
             switch FileSystem.kind(of: nameOrFile) {
             case .file: break
             case .directory: throw WorkloadError.output("\(Printable.quoted(nameOrFile)) is a directory, not a query file")
-            default: throw WorkloadError.output("no query file \(Printable.quoted(nameOrFile))")
+            case .other: throw WorkloadError.output("\(Printable.quoted(nameOrFile)) is not a regular file (a device, pipe or socket); give a query file")
+            case .missing: throw WorkloadError.output("no query file \(Printable.quoted(nameOrFile))")
             }
             var base = nameOrFile.split(separator: "/").last.map(String.init) ?? nameOrFile
             if base.hasSuffix(".\(fileExtension)") { base.removeLast(fileExtension.count + 1) }
@@ -134,8 +135,10 @@ public enum QueryCatalog {
 extension Shape {
     /// The relations of a one-row dataset of this shape: every table and column, which is
     /// all parsing needs, so query text is checked before a real dataset is generated.
+    /// Its few rows are not checked against the memory available: the check is the real
+    /// dataset's, whose refusal names its real size (the probe's said "with 1 rows").
     public func parsingProbe() throws -> RelationCatalog {
-        try generate(rows: 1, seed: 0).memoryRelations()
+        try generate(rows: 1, seed: 0, memory: MachineMemory(availableBytes: Int.max, source: "a one-row parsing probe")).memoryRelations()
     }
 }
 

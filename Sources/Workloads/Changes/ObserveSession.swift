@@ -1,3 +1,4 @@
+import FileSupport
 import QueryEngine
 import Relational
 
@@ -50,7 +51,7 @@ public struct ObserveSession {
         var problems: [String] = []
         for (number, transaction) in script.transactions.enumerated() {
             let report = try script.apply(transaction, to: database)
-            var out = "== transaction \(number + 1) (\(script.file):\(transaction.position.line)): "
+            var out = "== transaction \(number + 1) (\(Printable.escaped(script.file)):\(transaction.position.line)): "
                 + "\(transaction.statements.count) statement\(transaction.statements.count == 1 ? "" : "s"), "
                 + "\(report.sourceRowsChanged) source row change\(report.sourceRowsChanged == 1 ? "" : "s")\n"
             for (i, relation) in query.relations.enumerated() {
