@@ -28,6 +28,20 @@ final class BootstrapIntervalTests: XCTestCase {
         XCTAssertTrue(answer.library.contains("scipy"), answer.library)
     }
 
+    /// A cell of one repetition (a timings.csv cut short) beside one of two: no interval for
+    /// their ratio, rather than scipy's "each sample in data must contain two or more
+    /// observations" traceback from `compare` and `merge`.
+    func testARatioOverASampleOfOneHasNoIntervalAndNoFailure() throws {
+        let answer = try BootstrapIntervals.compute(
+            medians: [(id: "one", samples: [5])],
+            ratios: [BootstrapIntervals.Ratio(id: "r", numerator: [5], denominator: [2, 3]),
+                     BootstrapIntervals.Ratio(id: "s", numerator: [4, 6], denominator: [1])],
+            resamples: 200)
+        XCTAssertNil(answer.intervals["r"])
+        XCTAssertNil(answer.intervals["s"])
+        XCTAssertEqual(answer.intervals["one"].map { [$0.low, $0.high] }, [5, 5])
+    }
+
     /// Ratios of medians of two independent log-normal samples (true ratio 3).
     func testRatioIntervalsCoverTheTrueRatioAtAboutTheNominalRate() throws {
         var source = SampleSource(state: 23)

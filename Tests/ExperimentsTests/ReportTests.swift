@@ -46,6 +46,39 @@ final class ReportTests: XCTestCase {
         XCTAssertTrue(try FileSystem.readText(out + "/report.html").contains("This run has no passes.csv"))
     }
 
+    /// The verdict comes from `timings.csv`, as `merge`'s does: a result hash edited there, or
+    /// a row count under one hash, said "Results equal", exit 0.
+    func testAResultThatDisagreesInTimingsIsAMismatchOnThePageAndExitOne() throws {
+        for edit in ["hash", "rows"] {
+            let scratch = try Scratch()
+            let out = try run(in: scratch, helpers: false)
+            var lines = try FileSystem.readText(out + "/timings.csv").components(separatedBy: "\n")
+            let header = lines[0].components(separatedBy: ",")
+            let column = try XCTUnwrap(header.firstIndex(of: edit == "hash" ? "result_hash" : "result_rows"))
+            var fields = Self.rawFields(lines[1])
+            XCTAssertEqual(fields.count, header.count, lines[1])
+            fields[column] = edit == "hash" ? "0000000000000000" : String((Int(fields[column]) ?? 0) + 7)
+            lines[1] = fields.joined(separator: ",")
+            try FileSystem.writeText(lines.joined(separator: "\n"), to: out + "/timings.csv")
+            let console = CapturedConsole()
+            XCTAssertEqual(ReportInvocation(directory: out).execute(console: console.console), 1, edit)
+            XCTAssertTrue(console.err.contains("1 result mismatch(es)"), console.err)
+            let html = try FileSystem.readText(out + "/report.html")
+            XCTAssertTrue(html.contains("Results differ"), edit)
+            XCTAssertTrue(html.contains("RESULT MISMATCH"), edit)
+        }
+    }
+
+    /// A CSV line's fields as written (quotes kept), split at the commas outside quotes.
+    private static func rawFields(_ line: String) -> [String] {
+        var fields = [""], quoted = false
+        for character in line {
+            if character == "\"" { quoted.toggle() }
+            if character == ",", !quoted { fields.append("") } else { fields[fields.count - 1].append(character) }
+        }
+        return fields
+    }
+
     func testAMismatchAndPassTimingsAppearOnThePage() throws {
         let scratch = try Scratch()
         let out = try run(in: scratch, helpers: false)

@@ -67,6 +67,8 @@ def ratio_interval(numerator, denominator, confidence, resamples, rng):
         return [float(a[0] / b[0]), float(a[0] / b[0])] if b[0] > 0 else None
     if np.median(b) <= 0:
         return None
+    if a.size < 2 or b.size < 2:
+        return None  # scipy resamples only samples of two or more (a cell of one repetition)
 
     def ratio(s, t, axis):
         with np.errstate(divide="ignore", invalid="ignore"):

@@ -168,8 +168,15 @@ enum ResumeCheck {
         }
         let timings = FileSystem.join(directory, TimingsFile.name)
         let records = FileSystem.exists(timings) ? try TimingsFile.read(timings, experiment: experiment) : []
-        let passes = try PassesFile.read(FileSystem.join(directory, PassesFile.name), experiment: experiment,
-                                         keep: ExperimentRunner.keptCells(records, experiment: experiment, shard: shard))
+        let kept = ExperimentRunner.keptCells(records, experiment: experiment, shard: shard)
+        // `complete` with cells missing from timings.csv (emptied, or deleted) was left as
+        // complete, "nothing changed".
+        let cellsOfShard = shard.select(experiment.cells).count
+        if state.status == .complete, kept.count < cellsOfShard {
+            throw ExperimentFailure.usage("--resume: \(RunState.fileName) in '\(directory)' says complete, but \(TimingsFile.name) holds "
+                + "\(kept.count) of the \(cellsOfShard) cells; the directory was changed after the run: start a new run")
+        }
+        let passes = try PassesFile.read(FileSystem.join(directory, PassesFile.name), experiment: experiment, keep: kept)
         return (state, records, passes)
     }
 }

@@ -21,6 +21,12 @@ struct ResultsWriter {
         self.plots = plots
     }
 
+    /// How a mismatch names one record: its cell, mode, repetition and flags.
+    static func mismatchLabel(_ r: TimingRecord, multipleBackends: Bool) -> String {
+        SummaryTable.label(r.cell, multipleBackends: multipleBackends) + (r.change.map { " \($0.mode)" } ?? "")
+            + " repetition \(r.repetition)" + (r.flags.isEmpty ? "" : " (flags \(r.flags))")
+    }
+
     func finish(
         records: [TimingRecord], equality: EqualityCheck, cellsDone: Int, cellsTotal: Int, interrupted: Bool, shard: Shard
     ) throws -> RunOutcome {
@@ -37,11 +43,7 @@ struct ResultsWriter {
         try FileSystem.writeTextAtomically(table, to: FileSystem.join(directory, "summary.txt"))
 
         let multipleBackends = experiment.backends.count > 1
-        let mismatches = equality.mismatches(records, order: order) { r in
-            let label = SummaryTable.label(r.cell, multipleBackends: multipleBackends)
-            return label + (r.change.map { " \($0.mode)" } ?? "") + " repetition \(r.repetition)"
-                + (r.flags.isEmpty ? "" : " (flags \(r.flags))")
-        }
+        let mismatches = equality.mismatches(records, order: order) { Self.mismatchLabel($0, multipleBackends: multipleBackends) }
         let mismatchPath = FileSystem.join(directory, "mismatches.txt")
         if !mismatches.isEmpty {
             try FileSystem.writeTextAtomically(EqualityCheck.report(mismatches), to: mismatchPath)

@@ -44,7 +44,7 @@ struct PythonScript {
         try? errors.close()
         let message = (try? FileSystem.readText(errorFile)) ?? ""
         guard process.terminationStatus == 0 else {
-            let trimmed = message.trimmingCharacters(in: .whitespacesAndNewlines)
+            let trimmed = Plotter.lastLine(of: message)
             throw Failure(status: process.terminationStatus, description: trimmed.isEmpty
                 ? "python3 \(path) exited with status \(process.terminationStatus)" : trimmed)
         }

@@ -11,8 +11,13 @@ public struct ReportInvocation {
 
     public func execute(console: Console) -> Int32 {
         do {
-            let path = try write()
+            let (path, mismatches) = try writeCounting()
             console.out("wrote \(path)\n")
+            // As merge: results that disagree are exit 1, said on stderr, not only on the page.
+            guard mismatches == 0 else {
+                console.err("testbed: \(mismatches) result mismatch(es) in \(Printable.quoted(directory))/timings.csv; see the report's verdict\n")
+                return 1
+            }
             return 0
         } catch {
             return ExitStatus.code(for: error, console: console)
@@ -20,7 +25,10 @@ public struct ReportInvocation {
     }
 
     @discardableResult
-    public func write() throws -> String {
+    public func write() throws -> String { try writeCounting().path }
+
+    /// Writes the page; returns its path and how many query and size groups disagree.
+    func writeCounting() throws -> (path: String, mismatches: Int) {
         guard FileSystem.isDirectory(directory) else {
             throw ExperimentFailure.usage("report: \(Printable.quoted(directory)) is not a directory; give a run's output directory")
         }
@@ -33,6 +41,8 @@ public struct ReportInvocation {
         let lock = try DirectoryLock.acquire(directory, create: false)
         defer { lock?.release() }
         let experiment = try ExperimentResolver.resolve(text: try FileSystem.readText(config), file: config, catalogDirectory: catalogDirectory)
-        return try ReportWriter(directory: directory, experiment: experiment).write()
+        let writer = ReportWriter(directory: directory, experiment: experiment)
+        let path = try writer.write()
+        return (path, writer.mismatches(try writer.readRecords()).count)
     }
 }

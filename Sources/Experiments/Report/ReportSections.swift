@@ -6,12 +6,17 @@ import QueryEngine
 extension ReportWriter {
     func label(_ cell: Cell) -> String { SummaryTable.label(cell, multipleBackends: multipleBackends) }
 
+    /// The verdict is worked out from `timings.csv`'s records, as `merge` does: a result hash
+    /// edited there (or a run's `mismatches.txt` removed) said "Results equal" before.
     func verdictSection(records: [TimingRecord]) -> String {
         var html = "<h2 id=\"verdict\">Result equality</h2>\n"
-        let mismatches = FileSystem.join(directory, "mismatches.txt")
-        if FileSystem.exists(mismatches) {
+        let mismatchesFile = FileSystem.join(directory, "mismatches.txt")
+        let found = mismatches(records)
+        if !found.isEmpty || FileSystem.exists(mismatchesFile) {
             html += "<p class=\"verdict bad\">Results differ: some flag sets or engines gave different answers for the same query and size.</p>\n"
-            html += HTML.pre((try? FileSystem.readText(mismatches)) ?? "(mismatches.txt cannot be read)")
+            let text = found.isEmpty ? ((try? FileSystem.readText(mismatchesFile)) ?? "(mismatches.txt cannot be read)")
+                : EqualityCheck.report(found)
+            html += HTML.pre(text)
         } else if records.isEmpty {
             html += "<p class=\"verdict\">No cells have run yet.</p>\n"
         } else {
@@ -19,6 +24,10 @@ extension ReportWriter {
             html += "<p class=\"verdict ok\">Results equal: every flag set and engine gave the same result (hash) in each of the \(groups) query and size groups.</p>\n"
         }
         return html
+    }
+
+    func mismatches(_ records: [TimingRecord]) -> [Mismatch] {
+        EqualityCheck().mismatches(records, order: experiment.cells) { ResultsWriter.mismatchLabel($0, multipleBackends: multipleBackends) }
     }
 
     func summarySection(_ rows: [SummaryRow]) -> String {

@@ -100,7 +100,7 @@ public struct ReportWriter {
             """
     }
 
-    private func readRecords() throws -> [TimingRecord] {
+    func readRecords() throws -> [TimingRecord] {
         let path = FileSystem.join(directory, TimingsFile.name)
         return FileSystem.exists(path) ? try TimingsFile.read(path, experiment: experiment) : []
     }

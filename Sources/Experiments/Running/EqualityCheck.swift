@@ -39,19 +39,26 @@ public struct EqualityCheck {
         }
         return groups.compactMap { group in
             let records = byGroup[group] ?? []
+            // A hash with two row counts disagrees too (a hand-edited `result_rows` was merged
+            // under "results equal").
             var seen: [String] = []
+            var seenResults: [(hash: String, rows: Int)] = []
             var results: [(String, String, Int)] = []
-            for r in records where !seen.contains(r.resultHash) {
-                seen.append(r.resultHash)
+            for r in records where !seenResults.contains(where: { $0 == (r.resultHash, r.resultRows) }) {
+                if !seen.contains(r.resultHash) { seen.append(r.resultHash) }
+                seenResults.append((r.resultHash, r.resultRows))
                 results.append((label(r), r.resultHash, r.resultRows))
             }
-            guard seen.count > 1 else { return nil }
+            guard seenResults.count > 1 else { return nil }
             return Mismatch(group: group, results: results, detail: detail(group, seen))
         }
     }
 
     private func detail(_ group: CellGroup, _ hashes: [String]) -> String {
-        guard hashes.count >= 2, let a = samples[group]?[hashes[0]], let b = samples[group]?[hashes[1]] else {
+        guard hashes.count >= 2 else {
+            return "  (one hash with different row counts: a result file was edited, or the rows were counted differently)\n"
+        }
+        guard let a = samples[group]?[hashes[0]], let b = samples[group]?[hashes[1]] else {
             return "  (the rows are not available: these results came from an earlier or another shard's run)\n"
         }
         var out = ""

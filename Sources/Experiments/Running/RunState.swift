@@ -38,17 +38,32 @@ public struct RunState: Equatable {
     public static func read(directory: String) throws -> RunState {
         let path = FileSystem.join(directory, fileName)
         var values: [String: String] = [:]
-        for line in try FileSystem.readText(path).split(separator: "\n") {
-            guard let colon = line.firstIndex(of: ":") else { continue }
-            values[String(line[..<colon])] = String(line[line.index(after: colon)...]).trimmingEvery(" ")
+        for (number, line) in try FileSystem.readText(path).split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            guard !line.allSatisfy({ $0 == " " || $0 == "\r" }) else { continue }
+            let at = "\(path):\(number + 1)"
+            guard let colon = line.firstIndex(of: ":") else {
+                throw ExperimentFailure.usage("\(at): \(Printable.excerpt(String(line))) is not KEY: VALUE")
+            }
+            let key = String(line[..<colon])
+            // A key twice, or one this file never holds, was read without a word.
+            guard ["experiment", "shard", "status", "cells"].contains(key) else {
+                throw ExperimentFailure.usage("\(at): unknown key \(Printable.quoted(key)); a run state holds experiment, shard, status and cells")
+            }
+            guard values[key] == nil else { throw ExperimentFailure.usage("\(at): \(key) is given twice") }
+            values[key] = String(line[line.index(after: colon)...]).trimmingEvery(" ").trimmingEvery("\r")
         }
         guard let experiment = values["experiment"], let shardText = values["shard"],
               let status = values["status"].flatMap(Status.init(rawValue:)) else {
             throw ExperimentFailure.usage("\(path) is not a run state file (experiment, shard, status)")
         }
-        let cells = (values["cells"] ?? "0/0").split(separator: "/").compactMap { Int($0) }
+        // `cells: x` was read as 0/0, and `-1/4` or `5/4` as they stood.
+        let cellsText = values["cells"] ?? "0/0"
+        let cells = cellsText.split(separator: "/", omittingEmptySubsequences: false).map { Int($0) }
+        guard cells.count == 2, let done = cells[0], let total = cells[1], done >= 0, done <= total else {
+            throw ExperimentFailure.usage("\(path): cells \(Printable.quoted(cellsText)) is not DONE/TOTAL with 0 <= DONE <= TOTAL")
+        }
         return RunState(experiment: experiment, shard: try Shard(parsing: shardText), status: status,
-                        cellsDone: cells.first ?? 0, cellsTotal: cells.last ?? 0)
+                        cellsDone: done, cellsTotal: total)
     }
 }
 
