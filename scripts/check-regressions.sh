@@ -11,18 +11,25 @@
 # (default Results/regressions/<UTC timestamp>/<name>) and are kept, report.html included.
 # Run it before merging a change to the engine.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+usage_error() { echo "check-regressions.sh: $1" >&2; exit 2; }
+caller=$(pwd)
 
 tolerance=0.25
-out="Results/regressions/$(date -u +%Y-%m-%dT%H-%M-%SZ)"
+out=""
 while (($# > 0)); do
     case "$1" in
-        --tolerance) tolerance="${2:?--tolerance needs a value}"; shift 2 ;;
-        --out) out="${2:?--out needs a directory}"; shift 2 ;;
+        --tolerance) (($# >= 2)) || usage_error "--tolerance needs a value"; tolerance=$2; shift 2 ;;
+        --out) (($# >= 2)) && [ -n "$2" ] || usage_error "--out needs a directory"; out=$2; shift 2 ;;
         -h|--help) sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
-        *) echo "check-regressions.sh: unknown option '$1' (known: --tolerance T, --out DIR)" >&2; exit 2 ;;
+        *) usage_error "unknown option '$1' (known: --tolerance T, --out DIR)" ;;
     esac
 done
+# Checked before the set-up and the build, which take minutes (as `testbed compare` takes it).
+[[ "$tolerance" =~ ^([0-9]+\.?[0-9]*|\.[0-9]+)$ ]] || usage_error "--tolerance: '$tolerance' is not a number >= 0"
+# A relative --out is the caller's, not the repository's.
+if [ -n "$out" ] && [[ "$out" != /* ]]; then out="$caller/$out"; fi
+cd "$(dirname "$0")/.."
+[ -n "$out" ] || out="Results/regressions/$(date -u +%Y-%m-%dT%H-%M-%SZ)"
 
 bash scripts/setup.sh --plotting || echo "check-regressions.sh: Python set-up failed; comparing by min-max ranges" >&2
 swift build -c release --product testbed

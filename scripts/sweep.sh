@@ -23,11 +23,11 @@ set -euo pipefail
 
 repo=$(cd "$(dirname "$0")/.." && pwd)
 say() { echo "sweep: $*" >&2; }
-usage() { sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+usage() { sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//' >&2; exit "${1:-2}"; }
 die() { say "$1"; exit "${2:-2}"; }
 
 positional=()
-scheduler=parallel out="" cpus=1 jobs="" normalise=0
+scheduler=parallel out="" out_given=0 cpus=1 jobs="" normalise=0
 sshlogins=() sbatch_options=()
 while [ $# -gt 0 ]; do
     # --option=value is --option value.
@@ -38,13 +38,13 @@ while [ $# -gt 0 ]; do
     fi
     case "$1" in
         --scheduler) [ $# -ge 2 ] || die "--scheduler needs parallel or slurm"; scheduler=$2; shift 2 ;;
-        --out) [ $# -ge 2 ] || die "--out needs a directory"; out=$2; shift 2 ;;
+        --out) [ $# -ge 2 ] || die "--out needs a directory"; out=$2; out_given=1; shift 2 ;;
         --cpus-per-shard) [ $# -ge 2 ] || die "--cpus-per-shard needs a number"; cpus=$2; shift 2 ;;
         --jobs) [ $# -ge 2 ] || die "--jobs needs a number"; jobs=$2; shift 2 ;;
         --sshlogin|-S) [ $# -ge 2 ] || die "--sshlogin needs a login"; sshlogins+=("$2"); shift 2 ;;
         --sbatch-option) [ $# -ge 2 ] || die "--sbatch-option needs an option"; sbatch_options+=("$2"); shift 2 ;;
         --normalise) normalise=1; shift ;;
-        -h|--help) usage ;;
+        -h|--help) usage 0 ;;
         -*) die "unknown option '$1' (see --help)" ;;
         *) positional+=("$1"); shift ;;
     esac
@@ -79,6 +79,10 @@ fi
 testbed=$(cd "$(dirname "$TESTBED")" && pwd)/$(basename "$TESTBED")
 
 # The default output is the one `testbed run` would pick: Results/<name>/<UTC timestamp>.
+if [ "$out_given" = 1 ]; then
+    [ -n "$out" ] || die "--out: '' is empty; give a directory path"
+    [ -n "${out//\//}" ] || die "--out: '$out' is the root directory; give a directory to write the result in"
+fi
 if [ -z "$out" ]; then
     name=$(sed -n 's/^name:[[:space:]]*//p' "$config" | head -n 1 | sed 's/[[:space:]]*#.*$//; s/^["'\'']//; s/["'\'']$//')
     [[ "$name" =~ ^[A-Za-z0-9._-]+$ ]] || die "$config: no plain top-level 'name:' to name the output directory; give --out DIR"
@@ -88,11 +92,13 @@ if [ -z "$out" ]; then
     while [ -e "$out" ] || [ -e "$out-shards" ]; do out=Results/$name/$stamp-$n; n=$((n + 1)); done
 fi
 out=${out%/}
-[ ! -e "$out" ] || [ -z "$(ls -A "$out" 2>/dev/null)" ] || die "--out: '$out' is not empty; choose another --out"
+[ ! -e "$out" ] || [ -d "$out" ] || die "--out: '$out' is a file, not a directory"
+[ ! -e "$out" ] || [ -z "$(ls -A -- "$out" 2>/dev/null)" ] || die "--out: '$out' is not empty; choose another --out"
 shard_root=$out-shards
 [ ! -e "$shard_root" ] || die "--out: '$shard_root' (where the shards go) already exists; choose another --out"
-mkdir -p "$shard_root"
-shard_root=$(cd "$shard_root" && pwd)
+# `--` so that a path starting with '-' is a path; a parent that is a file is said plainly.
+made=$(mkdir -p -- "$shard_root" 2>&1) || die "--out: cannot make '$shard_root': ${made#mkdir: }"
+shard_root=$(cd -- "$shard_root" && pwd)
 shard_dirs=()
 for ((k = 1; k <= shards; k++)); do shard_dirs+=("$shard_root/shard-$k"); done
 
@@ -165,7 +171,7 @@ else
 fi
 say "$shards shards done in $(( $(date +%s) - started )) s; merging into $out"
 
-mkdir -p "$(dirname "$out")"
+mkdir -p -- "$(dirname -- "$out")"
 merge_options=()
 ((normalise)) && merge_options+=(--normalise)
 "$testbed" merge "${shard_dirs[@]}" --out "$out" "${merge_options[@]}"

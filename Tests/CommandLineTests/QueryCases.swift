@@ -118,6 +118,9 @@ enum QueryCases {
         unreadableMemory.environment["TESTBED_AVAILABLE_MEMORY"] = "-5"
         out.append(unreadableMemory)
         // `--engine` loads the generated data itself.
+        out.append(BatteryCase("query/plist-with-rows-and-seed", ["query", "q.rq", "--plist", "pl", "--rows", "20", "--seed=3"],
+                               files: good.merging(["pl/readme.txt": "x"]) { a, _ in a },
+                               expect: ["--plist DIR runs on that database's rows; --rows, --seed would do nothing there; drop them"]))
         out.append(BatteryCase("query/engine-with-plist", ["query", "q.rq", "--rows", "20", "--engine", "sqlite", "--plist", "pl"],
                                files: good.merging(["pl/readme.txt": "x"]) { a, _ in a }, expect: ["--engine", "--plist"]))
         out.append(BatteryCase("query/engine-with-testbed-options", ["query", "q.rq", "--rows", "20", "--engine", "sqlite", "--preset", "seed",

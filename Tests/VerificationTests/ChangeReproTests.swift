@@ -38,6 +38,13 @@ final class ChangeReproTests: XCTestCase {
         let fixed = lines.joined(separator: "\n") + "\n"
         try FileSystem.writeText(fixed, to: path + "/manifest.txt")
         XCTAssertTrue(try ChangeReproDirectory.replay(path, catalog: BrokenJoinFilter.catalog).isEmpty)
+        // A script of no transaction checks nothing: refused, as `observe --changes` refuses it.
+        for empty in ["", "# nothing\n"] {
+            try FileSystem.writeText(empty, to: path + "/changes.changes")
+            XCTAssertThrowsError(try ChangeReproDirectory.replay(path, catalog: BrokenJoinFilter.catalog)) { error in
+                XCTAssertEqual("\(error)", "\(path)/changes.changes: no transactions; a change repro replays at least one add, delete or update")
+            }
+        }
     }
 
     /// Random cases written as repros (with their writes to derived nodes, keys and the

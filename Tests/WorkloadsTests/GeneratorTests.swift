@@ -178,6 +178,11 @@ final class GeneratorTests: XCTestCase {
             "parameter 'roots': '200' is not valid; expected at most the row count 100")
         XCTAssertEqual(message(.documents, ["zipf-s": "1.3", "fanout": "zipf"]),
             "parameter 'zipf-s': '1.3' is not valid; expected a multiple of 0.5 from 0.5 to 4")
+        // Beside another fanout they would be ignored without a word.
+        XCTAssertEqual(message(.documents, ["zipf-s": "abc"]),
+            "parameter 'zipf-s': 'abc' is not valid; expected no value unless fanout=zipf (the fanout is uniform)")
+        XCTAssertEqual(message(.documents, ["zipf-max": "-5", "fanout": "fixed"]),
+            "parameter 'zipf-max': '-5' is not valid; expected no value unless fanout=zipf (the fanout is fixed)")
         XCTAssertEqual(message(.documents, ["max-depth": "0", "roots": "5"]),
             "max-depth=0 allows only roots, but roots=5 < rows=100")
         XCTAssertEqual(message(.pets, [:], rows: 0), "parameter 'rows': '0' is not valid; expected an integer from 1 to 100000000")

@@ -116,6 +116,10 @@ public enum ChangeReproDirectory {
         let scriptPath = FileSystem.join(path, scriptFile)
         let script = try ChangeScript.parse(try read(scriptFile), targets: ChangeScript.targets(tables: relations, query: query),
                                             file: scriptPath)
+        // As `observe --changes`: a script of no transaction checks nothing ("0 problems").
+        guard !script.transactions.isEmpty else {
+            throw VerificationError.repro(path: scriptPath, message: "no transactions; a change repro replays at least one add, delete or update")
+        }
         let sources = manifest.tables.compactMap { relations[$0.name] }
         let tables = sources.compactMap { $0.source as? MemoryTable }
         return try ChangeCheck.check(

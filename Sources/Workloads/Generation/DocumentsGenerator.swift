@@ -217,6 +217,11 @@ struct DocumentsGenerator: ShapeGenerator {
     private static func fanoutDistribution(_ parameters: ShapeParameters) throws -> FanoutDistribution {
         let kind = try parameters.choice("fanout", default: "uniform", among: ["uniform", "fixed", "zipf"])
         let k = try parameters.integer("fanout-k", default: 4, minimum: 1, maximum: fanoutLimit)
+        // `zipf-s=abc` beside the uniform fanout was accepted, echoed and ignored.
+        if kind != "zipf", let name = ["zipf-max", "zipf-s"].first(where: { parameters[$0] != nil }) {
+            throw WorkloadError.badParameter(name: name, value: parameters[name] ?? "",
+                                             expected: "no value unless fanout=zipf (the fanout is \(kind))")
+        }
         switch kind {
         case "fixed": return .fixed(k)
         case "zipf":
