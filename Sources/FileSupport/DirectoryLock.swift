@@ -13,9 +13,27 @@ public struct DirectoryLockedError: Error, Equatable, CustomStringConvertible {
     public let holder: String
 
     public var description: String {
-        "\(Printable.quoted(directory)) is in use by another testbed process ("
-            + (holder.isEmpty ? "holder unknown" : Printable.escaped(holder))
+        "\(Printable.quoted(directory)) is in use by another testbed process (" + holderText
             + "); wait for it to finish or stop it, then try again"
+    }
+
+    /// The lock file names the last process that took the lock to write; one that only
+    /// reads the directory (a merge reading its shards) writes nothing there, so a named pid
+    /// that has ended on this host is said to be the last writer, not the holder (it was
+    /// named as the holder, which could lead someone to stop a process that reused the pid).
+    private var holderText: String {
+        guard !holder.isEmpty else { return "holder unknown" }
+        let words = holder.split(separator: " ")
+        guard words.count == 5, words[0] == "pid", let pid = pid_t(words[1]), words[3] == "host",
+            String(words[4]) == Self.hostName, kill(pid, 0) != 0, errno == ESRCH
+        else { return Printable.escaped(holder) }
+        return "held by a process that reads it, such as a merge; its last writer, " + Printable.escaped(holder) + ", has ended"
+    }
+
+    public static var hostName: String {
+        var host = [CChar](repeating: 0, count: 256)
+        return gethostname(&host, host.count - 1) == 0
+            ? String(decoding: host.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self) : "unknown"
     }
 }
 
@@ -75,10 +93,7 @@ public final class DirectoryLock {
 
     /// `pid N on host H`, written over the file's previous text.
     private func writeHolder() {
-        var host = [CChar](repeating: 0, count: 256)
-        let name = gethostname(&host, host.count - 1) == 0
-            ? String(decoding: host.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self) : "unknown"
-        let text = Array("pid \(getpid()) on host \(name)\n".utf8)
+        let text = Array("pid \(getpid()) on host \(DirectoryLockedError.hostName)\n".utf8)
         _ = ftruncate(descriptor, 0)
         _ = text.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, 0) }
     }

@@ -66,6 +66,35 @@ extension FileSystem {
         }
     }
 
+    /// `writeTextAtomically` that never replaces `path`: two commands that each found it
+    /// missing and wrote it at once both succeeded, the file holding one of them.
+    public static func writeTextAtomicallyAsNew(_ text: String, to path: String) throws {
+        let temporary = temporarySibling(of: path)
+        do {
+            try writeText(text, to: temporary)
+            try renameAsNew(temporary, to: path)
+        } catch let error as FileSystemError {
+            remove(temporary)
+            throw FileSystemError("write", path, reason: error.reason)
+        }
+    }
+
+    /// Moves the file `source` to `destination` only when nothing is there (a hard link, which
+    /// fails on an existing name, then the old name removed); otherwise `EEXIST`.
+    public static func renameAsNew(_ source: String, to destination: String) throws {
+        guard link(source, destination) == 0 else {
+            let code = errno
+            // A file system without hard links: the check and the move are two steps there.
+            if code == EPERM || code == ENOTSUP || code == EOPNOTSUPP, kind(of: destination) == .missing {
+                return try rename(source, to: destination)
+            }
+            throw FileSystemError("move", source, reason: code == EEXIST
+                ? "'\(Printable.escaped(destination))' appeared meanwhile (another command writing it?); nothing was replaced"
+                : FileSystemError.reason(code))
+        }
+        remove(source)
+    }
+
     public static func rename(_ source: String, to destination: String) throws {
         guard systemRename(source, destination) == 0 else {
             throw FileSystemError.current("move", source, to: destination)

@@ -187,7 +187,7 @@ struct GenerateCommand: ParsableCommand {
             throw usageFailure("--session: \(error)")
         }
         do {
-            try FileSystem.writeTextAtomically(text, to: path)
+            if force { try FileSystem.writeTextAtomically(text, to: path) } else { try FileSystem.writeTextAtomicallyAsNew(text, to: path) }
         } catch {
             throw usageFailure("--changes-out: \(error)")
         }

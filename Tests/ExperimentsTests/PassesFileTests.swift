@@ -113,4 +113,32 @@ final class PassesFileTests: XCTestCase {
         try FileSystem.writeText(good, to: out + "/passes.csv")
         XCTAssertEqual(try runConfig(tinyConfig(), in: scratch, out: out, resume: true), 0)
     }
+
+    /// Rows are held to the config, as timings.csv's are: another experiment, a repetition
+    /// or cell the config does not run, and a row given twice were read (a cell at 99 rows
+    /// was dropped by merge without a word).
+    func testPassRowsTheConfigDoesNotRunAreRefused() throws {
+        let scratch = try Scratch()
+        let out = scratch.path + "/partial"
+        XCTAssertEqual(try runConfig(tinyConfig(), in: scratch, out: out, hooks: RunHooks(shouldStop: { $0 >= 5 })), 130)
+        let good = try FileSystem.readText(out + "/passes.csv")
+        let table = try CSVTable(parsing: good, file: "p")
+        let columns = try ["experiment", "repetition", "rows"].map { try XCTUnwrap(table.column($0)) }
+        let edits: [(String, ([String]) -> [[String]], String)] = [
+            ("experiment", { row in var r = row; r[columns[0]] = "other"; return [r] }, "column experiment holds 'other'; the config's experiment is 'tiny'"),
+            ("repetition", { row in var r = row; r[columns[1]] = "9"; return [r] }, "column repetition holds '9'"),
+            ("rows", { row in var r = row; r[columns[2]] = "99"; return [r] }, "the config runs no such cell"),
+            ("twice", { row in [row, row] }, "this row is already on line 2"),
+        ]
+        for (tag, edit, expected) in edits {
+            var edited = table
+            edited.rows = edit(table.rows[0]) + table.rows.dropFirst()
+            try FileSystem.writeText(edited.text, to: out + "/passes.csv")
+            let console = CapturedConsole()
+            XCTAssertEqual(try runConfig(tinyConfig(), in: scratch, out: out, resume: true, console: console), 2, tag)
+            XCTAssertTrue(console.err.contains(expected), "\(tag): \(console.err)")
+        }
+        try FileSystem.writeText(good, to: out + "/passes.csv")
+        XCTAssertEqual(try runConfig(tinyConfig(), in: scratch, out: out, resume: true), 0)
+    }
 }

@@ -144,6 +144,22 @@ final class ReportTests: XCTestCase {
         XCTAssertTrue(try Comparison(results: out).render().contains("no confidence intervals: no timings.csv"))
     }
 
+    /// A `summary.csv` baseline the config does not name was read by `report` (not by `compare`).
+    func testASummaryBaselineTheConfigDoesNotNameIsRefused() throws {
+        let scratch = try Scratch()
+        let out = try run(in: scratch, helpers: false)
+        var lines = try FileSystem.readText(out + "/summary.csv").components(separatedBy: "\n")
+        let column = try XCTUnwrap(lines[0].components(separatedBy: ",").firstIndex(of: "baseline"))
+        var fields = Self.rawFields(lines[1])
+        fields[column] = "nosuch"
+        lines[1] = fields.joined(separator: ",")
+        try FileSystem.writeText(lines.joined(separator: "\n"), to: out + "/summary.csv")
+        let console = CapturedConsole()
+        XCTAssertEqual(ReportInvocation(directory: out).execute(console: console.console), 2)
+        XCTAssertTrue(console.err.contains("summary.csv:2"), console.err)
+        XCTAssertTrue(console.err.contains("the config's baseline is"), console.err)
+    }
+
     func testTextFromTheRunIsEscaped() throws {
         let scratch = try Scratch()
         let config = tinyConfig().replacingOccurrences(of: "A tiny experiment for tests.", with: "<script>alert(1)</script> & more")

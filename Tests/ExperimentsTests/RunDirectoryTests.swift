@@ -52,6 +52,25 @@ final class RunDirectoryTests: XCTestCase {
         XCTAssertNotNil(try DirectoryLock.acquire(out))
     }
 
+    /// A merge reads its shards under a read-only lock, which writes no name: the file still
+    /// names the shard's own run, which has ended. That pid was named as the holder.
+    func testALockHeldByAReaderDoesNotNameTheEndedLastWriterAsItsHolder() throws {
+        let scratch = try Scratch()
+        let out = scratch.path + "/shard"
+        try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
+        let ended = Process()
+        ended.executableURL = URL(fileURLWithPath: "/bin/true")
+        try ended.run()
+        ended.waitUntilExit()
+        try FileSystem.writeText("pid \(ended.processIdentifier) on host \(DirectoryLockedError.hostName)\n", to: out + "/run.lock")
+        let reader = try XCTUnwrap(DirectoryLock.acquire(out, create: false))
+        defer { reader.release() }
+        XCTAssertThrowsError(try DirectoryLock.acquire(out)) { error in
+            XCTAssertTrue("\(error)".contains("held by a process that reads it, such as a merge; its last writer, pid \(ended.processIdentifier)"),
+                          "\(error)")
+        }
+    }
+
     func testANonEmptyUnlockedDirectoryGetsNoLockFile() throws {
         let scratch = try Scratch()
         let out = scratch.path + "/full"

@@ -26,6 +26,18 @@ final class FileTests: XCTestCase {
         XCTAssertEqual(FileSystem.kind(of: dir + "/missing/a.csv"), .missing)
     }
 
+    /// Two `generate --sqlite FILE` at once each found FILE missing and both renamed into it.
+    func testAWriteAsNewNeverReplacesAFileThatAppearedMeanwhile() throws {
+        let dir = try scratchDirectory("as-new")
+        defer { removeTree(dir) }
+        try FileSystem.writeTextAtomicallyAsNew("first\n", to: dir + "/s.db")
+        XCTAssertThrowsError(try FileSystem.writeTextAtomicallyAsNew("second\n", to: dir + "/s.db")) { error in
+            XCTAssertTrue("\(error)".contains("appeared meanwhile"), "\(error)")
+        }
+        XCTAssertEqual(try FileSystem.readText(dir + "/s.db"), "first\n")
+        XCTAssertEqual(FileSystem.entries(of: dir), ["s.db"], "the temporary was removed")
+    }
+
     func testReadingAMissingFileNamesThePath() throws {
         let path = "/tmp/filesupport-tests-\(getpid())-no-such-file"
         XCTAssertThrowsError(try FileSystem.readText(path)) { error in

@@ -64,18 +64,30 @@ public enum PassesFile {
         let table = try CSVTable(parsing: try FileSystem.readText(path), file: path)
         try table.requireHeader(PassRecord.header, file: path)
         var out: [PassRecord] = []
+        // Rows are held to the config, as timings.csv's are: another experiment, a cell or
+        // repetition the config does not run, or a row given twice was read (or dropped).
+        let cells = Set(experiment.cells)
+        var seen: [String: Int] = [:]
         for row in table.located(file: path) {
             let cell = Cell(query: row.text("query"), rows: try row.integer("rows", in: 1...Int.max),
                             backend: row.text("backend"), engine: Cell.testbedEngine, flagset: row.text("flagset"))
             guard let kind = PassRecord.Kind(rawValue: row.text("kind")) else {
                 throw row.failure("kind", "expected pass or hook")
             }
+            guard row.text("experiment") == experiment.name else {
+                throw row.failure("experiment", "the config's experiment is \(Printable.quoted(experiment.name))")
+            }
+            guard cells.contains(cell) else { throw row.failure("query", "the config runs no such cell (\(cell))") }
+            let repetition = try row.integer("repetition", in: 1...experiment.repetitions)
+            let key = "\(cell)|\(repetition)|\(kind.rawValue)|\(row.text("name"))"
+            if let first = seen[key] { throw row.failure("name", "this row is already on line \(first)") }
+            seen[key] = row.line
             // Today's string for a file written before a later heuristic existed (`StoredFlags`).
             let stored = row.text("flags")
             let flags = (try? StoredFlags.reconciled(stored, expected: experiment.flags(of: cell))) ?? stored
             let record = PassRecord(
                 experiment: row.text("experiment"), cell: cell, flags: flags,
-                repetition: try row.integer("repetition", in: 1...Int.max), kind: kind, name: row.text("name"),
+                repetition: repetition, kind: kind, name: row.text("name"),
                 calls: try row.integer("calls", in: 0...Int.max), microseconds: try row.microseconds("us"))
             // Every row is checked, also those of cells left out.
             if keep.contains(cell) { out.append(record) }

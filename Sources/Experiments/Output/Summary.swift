@@ -203,6 +203,11 @@ public enum Summary {
                 if row.repetitions > matrix.experiment.recordsPerCell {
                     throw located.failure("repetitions", "the config runs \(matrix.experiment.recordsPerCell) per cell")
                 }
+                // `report` read a baseline the config does not name (`compare` refused it).
+                let expected = matrix.experiment.speedupBaseline ?? ""
+                if row.baseline != expected {
+                    throw located.failure("baseline", "the config's baseline is " + (expected.isEmpty ? "none" : Printable.quoted(expected)))
+                }
             } else {
                 try ResultMatrix.checkNames(row.cell, flags: row.flags, at: located)
             }

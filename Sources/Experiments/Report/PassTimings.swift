@@ -41,6 +41,8 @@ struct PassTimings {
                           backend: record.text("backend"), flags: record.text("flags"),
                           flagset: hasFlagset ? record.text("flagset") : nil, kind: record.text("kind"),
                           name: record.text("name"))
+            // As merge and --resume: `kind: bogus` was shown on the page.
+            guard key.kind == "pass" || key.kind == "hook" else { throw record.failure("kind", "expected pass or hook") }
             let calls = Double(try record.integer("calls", in: 0...Int.max))
             let us = try record.microseconds("us")
             if samples[key] == nil { order.append(key) }

@@ -119,7 +119,8 @@ public struct SQLiteDestination: Sendable {
                 result = try database.transaction { try body(sink) }
                 if analyze { try database.analyze() }
             }
-            try FileSystem.rename(temporary, to: path)
+            // Without --force a database that appeared meanwhile is not replaced.
+            if replace { try FileSystem.rename(temporary, to: path) } else { try FileSystem.renameAsNew(temporary, to: path) }
             return result
         } catch let error as WorkloadError {
             FileSystem.remove(temporary)
