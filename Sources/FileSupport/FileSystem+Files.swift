@@ -54,25 +54,15 @@ extension FileSystem {
     }
 
     /// Writes `text` to a temporary sibling renamed over `path`, so the file is whole or
-    /// untouched; the temporary is removed on failure. Errors name `path`.
-    public static func writeTextAtomically(_ text: String, to path: String) throws {
+    /// untouched; the temporary is removed on failure. Errors name `path`. With `replacing:
+    /// false` a file at `path` is never replaced, also one that appeared meanwhile (two
+    /// commands that each found it missing and wrote it at once both succeeded, the file
+    /// holding one of them).
+    public static func writeTextAtomically(_ text: String, to path: String, replacing: Bool = true) throws {
         let temporary = temporarySibling(of: path)
         do {
             try writeText(text, to: temporary)
-            try rename(temporary, to: path)
-        } catch let error as FileSystemError {
-            remove(temporary)
-            throw FileSystemError("write", path, reason: error.reason)
-        }
-    }
-
-    /// `writeTextAtomically` that never replaces `path`: two commands that each found it
-    /// missing and wrote it at once both succeeded, the file holding one of them.
-    public static func writeTextAtomicallyAsNew(_ text: String, to path: String) throws {
-        let temporary = temporarySibling(of: path)
-        do {
-            try writeText(text, to: temporary)
-            try renameAsNew(temporary, to: path)
+            try rename(temporary, to: path, replacing: replacing)
         } catch let error as FileSystemError {
             remove(temporary)
             throw FileSystemError("write", path, reason: error.reason)
@@ -81,7 +71,7 @@ extension FileSystem {
 
     /// Moves the file `source` to `destination` only when nothing is there (a hard link, which
     /// fails on an existing name, then the old name removed); otherwise `EEXIST`.
-    public static func renameAsNew(_ source: String, to destination: String) throws {
+    private static func renameAsNew(_ source: String, to destination: String) throws {
         guard link(source, destination) == 0 else {
             let code = errno
             // A file system without hard links: the check and the move are two steps there.
@@ -95,7 +85,9 @@ extension FileSystem {
         remove(source)
     }
 
-    public static func rename(_ source: String, to destination: String) throws {
+    /// `replacing: false`: never over an existing `destination` (see `renameAsNew`).
+    public static func rename(_ source: String, to destination: String, replacing: Bool = true) throws {
+        guard replacing else { return try renameAsNew(source, to: destination) }
         guard systemRename(source, destination) == 0 else {
             throw FileSystemError.current("move", source, to: destination)
         }

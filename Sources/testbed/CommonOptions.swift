@@ -102,9 +102,7 @@ struct DatasetOptions: ParsableArguments {
                     throw usageFailure("--plist DIR runs on that database's files; it cannot be combined with --backend or --analyze")
                 }
                 // The database's rows are what they are: a size, seed or parameter would be ignored.
-                let given = ["--rows", "--seed", "--param"].filter { name in
-                    CommandLine.arguments.contains { $0 == name || $0.hasPrefix(name + "=") }
-                }
+                let given = ["--rows", "--seed", "--param"].filter(givenOnCommandLine)
                 guard given.isEmpty else {
                     throw usageFailure("--plist DIR runs on that database's rows; \(given.joined(separator: ", ")) would do nothing there; drop "
                         + (given.count == 1 ? "it" : "them"))

@@ -187,7 +187,7 @@ struct GenerateCommand: ParsableCommand {
             throw usageFailure("--session: \(error)")
         }
         do {
-            if force { try FileSystem.writeTextAtomically(text, to: path) } else { try FileSystem.writeTextAtomicallyAsNew(text, to: path) }
+            try FileSystem.writeTextAtomically(text, to: path, replacing: force)
         } catch {
             throw usageFailure("--changes-out: \(error)")
         }

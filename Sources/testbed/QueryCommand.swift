@@ -75,8 +75,7 @@ struct QueryCommand: ParsableCommand {
             throw usageFailure("--engine loads the generated data into the engine; it cannot be combined with --backend or --analyze (use --engine sqlite-analyzed for ANALYZE)")
         }
         // The testbed's own options would be ignored without a word on another engine.
-        let presetGiven = CommandLine.arguments.contains { $0 == "--preset" || $0.hasPrefix("--preset=") }
-        let ignored = [("--preset", presetGiven), ("--enable", !flags.enable.isEmpty), ("--disable", !flags.disable.isEmpty),
+        let ignored = [("--preset", givenOnCommandLine("--preset")), ("--enable", !flags.enable.isEmpty), ("--disable", !flags.disable.isEmpty),
                        ("--set", !flags.assignments.isEmpty), ("--disable-pass", !engineOptions.disabledPasses.isEmpty),
                        ("--validate", engineOptions.validate), ("--verify", verify)].filter(\.1).map(\.0)
         if !ignored.isEmpty {

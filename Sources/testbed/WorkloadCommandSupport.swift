@@ -13,6 +13,12 @@ func usageFailure(_ message: String) -> ExitCode {
     return ExitCode(2)
 }
 
+/// Whether the option `name` (`--rows`) was given on the command line, as `--rows N` or
+/// `--rows=N`: for options with a default, whose value cannot tell.
+func givenOnCommandLine(_ name: String) -> Bool {
+    CommandLine.arguments.dropFirst().contains { $0 == name || $0.hasPrefix(name + "=") }
+}
+
 /// A message made safe for the terminal: control characters (which reach messages from
 /// configs, file names and query text) are escaped, line breaks between lines kept.
 func printable(_ message: String) -> String { Printable.message(message) }

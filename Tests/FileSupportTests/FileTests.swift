@@ -30,8 +30,8 @@ final class FileTests: XCTestCase {
     func testAWriteAsNewNeverReplacesAFileThatAppearedMeanwhile() throws {
         let dir = try scratchDirectory("as-new")
         defer { removeTree(dir) }
-        try FileSystem.writeTextAtomicallyAsNew("first\n", to: dir + "/s.db")
-        XCTAssertThrowsError(try FileSystem.writeTextAtomicallyAsNew("second\n", to: dir + "/s.db")) { error in
+        try FileSystem.writeTextAtomically("first\n", to: dir + "/s.db", replacing: false)
+        XCTAssertThrowsError(try FileSystem.writeTextAtomically("second\n", to: dir + "/s.db", replacing: false)) { error in
             XCTAssertTrue("\(error)".contains("appeared meanwhile"), "\(error)")
         }
         XCTAssertEqual(try FileSystem.readText(dir + "/s.db"), "first\n")

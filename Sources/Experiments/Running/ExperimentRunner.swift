@@ -97,7 +97,7 @@ public final class ExperimentRunner {
                                         interrupted: interrupted, shard: shard)
         } catch {
             // A full disk here left a run that said only "cannot write …/report.html".
-            console.err("testbed: the run's cells are all kept, but its results were not all written; once the cause below is fixed, finish with: "
+            console.err("testbed: the cells that ran are kept in timings.csv, but the results were not all written; once the cause below is fixed, finish with: "
                 + "testbed run \(configPath) --resume --out \(directory)" + (shard.isWhole ? "" : " --shard \(shard)") + "\n")
             throw error
         }

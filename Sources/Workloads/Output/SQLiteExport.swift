@@ -120,7 +120,7 @@ public struct SQLiteDestination: Sendable {
                 if analyze { try database.analyze() }
             }
             // Without --force a database that appeared meanwhile is not replaced.
-            if replace { try FileSystem.rename(temporary, to: path) } else { try FileSystem.renameAsNew(temporary, to: path) }
+            try FileSystem.rename(temporary, to: path, replacing: replace)
             return result
         } catch let error as WorkloadError {
             FileSystem.remove(temporary)
