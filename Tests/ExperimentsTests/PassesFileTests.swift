@@ -85,14 +85,19 @@ final class PassesFileTests: XCTestCase {
         XCTAssertEqual(try passRows(merged + "/passes.csv"), expected)
     }
 
+    /// A run stopped after 5 of its 12 cells, its passes.csv text and table.
+    private func interruptedRun(in scratch: Scratch) throws -> (out: String, passes: String, table: CSVTable) {
+        let out = scratch.path + "/partial"
+        XCTAssertEqual(try runConfig(tinyConfig(), in: scratch, out: out, hooks: RunHooks(shouldStop: { $0 >= 5 })), 130)
+        let passes = try FileSystem.readText(out + "/passes.csv")
+        return (out, passes, try CSVTable(parsing: passes, file: "p"))
+    }
+
     /// A resume reads passes.csv back with timings.csv, before its first write: a malformed
     /// row, of a kept cell or of one that would run again, refuses it with the directory as it was.
     func testAMalformedPassesCSVRefusesAResumeBeforeItWritesAnything() throws {
         let scratch = try Scratch()
-        let out = scratch.path + "/partial"
-        XCTAssertEqual(try runConfig(tinyConfig(), in: scratch, out: out, hooks: RunHooks(shouldStop: { $0 >= 5 })), 130)
-        let good = try FileSystem.readText(out + "/passes.csv")
-        let table = try CSVTable(parsing: good, file: "p")
+        let (out, good, table) = try interruptedRun(in: scratch)
         let us = try XCTUnwrap(table.column("us"))
         // The last row's cell is made one that runs again: its timings rows are dropped.
         let last = table.rows[table.rows.count - 1]
@@ -119,10 +124,7 @@ final class PassesFileTests: XCTestCase {
     /// was dropped by merge without a word).
     func testPassRowsTheConfigDoesNotRunAreRefused() throws {
         let scratch = try Scratch()
-        let out = scratch.path + "/partial"
-        XCTAssertEqual(try runConfig(tinyConfig(), in: scratch, out: out, hooks: RunHooks(shouldStop: { $0 >= 5 })), 130)
-        let good = try FileSystem.readText(out + "/passes.csv")
-        let table = try CSVTable(parsing: good, file: "p")
+        let (out, good, table) = try interruptedRun(in: scratch)
         let columns = try ["experiment", "repetition", "rows"].map { try XCTUnwrap(table.column($0)) }
         let edits: [(String, ([String]) -> [[String]], String)] = [
             ("experiment", { row in var r = row; r[columns[0]] = "other"; return [r] }, "column experiment holds 'other'; the config's experiment is 'tiny'"),
