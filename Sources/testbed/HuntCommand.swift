@@ -206,6 +206,8 @@ struct HuntCommand: ParsableCommand {
             if out != nil && `case` == nil { return try OutputLocation.claim(directory, hint: "choose another --out") }
             try FileSystem.makeDirectories(directory)
             return try DirectoryLock.acquire(directory)
+        } catch let error as FileSystemError where out != nil {
+            throw usageFailure("--out: \(error)")
         } catch {
             throw usageFailure("\(error)")
         }

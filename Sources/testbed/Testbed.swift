@@ -40,6 +40,9 @@ extension Testbed {
     /// standard output and exit 0.
     static func main() {
         do {
+            if let unknown = HelpTarget.check(Array(CommandLine.arguments.dropFirst()), root: Testbed.self) {
+                throw unknown
+            }
             var command = try parseAsRoot()
             try RepeatedOptions.check(type(of: command), arguments: Array(CommandLine.arguments.dropFirst()))
             try command.run()

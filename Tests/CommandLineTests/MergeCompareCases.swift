@@ -90,6 +90,8 @@ enum MergeCompareCases {
         out.append(BatteryCase("merge/out-empty", ["merge", "s1", "s2", "--out", ""], files: shards, expect: ["--out"]))
         out.append(BatteryCase("merge/out-blank", ["merge", "s1", "s2", "--out", " "], files: shards, expect: ["--out"]))
         out.append(BatteryCase("merge/out-root", ["merge", "s1", "s2", "--out", "/"], files: shards, expect: ["--out"]))
+        out.append(BatteryCase("merge/out-unmakeable", ["merge", "s1", "s2", "--out", "/proc/testbed-battery"], files: shards,
+                               expect: ["--out: cannot create directory"]))
         out.append(BatteryCase("merge/out-is-file", ["merge", "s1", "s2", "--out", "s1/run.txt"], files: shards, expect: ["--out"]))
         out.append(BatteryCase("merge/missing-shard", ["merge", "s1", "nothere", "--out", "m"], files: directory("s1", as: "s1"),
                                expect: ["nothere"]))

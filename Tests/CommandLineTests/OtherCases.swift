@@ -149,6 +149,8 @@ enum OtherCases {
         [
             BatteryCase("hunt/flagsets-twice", ["hunt", "--random", "1", "--flagsets", "all-on,all-on"], expect: ["--flagsets", "listed twice"]),
             BatteryCase("hunt/flagsets-empty-item", ["hunt", "--random", "1", "--flagsets", "all-on,,seed"], expect: ["--flagsets", "empty item"]),
+            BatteryCase("hunt/out-unmakeable", ["hunt", "--random", "1", "--out", "/proc/testbed-battery"],
+                        expect: ["--out: cannot create directory"]),
             BatteryCase("hunt/out-under-file", ["hunt", "--random", "1", "--out", "f/x"], files: ["f": "x"], expect: ["--out", "'f' is a file"]),
             BatteryCase("hunt/plans-under-file", ["hunt", "--repro", "r", "--plans", "f/x"], files: ["f": "x"], expect: ["--plans", "'f' is a file"]),
         ]
@@ -166,6 +168,8 @@ enum OtherCases {
             BatteryCase("demo/extra-argument", ["demo", "extra"], expect: ["extra"]),
             BatteryCase("top/unknown-subcommand", ["frobnicate"], expect: ["frobnicate"]),
             BatteryCase("top/unknown-flag", ["--frobnicate"], expect: ["--frobnicate"]),
+            BatteryCase("top/help-unknown-subcommand", ["help", "nope"], expect: ["'nope' is not a subcommand", "run"]),
+            BatteryCase("top/help-unknown-nested", ["help", "run", "nope"], expect: ["'nope'", "`testbed run` has no subcommands"]),
         ]
     }
 }

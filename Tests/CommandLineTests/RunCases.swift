@@ -205,6 +205,9 @@ enum RunCases {
         out.append(BatteryCase("run/out-empty", ["run", "exp.yaml", "--out", ""], files: ["exp.yaml": text()], expect: ["--out"]))
         out.append(BatteryCase("run/out-blank", ["run", "exp.yaml", "--out", "  "], files: ["exp.yaml": text()], expect: ["--out"]))
         out.append(BatteryCase("run/out-root", ["run", "exp.yaml", "--out", "/"], files: ["exp.yaml": text()], expect: ["--out"]))
+        // A directory the system will not make (a read-only volume, here /proc) is named by its option.
+        out.append(BatteryCase("run/out-unmakeable", ["run", "exp.yaml", "--out", "/proc/testbed-battery"], files: ["exp.yaml": text()],
+                               expect: ["--out: cannot create directory"]))
         out.append(BatteryCase("run/out-file", ["run", "exp.yaml", "--out", "exp.yaml"], files: ["exp.yaml": text()], expect: ["--out"]))
         out.append(BatteryCase("run/out-ctrl", ["run", "exp.yaml", "--out", "r\u{1b}un"], files: ["exp.yaml": text()], expect: ["--out"]))
         for (tag, value) in [("shard-zero", "0/2"), ("shard-beyond", "3/2"), ("shard-text", "x"), ("shard-neg", "-1/2"),

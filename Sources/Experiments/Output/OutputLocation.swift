@@ -47,15 +47,22 @@ public enum OutputLocation {
             + "give --out DIR")
     }
 
-    /// Takes `out` as a fresh output directory: created if missing, locked, and refused when
-    /// another process holds it (named as such) or when it already holds anything.
-    public static func claim(_ out: String, hint: String) throws -> DirectoryLock? {
+    /// Takes `out` (given as `option`) as a fresh output directory: created if missing,
+    /// locked, and refused when another process holds it (named as such) or when it already
+    /// holds anything. A directory that cannot be made or locked (a read-only volume) is
+    /// reported under the option's name.
+    public static func claim(_ out: String, option: String = "--out", hint: String) throws -> DirectoryLock? {
         if FileSystem.isDirectory(out) { _ = try DirectoryLock.acquire(out, create: false) }
         if FileSystem.exists(out) && !FileSystem.isEmptyDirectory(out) {
             throw ExperimentFailure.usage("output directory \(Printable.quoted(out)) already exists and is not empty; \(hint)")
         }
-        try FileSystem.makeDirectories(out)
-        let lock = try DirectoryLock.acquire(out)
+        let lock: DirectoryLock?
+        do {
+            try FileSystem.makeDirectories(out)
+            lock = try DirectoryLock.acquire(out)
+        } catch let error as FileSystemError {
+            throw ExperimentFailure.usage("\(option): \(error)")
+        }
         // Another process may have claimed it between the check and the lock.
         if (FileSystem.entries(of: out) ?? []).contains(where: { $0 != DirectoryLock.fileName }) {
             throw ExperimentFailure.usage("output directory \(Printable.quoted(out)) was filled by another process; \(hint)")
