@@ -32,6 +32,7 @@ public struct MergeInvocation: ExperimentInvocation {
             throw ExperimentFailure.usage("merge: \(Printable.quoted(directory)) was run with another config than \(Printable.quoted(first)) (config.yaml differs)")
         }
         let experiment = try ExperimentResolver.resolve(text: configText, file: FileSystem.join(first, "config.yaml"), catalogDirectory: catalogDirectory)
+        for directory in directories { try RunInputs.check(directory, against: experiment, role: "merge") }
 
         var records: [TimingRecord] = []
         var passes: [PassRecord] = []
@@ -126,6 +127,10 @@ public struct MergeInvocation: ExperimentInvocation {
         }
         defer { lock?.release() }
         try FileSystem.writeTextAtomically(configText, to: FileSystem.join(directory, "config.yaml"))
+        // The first shard's record (checked against every shard), as its origins name the run's files.
+        let inputs = FileSystem.join(first, RunInputs.fileName)
+        try FileSystem.writeTextAtomically(FileSystem.exists(inputs) ? try FileSystem.readText(inputs) : RunInputs.text(experiment),
+                                           to: FileSystem.join(directory, RunInputs.fileName))
         try FileSystem.writeTextAtomically(Environment.text(configPath: FileSystem.join(first, "config.yaml"))
             + "merged from: \(directories.joined(separator: " "))\n" + environmentLines(environments, warnings: warnings),
             to: FileSystem.join(directory, "environment.txt"))

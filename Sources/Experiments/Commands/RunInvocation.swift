@@ -97,6 +97,7 @@ public struct RunInvocation: ExperimentInvocation {
         do {
             if !resume {
                 try FileSystem.writeTextAtomically(experiment.configText, to: FileSystem.join(directory, "config.yaml"))
+                try FileSystem.writeTextAtomically(RunInputs.text(experiment), to: FileSystem.join(directory, RunInputs.fileName))
                 // The load is read before the calibration adds its own.
                 let environment = Environment.text(configPath: configPath)
                 try FileSystem.writeTextAtomically(environment + Environment.calibrationLine(try Calibration.measure()),
@@ -149,7 +150,7 @@ extension RunInvocation {
     }
 }
 
-/// What `--resume` requires: the same config text and shard as the interrupted run.
+/// What `--resume` requires: the same config text, inputs and shard as the interrupted run.
 enum ResumeCheck {
     /// The interrupted run's state, its timings, and the `passes.csv` rows of the cells a
     /// resume keeps: every file a resume reads back, checked before anything is written.
@@ -163,6 +164,7 @@ enum ResumeCheck {
             throw ExperimentFailure.usage("--resume: the config differs from the one '\(directory)' was run with (its config.yaml); "
                 + "resume with the same config or start a new run")
         }
+        try RunInputs.check(directory, against: experiment, role: "--resume")
         guard state.shard == shard else {
             throw ExperimentFailure.usage("--resume: '\(directory)' holds shard \(state.shard), not \(shard)")
         }
