@@ -8,7 +8,7 @@ import FileSupport
 /// 3. the journal's files are renamed into place and removed rows' files deleted;
 /// 4. `commit` and the journal directory are removed.
 /// Opening the relation calls `recover`: a journal with `commit` is replayed (every step
-/// of 3 can be repeated), one without it is discarded.
+/// of 3 can be repeated) once its staged files are checked, one without it is discarded.
 struct PlistDirectoryJournal {
     static let directoryName = ".journal"
     static let commitName = "commit"
@@ -33,32 +33,55 @@ struct PlistDirectoryJournal {
         try Self.replay(directory, list: list, crash: crash)
     }
 
-    /// Finishes or discards a save that a crash interrupted.
-    static func recover(in directory: String) throws {
+    /// Finishes or discards a save that a crash interrupted. Before a committed journal is
+    /// replayed, its whole list is read and every staged row file still to move is given to
+    /// `checkStaged` (path, stem, bytes); one that fails is reported and nothing moves, so a bad
+    /// journal never replaces a good row before its error.
+    static func recover(in directory: String, checkStaged: (_ file: String, _ stem: String, _ bytes: [UInt8]) throws -> Void) throws {
         let journal = FileSystem.join(directory, directoryName)
         try refuseLink(journal)
         guard FileSystem.isDirectory(journal) else { return }
         let commit = FileSystem.join(journal, commitName)
         if let bytes = try PlistFiles.readIfPresent(commit) {
-            try replay(directory, list: String(decoding: bytes, as: UTF8.self), crash: nil)
+            let list = String(decoding: bytes, as: UTF8.self)
+            for step in try steps(list, commit: commit) where step.write {
+                let staged = stagedPath(journal, step.stem)
+                // Already moved by an earlier, interrupted replay.
+                guard let bytes = try PlistFiles.readIfPresent(staged) else { continue }
+                do { try checkStaged(staged, step.stem, bytes) } catch {
+                    throw PlistError(journal, "holds a committed save that cannot be finished (\(error)); nothing was replayed, "
+                        + "the journal is left as it is")
+                }
+            }
+            try replay(directory, list: list, crash: nil)
         } else {
             try discard(journal)
         }
     }
 
+    /// The commit list's steps in order: a write (`w`) or a delete (`d`) of a row file stem.
+    private static func steps(_ list: String, commit: String) throws -> [(write: Bool, stem: String)] {
+        try list.split(separator: "\n").map { line in
+            let parts = line.split(separator: " ")
+            guard parts.count == 2, parts[0] == "w" || parts[0] == "d", PlistDirectoryRelation.isStem(parts[1]) else {
+                throw PlistError(commit, "has a line that is not 'w|d <sha256>': '\(line)'")
+            }
+            return (parts[0] == "w", String(parts[1]))
+        }
+    }
+
+    private static func stagedPath(_ journal: String, _ stem: String) -> String {
+        FileSystem.join(journal, stem + "." + PlistDirectoryRelation.fileExtension)
+    }
+
     private static func replay(_ directory: String, list: String, crash: CrashInjection?) throws {
         let journal = FileSystem.join(directory, directoryName)
         let suffix = "." + PlistDirectoryRelation.fileExtension
-        for line in list.split(separator: "\n") {
-            let parts = line.split(separator: " ")
-            guard parts.count == 2, parts[0] == "w" || parts[0] == "d", PlistDirectoryRelation.isStem(parts[1]) else {
-                throw PlistError(FileSystem.join(journal, commitName), "has a line that is not 'w|d <sha256>': '\(line)'")
-            }
-            let stem = String(parts[1])
+        for (write, stem) in try steps(list, commit: FileSystem.join(journal, commitName)) {
             let target = FileSystem.join(FileSystem.join(directory, String(stem.prefix(2))), stem + suffix)
             try crash?.step()
-            if parts[0] == "w" {
-                let staged = FileSystem.join(journal, stem + suffix)
+            if write {
+                let staged = stagedPath(journal, stem)
                 // Already moved by an earlier, interrupted replay.
                 guard FileSystem.exists(staged) else { continue }
                 try PlistFiles.makeDirectories(FileSystem.parentDirectory(of: target))

@@ -75,7 +75,10 @@ public final class PlistDirectoryRelation: PlistRelation {
             guard create else { throw PlistError(metadata, "does not exist: \(Printable.quoted(path)) is not a directory relation") }
             try PlistFiles.writeAtomically(PlistMetadata.encode(scheme: scheme, primaryKey: primaryKey), to: metadata)
         }
-        try PlistDirectoryJournal.recover(in: path)
+        let positions = keyPositions
+        try PlistDirectoryJournal.recover(in: path) { file, stem, bytes in
+            _ = try Self.decodeRow(bytes, file: file, stem: stem, scheme: scheme, keyPositions: positions)
+        }
         stems = try Self.listStems(path)
         count = stems.count
     }
@@ -152,7 +155,12 @@ public final class PlistDirectoryRelation: PlistRelation {
     func readRow(stem: String) throws -> Row {
         let file = filePath(stem)
         filesOpened += 1
-        let bytes = try PlistFiles.read(file)
+        return try Self.decodeRow(try PlistFiles.read(file), file: file, stem: stem, scheme: scheme, keyPositions: keyPositions)
+    }
+
+    /// The row a row file holds, checked: a property list of the scheme's values whose key
+    /// hashes to the file's name (`stem`).
+    static func decodeRow(_ bytes: [UInt8], file: String, stem: String, scheme: Scheme, keyPositions: [Int]) throws -> Row {
         let row: Row
         do {
             row = try PlistValueCoding.row(try BinaryPlistReader.decode(bytes), scheme: scheme)

@@ -121,6 +121,33 @@ final class PlistRelationTests: PlistTestCase {
         XCTAssertTrue(sawOld && sawNew, "crashes fell both before and after the commit point")
     }
 
+    /// A committed journal one of whose staged files is damaged is refused before anything
+    /// moves: the rows staged before it in the list are not replayed over the good ones.
+    func testACommittedJournalWithADamagedStagedFileReplacesNothing() throws {
+        let dir = try scratch() + "/p"
+        let r = try PlistDirectoryRelation(path: dir, name: "p", scheme: try peopleScheme(), primaryKey: ["id"], create: true)
+        try r.insertRows(rows())
+        try r.save()
+        let before = Set(try PlistDirectoryRelation(path: dir, name: "p").fetchAll())
+        try r.removeRows([rows()[0]])
+        try r.insertRows([Row([.integer(1), .text("changed"), .integer(0)]), Row([.integer(20), .text("new"), .null]),
+                          Row([.integer(21), .text("newer"), .null])])
+        // Three staged files and the commit list written; the crash comes before the first move.
+        r.crashInjection = CrashInjection(afterFileOperations: 4)
+        XCTAssertThrowsError(try r.save()) { XCTAssert($0 is SimulatedCrash, "\($0)") }
+        let journal = dir + "/.journal"
+        let list = try FileSystem.readText(journal + "/commit").split(separator: "\n")
+        XCTAssertEqual(list.filter { $0.hasPrefix("w ") }.count, 3, "\(list)")
+        guard let last = list.last(where: { $0.hasPrefix("w ") }) else { return XCTFail("no write in \(list)") }
+        try FileSystem.writeText("not a property list", to: journal + "/" + last.dropFirst(2) + ".rowplist")
+
+        XCTAssertThrowsError(try PlistDirectoryRelation(path: dir, name: "p")) { error in
+            XCTAssert("\(error)".contains("cannot be finished") && "\(error)".contains("nothing was replayed"), "\(error)")
+        }
+        FileSystem.removeTree(journal)
+        XCTAssertEqual(Set(try PlistDirectoryRelation(path: dir, name: "p").fetchAll()), before, "a staged row replaced a saved one")
+    }
+
     /// A journal that is a symbolic link to another directory is refused, and nothing in
     /// that directory is touched (the malformed-input battery of the twenty-ninth session:
     /// opening such a database deleted every file of the linked directory).
