@@ -28,6 +28,11 @@ extension FileSystem {
     }
 
     static func readBytes(_ path: String) throws -> [UInt8] {
+        // Checked before opening: a pipe without a writer blocks `fopen`, and a device such as
+        // `/dev/zero` never ends (a change script given as one read until memory ran out).
+        if kind(of: path) == .other {
+            throw FileSystemError("read", path, reason: "not a regular file (a device, pipe or socket)")
+        }
         guard let file = fopen(path, "rb") else { throw FileSystemError.current("read", path) }
         defer { fclose(file) }
         var bytes: [UInt8] = []

@@ -35,7 +35,7 @@ enum SQLPredicate {
         case let .and(parts):
             if parts.isEmpty { return "1" }
             let sql = try parts.map { try translate($0, parameters: &parameters, column: column) }
-            return sql.count == 1 ? sql[0] : "(" + sql.joined(separator: " AND ") + ")"
+            return SQLNesting.allOf(sql)
         case let .or(parts):
             return try disjunction(parts, &parameters, column)
         case let .not(inner):
@@ -43,18 +43,6 @@ enum SQLPredicate {
         case let .inSet(attributes, keys):
             return try inSet(attributes, keys, &parameters, column)
         }
-    }
-
-    /// An OR of SQL pieces. Past 64 pieces it is nested in balanced halves: a parser builds
-    /// `a OR b OR c …` as a chain as deep as it is long, and SQLite refuses an expression
-    /// deeper than 1,000 (a multi-attribute IN-set of a thousand keys; fuzzer seed 914116).
-    /// DuckDB accepts the chain; the dialect nests it the same way so that no engine's depth
-    /// limit is in play. The pieces keep their order, so bound parameters keep theirs.
-    static func anyOf(_ pieces: [String]) -> String {
-        if pieces.count == 1 { return pieces[0] }
-        if pieces.count <= 64 { return "(" + pieces.joined(separator: " OR ") + ")" }
-        let half = pieces.count / 2
-        return "(" + anyOf(Array(pieces[..<half])) + " OR " + anyOf(Array(pieces[half...])) + ")"
     }
 
     private static func inSet(
@@ -67,7 +55,7 @@ enum SQLPredicate {
         }
         if names.count == 1 {
             let pieces = membership(names[0], keys.map { $0.values[0] }, &parameters)
-            return Self.anyOf(pieces)
+            return SQLNesting.anyOf(pieces)
         }
         // Sorted, so the same set always gives the same statement text (and cached statement).
         var disjuncts: [String] = []
@@ -83,7 +71,7 @@ enum SQLPredicate {
             }
             disjuncts.append(conjuncts.isEmpty ? "1" : "(" + conjuncts.joined(separator: " AND ") + ")")
         }
-        return Self.anyOf(disjuncts)
+        return SQLNesting.anyOf(disjuncts)
     }
 
     /// `name` equal to one of `values` (null-safe), as one or two OR-ed pieces.
@@ -124,7 +112,7 @@ enum SQLPredicate {
             sql.append(contentsOf: membership(try column(a), groups[a] ?? [], &parameters))
         }
         for part in others { sql.append(try translate(part, parameters: &parameters, column: column)) }
-        return Self.anyOf(sql)
+        return SQLNesting.anyOf(sql)
     }
 
     /// How an operand can behave with respect to null.

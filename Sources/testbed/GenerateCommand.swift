@@ -1,4 +1,5 @@
 import ArgumentParser
+import Experiments
 import FileSupport
 import Workloads
 
@@ -112,6 +113,14 @@ struct GenerateCommand: ParsableCommand {
         if let changesOut {
             do { _ = try FileSystem.checkedOutputPath(changesOut, option: "--changes-out", directory: false) } catch {
                 throw usageFailure("\(error)")
+            }
+            // The same path as the dataset (or a file inside its directory) would replace or
+            // pollute what was just written.
+            for (option, path) in [("--sqlite", sqlite), ("--csv", csv), ("--plist", plist)] {
+                if let path, OutputLocation.isInside(changesOut, path) {
+                    throw usageFailure("--changes-out: '\(Printable.escaped(changesOut))' is \(option)'s "
+                        + (option == "--sqlite" ? "file" : "directory or inside it") + "; give the change script a path of its own")
+                }
             }
             if FileSystem.exists(changesOut), !force {
                 throw usageFailure("--changes-out: '\(Printable.escaped(changesOut))' exists; give --force to replace it")

@@ -55,6 +55,12 @@ enum OtherCases {
         gen("force-without-file", ["--shape", "pets", "--rows", "20", "--force"], "--force")
         gen("changes-out-exists", ["--shape", "documents", "--rows", "20", "--session", "ui-browse", "--changes-out", "s.changes"],
             "--force", files: ["s.changes": "old"])
+        gen("changes-out-is-sqlite", ["--shape", "documents", "--rows", "20", "--sqlite", "d.db", "--session", "edit",
+                                      "--changes-out", "d.db", "--force"], "--changes-out: 'd.db' is --sqlite's file")
+        gen("changes-out-in-csv", ["--shape", "documents", "--rows", "20", "--csv", "c", "--session", "edit",
+                                   "--changes-out", "c/s.changes"], "--changes-out: 'c/s.changes' is --csv's directory")
+        gen("changes-out-is-plist", ["--shape", "documents", "--rows", "20", "--plist", "p", "--session", "edit",
+                                     "--changes-out", "p"], "--plist's directory")
         gen("changes-out-under-file", ["--shape", "documents", "--rows", "20", "--session", "ui-browse", "--changes-out", "f/s.changes"],
             "'f' is a file", files: ["f": "x"])
         gen("changes-out-empty", ["--shape", "documents", "--rows", "20", "--session", "ui-browse", "--changes-out", ""],

@@ -176,6 +176,14 @@ enum QueryCases {
             cases.append(BatteryCase("observe/changes-\(tag)", ["observe", "q.rq", "--rows", "20", "--changes", "s.changes"],
                                      files: good.merging(["s.changes": script]) { $1 }, expect: ["--changes", "has no transactions"]))
         }
+        // A device never ends and a pipe without a writer never opens: not read at all.
+        cases.append(BatteryCase("observe/changes-device", ["observe", "q.rq", "--rows", "20", "--changes", "/dev/zero"],
+                                 files: good, expect: ["--changes", "not a regular file"]))
+        cases.append(BatteryCase("run/changes-script-device", ["run", "exp.yaml"],
+                                 files: ["exp.yaml": RunCases.text([9: "    text: \"output documents select (id == 1)\""],
+                                                                   append: ["changes:", "  script: /dev/zero"])],
+                                 expect: ["changes.script", "not a regular file"]))
+        cases.append(BatteryCase("run/config-device", ["run", "/dev/zero"], expect: ["/dev/zero", "not a regular file"]))
         return cases
     }
 }

@@ -204,6 +204,13 @@ enum RunCases {
         out.append(BatteryCase("run/directory-as-config", ["run", "sub"], files: ["sub/x": "x"], expect: ["sub"]))
         out.append(BatteryCase("run/out-empty", ["run", "exp.yaml", "--out", ""], files: ["exp.yaml": text()], expect: ["--out"]))
         out.append(BatteryCase("run/out-blank", ["run", "exp.yaml", "--out", "  "], files: ["exp.yaml": text()], expect: ["--out"]))
+        // YAML 1.1 reads these as other numbers (8, 16, 90, 10) or text; a config integer is decimal digits.
+        out.append(line("seed-octal", 5, "  seed: 010", expect: ["exp.yaml:5:3", "dataset.seed", "'010'", "reads it as 8"]))
+        out.append(line("seed-hex", 5, "  seed: 0x10", expect: ["exp.yaml:5:3", "'0x10'", "reads it as 16"]))
+        out.append(line("seed-sexagesimal", 5, "  seed: 1:30", expect: ["'1:30'", "reads it as 90"]))
+        out.append(line("rows-underscore", 4, "  rows: [1_0]", expect: ["dataset.rows[0]", "'1_0'"]))
+        out.append(line("repetitions-binary", 12, "repetitions: 0b11", expect: ["exp.yaml:12:1", "repetitions", "'0b11'"]))
+        out.append(line("repetitions-str-tag", 12, "repetitions: !!str 1", expect: ["repetitions", "tagged as text"]))
         out.append(BatteryCase("run/out-root", ["run", "exp.yaml", "--out", "/"], files: ["exp.yaml": text()], expect: ["--out"]))
         // A directory the system will not make (a read-only volume, here /proc) is named by its option.
         out.append(BatteryCase("run/out-unmakeable", ["run", "exp.yaml", "--out", "/proc/testbed-battery"], files: ["exp.yaml": text()],

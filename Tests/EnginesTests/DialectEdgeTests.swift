@@ -83,6 +83,15 @@ final class DialectEdgeTests: XCTestCase {
         }
     }
 
+    /// A thousand `and`-ed comparisons, nested in balanced halves like the ORs above.
+    func testAThousandConjunctsRun() throws {
+        try requireDuckDB()
+        try check { c in
+            let n = try relation(c, "select")
+            return [try n.select(.and((0..<1000).map { Attribute("order") *!= Value.integer(Int64($0 * 2)) }))]
+        }
+    }
+
     func testTextAgainstNumbersFollowsTheOneOrder() throws {
         try requireDuckDB()
         let w = Attribute("we\"ird"), text = Attribute("text")

@@ -71,6 +71,17 @@ final class InSetFilterTests: XCTestCase {
         XCTAssertEqual(Set(try db.evaluate(try Relation(source: sql).select(filter))), Set(expected))
     }
 
+    /// A select of a thousand `and`-ed comparisons was one chain as deep as it was long, and
+    /// SQLite refused it ("Expression tree is too large"; the thirty-fourth session's probe).
+    func testAThousandConjunctsAreNotTooDeep() throws {
+        let (db, sql, memory) = try tables()
+        let filter = Predicate.and((1000..<2000).map { Attribute("id") *!= Value.integer(Int64($0)) } + [Attribute("id") *!= 3])
+        let expected = try memory.fetchAll(filter: filter)
+        XCTAssertGreaterThan(expected.count, 10)
+        XCTAssertEqual(Set(try sql.fetchAll(filter: filter)), Set(expected))
+        XCTAssertEqual(Set(try db.evaluate(try Relation(source: sql).select(filter))), Set(expected))
+    }
+
     func testEveryValueIsABoundParameter() throws {
         let (_, sql, _) = try tables()
         let filter = Predicate.inSet(attributes: ["parent_id", "name"], keys: keys([[1, "x'); DROP TABLE docs; --"], [.null, "Ann"]]))

@@ -63,6 +63,17 @@ final class HuntCommandLineTests: XCTestCase {
         XCTAssertTrue(outcome.out.contains("hunt: 6 queries measured"), outcome.out)
     }
 
+    /// A `--min-regret` past `Int`'s range was written into summary.csv through `Int(x)`,
+    /// which trapped after the whole hunt (exit 132, `--out` left holding its lock).
+    func testAHugeMinimumRegretIsWrittenNotTrapped() throws {
+        let testbed = try TestbedProcess(label: "hunt-huge-min-regret")
+        defer { testbed.remove() }
+        let outcome = try testbed.run("hunt", "--random", "2", "--rows", "20", "--min-regret", "1e19", "--out", "out")
+        XCTAssertEqual(outcome.status, 0, outcome.err)
+        let summary = try String(contentsOfFile: testbed.directory.appendingPathComponent("out/summary.csv").path, encoding: .utf8)
+        XCTAssertTrue(summary.contains("1e+19"), summary)
+    }
+
     /// `--out DIR` is taken before the first case runs: a non-empty DIR is refused as `run`
     /// and `merge` refuse it, and a path below a file fails at once, both exit 2 with nothing written.
     func testTheOutputDirectoryIsCheckedBeforeAnyCaseRuns() throws {

@@ -1,4 +1,5 @@
 import Relational
+import SQLiteStore
 
 /// Select predicates (and join and closure conditions) in a typed dialect, agreeing exactly
 /// with `Value.compare`: null is the smallest value and equal to itself, classes are ordered
@@ -68,11 +69,11 @@ struct DialectPredicate {
         case let .and(parts):
             if parts.isEmpty { return dialect.trueLiteral }
             let sql = try parts.map { try translate($0, &params) }
-            return sql.count == 1 ? sql[0] : "(" + sql.joined(separator: " AND ") + ")"
+            return SQLNesting.allOf(sql)
         case let .or(parts):
             if parts.isEmpty { return dialect.falseLiteral }
             let sql = try parts.map { try translate($0, &params) }
-            return Self.anyOf(sql)
+            return SQLNesting.anyOf(sql)
         case let .not(inner):
             return "(NOT " + (try translate(inner, &params)) + ")"
         case let .inSet(attributes, keys):
@@ -193,18 +194,6 @@ struct DialectPredicate {
 
     /// An IN-set: one attribute as `IN (...)` of the keys of its class (plus `IS NULL` for
     /// a null key); several as an OR, per key, of null-safe equalities.
-    /// An OR of SQL pieces. Past 64 pieces it is nested in balanced halves: a parser builds
-    /// `a OR b OR c …` as a chain as deep as it is long, and SQLite refuses an expression
-    /// deeper than 1,000 (a multi-attribute IN-set of a thousand keys; fuzzer seed 914116).
-    /// DuckDB accepts the chain; the dialect nests it the same way so that no engine's depth
-    /// limit is in play. The pieces keep their order, so bound parameters keep theirs.
-    static func anyOf(_ pieces: [String]) -> String {
-        if pieces.count == 1 { return pieces[0] }
-        if pieces.count <= 64 { return "(" + pieces.joined(separator: " OR ") + ")" }
-        let half = pieces.count / 2
-        return "(" + anyOf(Array(pieces[..<half])) + " OR " + anyOf(Array(pieces[half...])) + ")"
-    }
-
     private func inSet(_ attributes: [Attribute], _ keys: Set<Row>, _ params: inout [Value]) throws -> String {
         if keys.isEmpty { return dialect.falseLiteral }
         let columns = try attributes.map(column)
@@ -222,7 +211,7 @@ struct DialectPredicate {
             }
             if sorted.contains(where: { $0.values[0].isNull }) { pieces.append("\(name) IS NULL") }
             if pieces.isEmpty { return dialect.falseLiteral }
-            return Self.anyOf(pieces)
+            return SQLNesting.anyOf(pieces)
         }
         var disjuncts: [String] = []
         for key in sorted {
@@ -242,6 +231,6 @@ struct DialectPredicate {
             disjuncts.append(conjuncts.isEmpty ? dialect.trueLiteral : "(" + conjuncts.joined(separator: " AND ") + ")")
         }
         if disjuncts.isEmpty { return dialect.falseLiteral }
-        return Self.anyOf(disjuncts)
+        return SQLNesting.anyOf(disjuncts)
     }
 }

@@ -7,10 +7,14 @@ import Yams
 public enum ConfigLoader {
     /// The decoded config and the exact text it came from (kept as `config.yaml` of a run).
     public static func load(path: String) throws -> (config: ExperimentConfig, text: String) {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            let why = FileSystem.isDirectory(path) ? ": it is a directory; give a YAML file"
-                : FileSystem.exists(path) ? " (permission denied?)" : ": no such file"
-            throw ConfigError(file: path, keyPath: "", message: "cannot read the config file" + why)
+        let why: String? = switch FileSystem.kind(of: path) {
+        case .directory: ": it is a directory; give a YAML file"
+        case .other: ": it is not a regular file (a device, pipe or socket); give a YAML file"
+        case .missing: ": no such file"
+        case .file: nil
+        }
+        guard why == nil, let data = FileManager.default.contents(atPath: path) else {
+            throw ConfigError(file: path, keyPath: "", message: "cannot read the config file" + (why ?? " (permission denied?)"))
         }
         guard let text = String(data: data, encoding: .utf8) else {
             throw ConfigError(file: path, keyPath: "", message: "the config file is not UTF-8 text")
@@ -28,6 +32,7 @@ public enum ConfigLoader {
         } catch let error as YamlError {
             throw yamlError(error, file: file, text: text)
         }
+        if let (path, message) = IntegerSpelling.problem(in: node) { throw located(path, message, in: node, file: file) }
         do {
             return try YAMLDecoder().decode(ExperimentConfig.self, from: node)
         } catch let issue as ConfigIssue {

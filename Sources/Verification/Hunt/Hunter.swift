@@ -150,7 +150,10 @@ public struct Hunter {
     }
 }
 
+/// `x` to two decimals, a whole number as `N.0`; beyond 10^15 (a `--min-regret 1e19`) as
+/// Swift prints a double, since no `Int` holds it.
 func format(_ x: Double) -> String {
+    guard x.isFinite, abs(x) < 1e15 else { return String(x) }
     let scaled = (x * 100).rounded() / 100
     return scaled == scaled.rounded() ? String(Int(scaled)) + ".0" : String(scaled)
 }

@@ -1,0 +1,47 @@
+import FileSupport
+import Yams
+
+/// Yams constructs a config integer by YAML 1.1's rules, whatever the scalar's tag: `010`
+/// reads as 8 (octal), `0x10` as 16, `1:30` as 90 (base 60), `1_0` as 10, and `!!str 1` as
+/// 1. A researcher writing `seed: 010` means ten, so an integer key must be written in
+/// decimal digits (an optional sign, no leading zero); anything else is refused, located.
+enum IntegerSpelling {
+    /// The config's integer keys, as key paths (`rows` may be one value or a list).
+    private static let paths: [[String]] = [
+        ["repetitions"], ["warmup"], ["dataset", "seed"], ["dataset", "rows"], ["changes", "transactions"], ["changes", "seed"],
+    ]
+
+    /// The first integer key written otherwise: its path and what is wrong.
+    static func problem(in root: Node) -> (path: [String], message: String)? {
+        for path in paths {
+            guard let node = NodeLocator.node(at: path, in: root) else { continue }
+            if case let .sequence(items) = node {
+                for (index, item) in items.enumerated() {
+                    if let message = problem(item) { return (path + ["[\(index)]"], message) }
+                }
+            } else if let message = problem(node) {
+                return (path, message)
+            }
+        }
+        return nil
+    }
+
+    private static func problem(_ node: Node) -> String? {
+        guard case let .scalar(scalar) = node, scalar.style == .plain || scalar.style == .any else { return nil }
+        let text = scalar.string
+        if scalar.tag.rawValue == Tag.Name.str.rawValue, Int64(text) != nil {
+            return "expected an integer, found \(Printable.quoted(text)) tagged as text (!!str); remove the tag"
+        }
+        // What Yams would read as an integer, written otherwise than in decimal digits.
+        guard let read = Int64.construct(from: scalar), !isDecimal(text) else { return nil }
+        return "expected an integer written in decimal digits, found \(Printable.quoted(text)) (YAML 1.1 reads it as \(read)); "
+            + "write it without a leading zero, base prefix, underscores or colons"
+    }
+
+    /// An optional sign, then `0` or digits without a leading zero.
+    private static func isDecimal(_ text: String) -> Bool {
+        let digits = text.hasPrefix("-") || text.hasPrefix("+") ? text.dropFirst() : Substring(text)
+        guard let first = digits.first, digits.allSatisfy({ $0.isASCII && $0.isNumber }) else { return false }
+        return first != "0" || digits.count == 1
+    }
+}
