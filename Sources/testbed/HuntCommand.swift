@@ -90,7 +90,20 @@ struct HuntCommand: ParsableCommand {
         if let index = `case`, index < 0 || index >= (random ?? 0) {
             throw ValidationError("--case: '\(index)' is not valid; expected a case from 0 to --random minus 1")
         }
+        // Options the mode does not use would be ignored without a word.
+        let unused = repro != nil
+            ? ["--seed", "--rows", "--min-regret", "--reduce-flagset", "--max-reductions", "--min-excess-rows", "--orders", "--no-reduce", "--out"]
+            : `case` != nil ? ["--max-reductions", "--min-excess-rows", "--orders", "--no-reduce"] : []
+        if let option = unused.first(where: givenOnCommandLine) {
+            throw ValidationError(repro != nil
+                ? "\(option) does not apply to --repro DIR, which replays the directory's own case and threshold (regret.txt)"
+                : "\(option) does not apply to --case N, which measures the case whole and reduces nothing")
+        }
         if plans != nil, repro == nil { throw ValidationError("--plans goes with --repro DIR") }
+        if let plans, let repro, OutputLocation.isInside(plans, repro) {
+            throw ValidationError("--plans: '\(Printable.escaped(plans))' is inside the repro directory '\(Printable.escaped(repro))' it reads; "
+                + "give a directory outside it")
+        }
         if let plans {
             do { _ = try FileSystem.checkedOutputPath(plans, option: "--plans", directory: true) } catch {
                 throw ValidationError("\(error)")

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Experiments
 import FileSupport
+import Foundation
 import PlistStore
 import QueryEngine
 import Verification
@@ -42,6 +43,11 @@ extension Testbed {
         do {
             if let unknown = HelpTarget.check(Array(CommandLine.arguments.dropFirst()), root: Testbed.self) {
                 throw unknown
+            }
+            if EngineChecks.environmentSetting == nil {
+                let value = getenv(EngineChecks.environmentVariable).map { String(cString: $0) } ?? ""
+                throw ValidationError("\(EngineChecks.environmentVariable) is \(Printable.quoted(value)); expected 1 (checked mode on) "
+                    + "or 0 (off)")
             }
             var command = try parseAsRoot()
             try RepeatedOptions.check(type(of: command), arguments: Array(CommandLine.arguments.dropFirst()))

@@ -125,6 +125,16 @@ struct VerifyCommand: ParsableCommand {
         if repro != nil, let other = random.map({ _ in "--random" }) ?? directory.map({ _ in "--directory" }) {
             throw ValidationError("--repro replays one directory; it cannot be combined with \(other)")
         }
+        let unused: [(options: [String], why: String)] = [
+            (repro != nil ? ["--seed", "--runs-per-case", "--max-reductions", "--no-reduce", "--repro-directory"] : [],
+             "--repro replays the directory's own case and reduces nothing"),
+            (repro == nil && random == nil ? ["--seed", "--runs-per-case"] : [],
+             "the catalog run takes its datasets' seeds from --seeds and runs every flag set"),
+            (noReduce ? ["--max-reductions", "--repro-directory"] : [], "--no-reduce writes no repro directory"),
+        ]
+        for (options, why) in unused {
+            if let option = options.first(where: givenOnCommandLine) { throw ValidationError("\(option) does not apply: \(why)") }
+        }
         if random != nil, directory != nil {
             throw ValidationError("--directory names the catalog to verify; it cannot be combined with --random")
         }

@@ -94,7 +94,7 @@ enum Battery {
 
     /// What `run`/`merge` write into their output directory (removed from `/` if a case put them there),
     /// besides the plan files `plan` writes for the battery's query `q`.
-    static let runOutputNames: Set<String> = ["config.yaml", "environment.txt", "run.txt", "summary.csv", "summary.txt",
+    static let runOutputNames: Set<String> = ["config.yaml", "inputs.txt", "environment.txt", "run.txt", "summary.csv", "summary.txt",
                                                "timings.csv", "plans", "plots", "run.lock", "lock", "report.html"]
 
     static func rootEntries() -> Set<String> {

@@ -122,6 +122,16 @@ enum OtherCases {
             out.append(BatteryCase("verify/\(tag)", ["verify"] + arguments, expect: [expect]))
         }
         opt("directory-missing", ["--directory", "/nonexistent-battery"], "/nonexistent-battery")
+        // Options of another mode were ignored without a word.
+        opt("repro-with-seed", ["--repro", "r", "--seed", "3"], "--seed does not apply: --repro")
+        opt("repro-with-max-reductions", ["--repro", "r", "--max-reductions", "3"], "--max-reductions does not apply: --repro")
+        opt("catalog-with-seed", ["--sizes", "20", "--seed", "3"], "--seed does not apply: the catalog run")
+        opt("catalog-with-runs-per-case", ["--runs-per-case", "2"], "--runs-per-case does not apply: the catalog run")
+        opt("no-reduce-with-repro-directory", ["--random", "2", "--no-reduce", "--repro-directory", "zz"],
+            "--repro-directory does not apply: --no-reduce")
+        var validate = BatteryCase("verify/validate-env-banana", ["verify", "--random", "1"], expect: ["TESTBED_VALIDATE is 'banana'"])
+        validate.environment["TESTBED_VALIDATE"] = "banana"
+        out.append(validate)
         opt("sizes-too-big", ["--sizes", "100000001"], "--sizes")
         opt("sizes-max", ["--sizes", "9223372036854775807"], "--sizes")
         opt("sizes-zero", ["--sizes", "0"], "--sizes")
@@ -155,6 +165,14 @@ enum OtherCases {
         [
             BatteryCase("hunt/flagsets-twice", ["hunt", "--random", "1", "--flagsets", "all-on,all-on"], expect: ["--flagsets", "listed twice"]),
             BatteryCase("hunt/flagsets-empty-item", ["hunt", "--random", "1", "--flagsets", "all-on,,seed"], expect: ["--flagsets", "empty item"]),
+            // Options of another mode were ignored without a word.
+            BatteryCase("hunt/repro-with-min-regret", ["hunt", "--repro", "r", "--min-regret", "3"], expect: ["--min-regret does not apply to --repro"]),
+            BatteryCase("hunt/repro-with-out", ["hunt", "--repro", "r", "--out", "o"], expect: ["--out does not apply to --repro"]),
+            BatteryCase("hunt/repro-with-seed", ["hunt", "--repro", "r", "--seed=4"], expect: ["--seed does not apply to --repro"]),
+            BatteryCase("hunt/case-with-no-reduce", ["hunt", "--random", "3", "--case", "1", "--no-reduce"],
+                        expect: ["--no-reduce does not apply to --case"]),
+            BatteryCase("hunt/case-with-orders", ["hunt", "--random", "3", "--case", "1", "--orders", "2"], expect: ["--orders does not apply"]),
+            BatteryCase("hunt/plans-inside-repro", ["hunt", "--repro", "r", "--plans", "r/plans"], expect: ["--plans", "inside the repro directory"]),
             BatteryCase("hunt/out-unmakeable", ["hunt", "--random", "1", "--out", "/proc/testbed-battery"],
                         expect: ["--out: cannot create directory"]),
             BatteryCase("hunt/out-under-file", ["hunt", "--random", "1", "--out", "f/x"], files: ["f": "x"], expect: ["--out", "'f' is a file"]),

@@ -106,6 +106,23 @@ final class ReproManifestTests: XCTestCase {
         XCTAssertEqual(csvError("a,c\n3.0,\"ab\"c\n"),
                        "<embedded repro>/t1.csv:2: text after a quoted field's closing quote; a quote inside a field is written \"\"")
         XCTAssertEqual(csvError("a,c\n3.0,\"a\"\"b\"\r\n"), "no error")
+        // Two integers past 64 bits were read as one real (1e20), and a repeated row passed
+        // the manifest's row count, loading one row fewer.
+        XCTAssertEqual(csvError("a,c\n99999999999999999999,5\n"),
+                       "<embedded repro>/t1.csv:2: integer '99999999999999999999' does not fit in 64 bits")
+        XCTAssertEqual(csvError("a,c\n-99999999999999999999,5\n"),
+                       "<embedded repro>/t1.csv:2: integer '-99999999999999999999' does not fit in 64 bits")
+        var twice = files(manifest: goodManifest.replacingOccurrences(of: "t1 indexed [] rows 1", with: "t1 indexed [] rows 2"))
+        twice["t1.csv"] = "a,c\n3,-1\n3.0,-1\n"
+        XCTAssertThrowsError(try ReproDirectory.parse(files: twice)) {
+            XCTAssertEqual("\($0)", "<embedded repro>/t1.csv: data rows 1 and 2 are the same row; a table holds each row once")
+        }
+    }
+
+    func testAnAttributeIndexedTwiceIsRefused() {
+        XCTAssertEqual(error("flags: \(flags)\nbackend: memory\nkind: reference\nbatch-size: 2\npartition: 0 1 2\n"
+                             + "table: t0 indexed [a, a] rows 1\ntable: t1 indexed [] rows 1\n"),
+                       error(line: 6, "'t0 indexed [a, a] rows 1': 'a' is indexed twice"))
     }
 
     func testTableNamesCannotLeaveTheReproDirectory() {

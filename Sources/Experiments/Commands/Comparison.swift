@@ -18,16 +18,21 @@ public struct Comparison {
         self.baseline = baseline
     }
 
+    /// Exit 1 when cells of one query and size gave different results: their times measure
+    /// different work (a run that mismatched, or an edited file).
     public func execute(console: Console) -> Int32 {
         do {
-            console.out(try render())
-            return 0
+            let (text, disagreeing) = try renderWithVerdict()
+            console.out(text)
+            return disagreeing ? 1 : 0
         } catch {
             return ExitStatus.code(for: error, console: console)
         }
     }
 
-    public func render() throws -> String {
+    public func render() throws -> String { try renderWithVerdict().text }
+
+    private func renderWithVerdict() throws -> (text: String, disagreeing: Bool) {
         let path = FileSystem.isDirectory(results) ? FileSystem.join(results, Summary.fileName) : results
         guard FileSystem.exists(path) else {
             throw ExperimentFailure.usage("\(Printable.quoted(results)) has no \(Summary.fileName); give a run's output directory")
@@ -107,7 +112,24 @@ public struct Comparison {
                     + unclear.map { "  " + $0 + "\n" }.joined()
             }
         }
-        return text
+        var disagreeing = groups.compactMap { key -> String? in
+            let results = ordered.compactMap { cells[key]?[$0] }.map { "\($0.resultRows) rows \($0.resultHash.prefix(8))" }
+            guard Set(results).count > 1 else { return nil }
+            return key.replacingOccurrences(of: "\u{0}", with: " ") + ": "
+                + zip(ordered.filter { cells[key]?[$0] != nil }, results).map { "\($0) \($1)" }.joined(separator: ", ")
+        }
+        // Every repetition, from the timings beside (the summary keeps one result per cell).
+        let timings = FileSystem.join(FileSystem.parentDirectory(of: path), TimingsFile.name)
+        if disagreeing.isEmpty, let experiment, FileSystem.exists(timings) {
+            disagreeing = EqualityCheck().mismatches(try TimingsFile.read(timings, experiment: experiment), order: experiment.cells) {
+                ResultsWriter.mismatchLabel($0, multipleBackends: multipleBackends)
+            }.map { "\($0.group): " + $0.results.map { "\($0.label) \($0.rows) rows \($0.hash.prefix(8))" }.joined(separator: " vs ") }
+        }
+        if !disagreeing.isEmpty {
+            text += "RESULTS DISAGREE: these cells did not give the same result, so their times are not comparable:\n"
+                + disagreeing.map { "  " + $0 + "\n" }.joined()
+        }
+        return (text, !disagreeing.isEmpty)
     }
 
     /// The experiment of the run `summary` belongs to (its `config.yaml`), so every row can be

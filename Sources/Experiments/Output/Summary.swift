@@ -187,7 +187,8 @@ public enum Summary {
     }
 
     /// The rows of `path`, every value range-checked; with the experiment that wrote them,
-    /// each row must also be one of its cells, with no more repetitions than it runs.
+    /// each row must also be one of its cells, with no more repetitions than it runs, and
+    /// say what the `timings.csv` beside it gives (`SummaryAgreement`).
     public static func read(_ path: String, experiment: Experiment?) throws -> [SummaryRow] {
         let table = try CSVTable(parsing: try FileSystem.readText(path), file: path)
         if table.header != SummaryRow.headerWithoutIntervals && table.header != SummaryRow.changeHeader {
@@ -195,7 +196,8 @@ public enum Summary {
         }
         let matrix = experiment.map(ResultMatrix.init)
         var seen: [Cell: Int] = [:]
-        return try table.located(file: path).map { located in
+        let records = table.located(file: path)
+        let rows = try records.map { located in
             var row = try SummaryRow(located)
             if let matrix {
                 row.flags = try matrix.check(row.cell, experiment: row.experiment, shape: row.shape, seed: row.seed,
@@ -215,5 +217,7 @@ public enum Summary {
             seen[row.cell] = located.line
             return row
         }
+        if let experiment { try SummaryAgreement.check(rows, located: records, path: path, experiment: experiment) }
+        return rows
     }
 }

@@ -41,7 +41,9 @@ public struct RunComparison {
         public let counterChanges: [String]
         public let resultChanges: [String]
         public let note: String?
-        public var failed: Bool { !regressions.isEmpty || !resultChanges.isEmpty }
+        /// Result groups whose cells disagree within run A or B.
+        public var disagreements: [String] = []
+        public var failed: Bool { !regressions.isEmpty || !resultChanges.isEmpty || !disagreements.isEmpty }
     }
 
     struct Run {
@@ -152,12 +154,21 @@ public struct RunComparison {
         text += "\nCounters (deterministic; exact differences)\n"
         text += counters.count > 1 ? SummaryTable.align(counters, rightAligned: [2, 3, 4]) : "  no counter changed\n"
         if results.count > 1 { text += "\nResults changed (row count and hash)\n" + SummaryTable.align(results) }
+        let disagreements = disagreements(a, label: "A") + disagreements(b, label: "B")
+        if !disagreements.isEmpty {
+            text += "\nResults that disagree within a run (its own equality check fails; times across these cells are not comparable)\n"
+                + disagreements.map { "  \($0)\n" }.joined()
+        }
         for (label, cells) in [("only in A", onlyA), ("only in B", onlyB), ("flags differ (not compared)", flagsDiffer)] where !cells.isEmpty {
             text += "\n\(cells.count) cells \(label): " + cells.prefix(5).map(name).joined(separator: "; ") + (cells.count > 5 ? "; …" : "") + "\n"
         }
-        text += "\nverdict: " + (regressions.isEmpty && resultChanges.isEmpty
+        let counts = "\(regressions.count) cell(s) slower beyond the tolerance, \(resultChanges.count) result(s) changed\n"
+        let verdict = !disagreements.isEmpty ? "results disagree within a run; " + counts
+            : regressions.isEmpty && resultChanges.isEmpty
             ? "no regression" + (counterChanges.isEmpty ? "" : " in time; \(counterChanges.count) counter changes") + "\n"
-            : "\(regressions.count) cell(s) slower beyond the tolerance, \(resultChanges.count) result(s) changed\n")
-        return Result(text: text, regressions: regressions, counterChanges: counterChanges, resultChanges: resultChanges, note: note)
+            : counts
+        text += "\nverdict: " + verdict
+        return Result(text: text, regressions: regressions, counterChanges: counterChanges, resultChanges: resultChanges, note: note,
+                      disagreements: disagreements)
     }
 }

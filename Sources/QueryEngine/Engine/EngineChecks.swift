@@ -18,10 +18,20 @@ public enum EngineChecks {
         #if DEBUG
         return true
         #else
-        guard let value = getenv(environmentVariable) else { return false }
-        let text = String(cString: value)
-        return !text.isEmpty && text != "0"
+        return environmentSetting == true
         #endif
+    }
+
+    /// What `TESTBED_VALIDATE` says: on for `1`, `true`, `yes`, `on`; off when unset, empty,
+    /// `0`, `false`, `no`, `off` (any case); nil for anything else, which the command line
+    /// refuses (`false` used to switch checked mode on, as every non-empty value but `0` did).
+    public static var environmentSetting: Bool? {
+        guard let value = getenv(environmentVariable) else { return false }
+        switch String(cString: value).lowercased() {
+        case "1", "true", "yes", "on": return true
+        case "", "0", "false", "no", "off": return false
+        default: return nil
+        }
     }
 }
 

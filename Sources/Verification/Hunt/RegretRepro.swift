@@ -63,11 +63,15 @@ public enum RegretRepro {
         for (i, raw) in try FileSystem.readText(file).split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             let line = String(raw).trimmed
             if line.isEmpty || line.hasPrefix("#") { continue }
+            // A key given twice was read as its last value (manifest.txt refuses that).
+            let twice = { (key: String) in VerificationError.repro(path: "\(file):\(i + 1)", message: "\(key) is given twice") }
             if line.hasPrefix("flagset:") {
+                if flagSet != nil { throw twice("flagset") }
                 flagSet = String(line.dropFirst("flagset:".count)).trimmed
             } else if line.hasPrefix("min-regret:") {
-                guard let f = Double(String(line.dropFirst("min-regret:".count)).trimmed), f >= 1 else {
-                    throw VerificationError.repro(path: "\(file):\(i + 1)", message: "min-regret is not a number >= 1")
+                if minRegret != nil { throw twice("min-regret") }
+                guard let f = Double(String(line.dropFirst("min-regret:".count)).trimmed), f >= 1, f.isFinite else {
+                    throw VerificationError.repro(path: "\(file):\(i + 1)", message: "min-regret is not a finite number >= 1")
                 }
                 minRegret = f
             } else {

@@ -110,6 +110,12 @@ enum CSVReader {
             return .blob(blob)
         }
         if let n = Int64(text) { return .integer(n) }
+        // Digits alone are an integer (the writer writes a real with a point or an exponent);
+        // past 64 bits Double's parser made one real of two different integers.
+        let digits = text.hasPrefix("-") || text.hasPrefix("+") ? text.utf8.dropFirst() : text.utf8[...]
+        if !digits.isEmpty, digits.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) {
+            throw VerificationError.repro(path: "\(file):\(line)", message: "integer \(Printable.excerpt(text)) does not fit in 64 bits")
+        }
         // Only finite decimal reals are values (the writer never writes others); Double's
         // parser also reads `nan`, `inf`, hex (`0x1p3`), an exponent past the range, and
         // stops at a NUL (`1<NUL>zzz` read as 1).

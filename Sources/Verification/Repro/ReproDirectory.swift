@@ -113,6 +113,14 @@ public enum ReproDirectory {
                 throw VerificationError.repro(path: "\(manifestPath):\(table.line)",
                     message: "table '\(Printable.escaped(table.name))' says rows \(table.rows), but \(file) has \(rows.count)")
             }
+            // A relation is a set: a repeated row would pass `rows N` and load as N - 1.
+            var first: [Row: Int] = [:]
+            for (index, row) in rows.enumerated() {
+                if let earlier = first.updateValue(index, forKey: Row(row)) {
+                    throw VerificationError.repro(path: file, message: "data rows \(earlier + 1) and \(index + 1) are the same row; "
+                        + "a table holds each row once")
+                }
+            }
             do {
                 let memory = try MemoryTable(name: table.name, columns: columns, rows: rows, indexedAttributes: table.indexed)
                 relations.add(Relation(source: memory), as: table.name)

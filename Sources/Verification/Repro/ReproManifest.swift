@@ -111,6 +111,9 @@ struct ReproManifest {
         }
         let list = rest[rest.index(rest.startIndex, offsetBy: "indexed [".count)..<close]
         let indexed = list.split(separator: ",").map { Attribute(String($0).trimmed) }
+        if let repeated = indexed.enumerated().first(where: { indexed[..<$0.offset].contains($0.element) })?.element {
+            throw fail("\(Printable.quoted(value)): '\(Printable.escaped(repeated.name))' is indexed twice")
+        }
         rest = rest[rest.index(after: close)...].drop { $0 == " " }
         guard rest.hasPrefix("rows "), let rows = Int(rest.dropFirst("rows ".count)), rows >= 0 else {
             throw fail("\(Printable.quoted(value)): \(expected)")
