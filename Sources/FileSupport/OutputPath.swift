@@ -79,8 +79,8 @@ extension FileSystem {
     }
 }
 
-/// Text made safe to echo in a message: control characters (from a config, a file name or
-/// a query) are shown as escapes instead of reaching the terminal raw.
+/// Text made safe to echo in a message: control and invisible characters (from a config, a
+/// file name or a query) are shown as escapes instead of reaching the terminal raw.
 public enum Printable {
     public static func escaped(_ text: String) -> String {
         var out = ""
@@ -89,7 +89,10 @@ public enum Printable {
             case 0x0a: out += "\\n"
             case 0x0d: out += "\\r"
             case 0x09: out += "\\t"
-            case 0..<0x20, 0x7f, 0x80..<0xa0, 0x2028, 0x2029, 0x202a...0x202e, 0x2066...0x2069:
+            // Controls, line and paragraph separators, bidirectional overrides, and the
+            // invisible zero-width and byte-order marks (a second BOM in a query file was
+            // reported as `unexpected character ''`).
+            case 0..<0x20, 0x7f, 0x80..<0xa0, 0x200b...0x200f, 0x2028, 0x2029, 0x202a...0x202e, 0x2060, 0x2066...0x2069, 0xfeff:
                 out += "\\u{" + String(scalar.value, radix: 16) + "}"
             default: out.unicodeScalars.append(scalar)
             }

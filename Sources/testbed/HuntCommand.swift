@@ -227,6 +227,9 @@ struct HuntCommand: ParsableCommand {
     }
 
     private func replay(_ path: String, grid: HuntGrid) throws {
+        guard FileSystem.isDirectory(path) else {
+            throw usageFailure("--repro: \(Printable.quoted(path)) is not a directory; give a repro directory written by `testbed hunt`")
+        }
         let contents: RegretRepro.Contents
         do { contents = try RegretRepro.read(path) } catch { throw usageFailure("\(error)") }
         guard let chosen = grid.index(of: contents.flagSet) else {

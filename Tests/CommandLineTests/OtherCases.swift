@@ -173,6 +173,7 @@ enum OtherCases {
                         expect: ["--no-reduce does not apply to --case"]),
             BatteryCase("hunt/case-with-orders", ["hunt", "--random", "3", "--case", "1", "--orders", "2"], expect: ["--orders does not apply"]),
             BatteryCase("hunt/plans-inside-repro", ["hunt", "--repro", "r", "--plans", "r/plans"], expect: ["--plans", "inside the repro directory"]),
+            BatteryCase("hunt/repro-missing", ["hunt", "--repro", "nothere"], expect: ["--repro: 'nothere' is not a directory"]),
             BatteryCase("hunt/out-unmakeable", ["hunt", "--random", "1", "--out", "/proc/testbed-battery"],
                         expect: ["--out: cannot create directory"]),
             BatteryCase("hunt/out-under-file", ["hunt", "--random", "1", "--out", "f/x"], files: ["f": "x"], expect: ["--out", "'f' is a file"]),

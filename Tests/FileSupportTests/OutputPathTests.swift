@@ -58,5 +58,8 @@ final class OutputPathTests: XCTestCase {
         XCTAssertEqual(Printable.escaped("a\u{1b}[31mb\tc\r\n"), "a\\u{1b}[31mb\\tc\\r\\n")
         XCTAssertEqual(Printable.escaped("plain é"), "plain é")
         XCTAssertEqual(Printable.quoted("x\u{7f}"), "'x\\u{7f}'")
+        // Invisible marks: a second byte-order mark in a query file was echoed as `''`.
+        XCTAssertEqual(Printable.quoted("\u{feff}"), "'\\u{feff}'")
+        XCTAssertEqual(Printable.escaped("a\u{200b}b\u{2060}"), "a\\u{200b}b\\u{2060}")
     }
 }

@@ -177,4 +177,12 @@ final class QueryLimitTests: XCTestCase {
         // The largest finite real still parses, and underflow rounds to zero as usual.
         XCTAssertNoThrow(try parses("output relation [x] { (1.7976931348623157e308), (1e-400) }", catalog: c))
     }
+
+    /// `\u{…}` takes 1 to 6 hex digits, as its message says; 17 were read (leading zeros).
+    func testAUnicodeEscapeOfMoreThanSixDigitsIsRejected() throws {
+        let c = try Fixtures.documents()
+        assertQueryError("output documents select (name == \"\\u{00000000000000041}\")", line: 1, column: 35,
+                         "malformed \\u{...} escape; expected 1 to 6 hex digits naming a Unicode scalar", catalog: c)
+        XCTAssertNoThrow(try parses("output documents select (name == \"\\u{000041}\")", catalog: c))
+    }
 }

@@ -201,7 +201,8 @@ struct Lexer {
             digits.unicodeScalars.append(c)
             advance()
         }
-        guard current == "}", let code = UInt32(digits, radix: 16), let scalar = Unicode.Scalar(code) else {
+        guard current == "}", (1...6).contains(digits.unicodeScalars.count), let code = UInt32(digits, radix: 16),
+              let scalar = Unicode.Scalar(code) else {
             throw error("malformed \\u{...} escape; expected 1 to 6 hex digits naming a Unicode scalar", at: position)
         }
         return scalar
