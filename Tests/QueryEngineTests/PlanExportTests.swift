@@ -34,6 +34,22 @@ final class PlanExportTests: XCTestCase {
         XCTAssertTrue(svg.contains("selectedDocumentMetadata"))
     }
 
+    /// A query named by a 250-byte file name failed as an unwritable `--out`, and one named
+    /// by a file called `.rq` wrote `-final.dot` and alike.
+    func testLongAndEmptyQueryNamesGiveWritableFileNames() throws {
+        let documents = try Fixtures.documents(20)
+        let run = try QueryEngine(preset: "all-on").run([try Fixtures.selectedDocumentParent(documents: documents, selected: 3)],
+                                                        capture: true)
+        let directory = NSTemporaryDirectory() + "plans-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let long = String(repeating: "é", count: 125)
+        let written = try PlanExport.writePlans(try XCTUnwrap(run.snapshots), to: directory, baseName: long)
+        XCTAssertEqual(written.count, 8)
+        XCTAssertTrue(written.allSatisfy { ($0 as NSString).lastPathComponent.utf8.count <= 255 }, "\(written)")
+        XCTAssertEqual(PlanExport.fileNamePart(long).utf8.count, 200, "cut on a character boundary")
+        XCTAssertEqual(PlanExport.fileNamePart(""), "query")
+    }
+
     func testBadDOTIsAnErrorNotACrash() {
         XCTAssertThrowsError(try GraphvizRenderer.svg(fromDOT: "digraph { a -> "))
     }

@@ -103,6 +103,13 @@ final class CatalogHeaderTests: XCTestCase {
             "dir/q.rq:3:10: a second `# shape:` line; give the shape once")
     }
 
+    /// Below the first statement it was an ordinary comment, and the file was said to have no
+    /// `# shape:` line at all.
+    func testAShapeLineBelowTheFirstStatementIsLocated() {
+        XCTAssertEqual(headerError("# d\noutput documents\n\n# shape: documents\n"),
+            "dir/q.rq:4:1: a `# shape:` line belongs in the header, above the first statement (line 2)")
+    }
+
     func testTheHeaderEndsAtTheFirstStatement() throws {
         let q = try CatalogQuery(name: "q", text: "# d\n\n# shape: pets\noutput pets\n# shape: nonsense\n", path: "q.rq")
         XCTAssertEqual(q.shape, .pets)

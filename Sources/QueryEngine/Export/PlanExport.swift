@@ -47,10 +47,22 @@ public enum PlanExport {
     }
 
     /// `name` with control characters (a query file named with an escape) as `_`, so no
-    /// written file's name holds one.
+    /// written file's name holds one; an empty name (a file called `.rq`) as `query`, whose
+    /// files were `-final.dot` and alike; and cut to 200 bytes, so that with its suffix
+    /// (`-optimized.svg`) it stays within a file name's 255 (a 250-byte query name failed
+    /// as an unwritable `--out`).
     static func fileNamePart(_ name: String) -> String {
-        String(String.UnicodeScalarView(name.unicodeScalars.map { $0.properties.generalCategory == .control ? "_" : $0 }))
+        let clean = String(String.UnicodeScalarView(name.unicodeScalars.map { $0.properties.generalCategory == .control ? "_" : $0 }))
+        if clean.isEmpty { return "query" }
+        var cut = ""
+        for character in clean {
+            guard cut.utf8.count + String(character).utf8.count <= maximumNameBytes else { break }
+            cut.append(character)
+        }
+        return cut
     }
+
+    static let maximumNameBytes = 200
 
     /// The outermost directory of `path` that does not exist yet (the one creating `path`
     /// makes first), or nil when `path` exists.

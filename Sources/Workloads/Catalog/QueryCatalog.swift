@@ -28,10 +28,18 @@ public struct CatalogQuery: Sendable {
         self.path = path
         var description = ""
         var shape: Shape?
-        for (number, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        for (number, raw) in lines.enumerated() {
             let line = raw.drop { $0 == " " || $0 == "\t" }
             guard line.hasPrefix("#") else {
-                if String(line).trimmed.isEmpty { continue } else { break }
+                if String(line).trimmed.isEmpty { continue }
+                // Below the first statement it is an ordinary comment, and the file was then
+                // said to have no `# shape:` line at all.
+                if shape == nil, let late = lines[number...].firstIndex(where: { Self.isShapeLine($0) }) {
+                    throw QueryError(file: path, position: SourcePosition(line: late + 1, column: 1),
+                                     message: "a `# shape:` line belongs in the header, above the first statement (line \(number + 1))")
+                }
+                break
             }
             let comment = line.dropFirst().drop { $0 == " " || $0 == "\t" }
             if comment.hasPrefix("shape:") {
@@ -56,6 +64,11 @@ public struct CatalogQuery: Sendable {
         }
         self.description = description
         self.shape = shape
+    }
+
+    private static func isShapeLine(_ raw: Substring) -> Bool {
+        let line = raw.drop { $0 == " " || $0 == "\t" }
+        return line.hasPrefix("#") && line.dropFirst().drop { $0 == " " || $0 == "\t" }.hasPrefix("shape:")
     }
 
     /// Parses the query against `catalog`; errors name this query's file.
