@@ -549,9 +549,14 @@ public final class LateSubtreeCopying: Heuristic {
     /// right operand's parent in a difference whose left operand is incomplete (each makes a
     /// filter of that operand's rows when it completes). An operand that is `node` itself
     /// completes only once `node` is drained, too late to narrow it (issue 15, ninth round,
-    /// seed 19 case 1442: `t1 minus t1 select (b > 30)` beside `t1 join t2`). Not an operand
-    /// that reads `node` deeper down: its own edge may be copied in turn and complete first
-    /// (seed 18 case 1589, 6 rows that way and 41 when such operands were skipped).
+    /// seed 19 case 1442: `t1 minus t1 select (b > 30)` beside `t1 join t2`), unless it is
+    /// `node` along `edge`, which the copy replaces: held-out seed 343 case 807, `t3` under
+    /// `(t3 project [a] select (a < 65)) join t3`, where the select's `a < 65` reached `t3`
+    /// first and the join's key IN-set from a difference (5 keys, none in `t3`) came last;
+    /// copied, the join's `t3` completes empty and its `false` reaches the original through
+    /// the select (249 rows read against 5). Not an operand that reads `node` deeper down:
+    /// its own edge may be copied in turn and complete first (seed 18 case 1589, 6 rows that
+    /// way and 41 when such operands were skipped).
     static func mayNarrowLater(_ node: NodeID, besides edge: Edge, _ run: any RunnerContext) -> Bool {
         mayNarrow(node, besides: edge, apart: false, run)
     }
@@ -578,6 +583,9 @@ public final class LateSubtreeCopying: Heuristic {
                 let others = graph[up.parent].children.indices.filter { $0 != up.operand }
                 let waits = others.contains {
                     let operand = graph.child(at: Edge(parent: up.parent, operand: $0))
+                    // The operand along `edge` itself is the copy about to be made: a subtree
+                    // of its own, it completes without `node` (held-out seed 343 case 807).
+                    if Edge(parent: up.parent, operand: $0) == edge { return !run.isComplete(operand) }
                     return operand != node && !run.isComplete(operand)
                         && !(apart && reads(node, from: operand, besides: edge, graph))
                 }
