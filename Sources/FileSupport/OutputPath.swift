@@ -33,6 +33,9 @@ extension FileSystem {
         case .missing: break
         default: return path
         }
+        // A link whose target is missing reads as missing, but nothing can be made at it
+        // (a run said only "cannot open lock file", `plan` "a file with the same name exists").
+        if isSymbolicLink(path) { throw refuse("is a symbolic link whose target does not exist") }
         if let problem = missingPathProblem(path) { throw refuse(problem) }
         // A path not there yet is made below its nearest existing ancestor, which must be a
         // directory: under a file (`afile/x`) nothing can be made, and finding that out

@@ -6,6 +6,7 @@ final class OutputPathTests: XCTestCase {
         let dir = try scratchDirectory("output-path")
         defer { removeTree(dir) }
         try FileSystem.writeText("", to: dir + "/file")
+        XCTAssertEqual(symlink(dir + "/nowhere", dir + "/dangling"), 0)
         let cases: [(path: String, directory: Bool, problem: String)] = [
             ("", true, "'' is empty; give a directory path"),
             ("", false, "'' is empty; give a file path"),
@@ -16,6 +17,8 @@ final class OutputPathTests: XCTestCase {
             (dir + "/file", true, "'\(dir)/file' is an existing file, not a directory"),
             (dir, false, "'\(dir)' is an existing directory, not a file"),
             ("/dev/null", false, "'/dev/null' exists and is neither a file nor a directory"),
+            (dir + "/dangling", true, "'\(dir)/dangling' is a symbolic link whose target does not exist"),
+            (dir + "/dangling", false, "'\(dir)/dangling' is a symbolic link whose target does not exist"),
             // Below a file nothing can be made, however deep: refused before any work.
             (dir + "/file/x", true, "'\(dir)/file/x' cannot be made: '\(dir)/file' is a file, not a directory"),
             (dir + "/file/x/y.csv", false, "'\(dir)/file/x/y.csv' cannot be made: '\(dir)/file' is a file, not a directory"),
