@@ -44,6 +44,9 @@ struct PlistDirectoryJournal {
         let commit = FileSystem.join(journal, commitName)
         if let bytes = try PlistFiles.readIfPresent(commit) {
             let list = String(decoding: bytes, as: UTF8.self)
+            for step in try steps(list, commit: commit) {
+                try PlistDirectoryRelation.refuseLinkedShard(FileSystem.join(directory, String(step.stem.prefix(2))))
+            }
             for step in try steps(list, commit: commit) where step.write {
                 let staged = stagedPath(journal, step.stem)
                 // Already moved by an earlier, interrupted replay.

@@ -61,6 +61,11 @@ public final class PlistDirectoryRelation: PlistRelation {
             return i
         }
         let metadata = FileSystem.join(path, Self.metadataName)
+        // Inside a database, a relation's directory that links elsewhere would have its
+        // journal replayed, and files moved and deleted, outside the database.
+        if FileSystem.isSymbolicLink(path) {
+            throw PlistError(path, "is a symbolic link, not a relation directory of the database's own; left as it is")
+        }
         if !FileSystem.isDirectory(path) {
             guard create else { throw PlistError(path, "is not a property-list directory relation (no such directory)") }
             try PlistFiles.makeDirectories(path)
@@ -286,15 +291,28 @@ public final class PlistDirectoryRelation: PlistRelation {
 
     /// The row files' stems. Entries that are not two-hex-digit directories or row files
     /// are ignored, except a `.rowplist` file in the wrong place or with a bad name.
+    /// Every row file's stem. Anything else that is not hidden (temporaries and the journal
+    /// start with `.`) is refused rather than skipped: a shard directory misnamed `BB`, a row
+    /// file at the top, or a file where a shard belongs held rows that silently went missing.
+    /// A shard directory that is a symbolic link is refused too (a journal's replay would
+    /// move and delete files through it, outside the database).
     private static func listStems(_ path: String) throws -> Set<String> {
         guard let top = FileSystem.entries(of: path) else { throw PlistError(path, "cannot be listed") }
         var out = Set<String>()
         let suffix = "." + fileExtension
-        for name in top where name.utf8.count == 2 && isStem(name + String(repeating: "0", count: 62)) {
+        for name in top where name != metadataName && !name.hasPrefix(".") {
             let directory = FileSystem.join(path, name)
-            guard FileSystem.isDirectory(directory) else { continue }
+            guard isShardName(name) else {
+                throw PlistError(directory, "is not part of a directory relation (\(metadataName), .journal and shard directories "
+                    + "named by two lower-case hex digits)")
+            }
+            try refuseLinkedShard(directory)
+            guard FileSystem.isDirectory(directory) else { throw PlistError(directory, "is not a shard directory") }
             guard let files = FileSystem.entries(of: directory) else { throw PlistError(directory, "cannot be listed") }
-            for file in files where file.hasSuffix(suffix) {
+            for file in files where !file.hasPrefix(".") {
+                guard file.hasSuffix(suffix) else {
+                    throw PlistError(FileSystem.join(directory, file), "is not a row file (<sha256>.rowplist)")
+                }
                 let stem = String(file.dropLast(suffix.count))
                 guard isStem(stem), stem.hasPrefix(name) else {
                     throw PlistError(FileSystem.join(directory, file), "is not named <sha256>.rowplist under its first two digits")
@@ -303,6 +321,16 @@ public final class PlistDirectoryRelation: PlistRelation {
             }
         }
         return out
+    }
+
+    static func isShardName(_ name: String) -> Bool {
+        name.utf8.count == 2 && isStem(name + String(repeating: "0", count: 62))
+    }
+
+    static func refuseLinkedShard(_ directory: String) throws {
+        if FileSystem.isSymbolicLink(directory) {
+            throw PlistError(directory, "is a symbolic link, not a shard directory of the relation's own; left as it is")
+        }
     }
 }
 

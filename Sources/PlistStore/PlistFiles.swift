@@ -14,7 +14,9 @@ import FileSupport
 enum PlistFiles {
     /// The file's bytes, or nil when it does not exist.
     static func readIfPresent(_ path: String) throws -> [UInt8]? {
-        let fd = open(path, O_RDONLY)
+        // Non-blocking, so that a pipe put where a file belongs is refused below rather than
+        // waiting for a writer for ever; a regular file reads the same either way.
+        let fd = open(path, O_RDONLY | O_NONBLOCK)
         if fd < 0 {
             if errno == ENOENT { return nil }
             throw PlistError(path, "cannot be read: " + reason())

@@ -147,6 +147,24 @@ final class ReportTests: XCTestCase {
         XCTAssertTrue(try Comparison(results: out).render().contains("no confidence intervals: no timings.csv"))
     }
 
+    /// `report` reads the summary against `timings.csv`: without it, where cells ran, an edited
+    /// summary was shown as measured beside "No cells have run yet"; a complete run without
+    /// `summary.csv` showed "No cells".
+    func testAMissingResultFileIsRefused() throws {
+        let scratch = try Scratch()
+        let out = try run(in: scratch, helpers: false)
+        let timings = try FileSystem.readText(out + "/timings.csv")
+        FileSystem.remove(out + "/timings.csv")
+        var console = CapturedConsole()
+        XCTAssertEqual(ReportInvocation(directory: out).execute(console: console.console), 2)
+        XCTAssertTrue(console.err.contains("has no timings.csv, though its run.txt says 12 cells ran"), console.err)
+        try FileSystem.writeText(timings, to: out + "/timings.csv")
+        FileSystem.remove(out + "/summary.csv")
+        console = CapturedConsole()
+        XCTAssertEqual(ReportInvocation(directory: out).execute(console: console.console), 2)
+        XCTAssertTrue(console.err.contains("has no summary.csv, though its run.txt says the run is complete"), console.err)
+    }
+
     /// A `summary.csv` baseline the config does not name was read by `report` (not by `compare`).
     func testASummaryBaselineTheConfigDoesNotNameIsRefused() throws {
         let scratch = try Scratch()

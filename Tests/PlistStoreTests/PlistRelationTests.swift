@@ -148,6 +148,49 @@ final class PlistRelationTests: PlistTestCase {
         XCTAssertEqual(Set(try PlistDirectoryRelation(path: dir, name: "p").fetchAll()), before, "a staged row replaced a saved one")
     }
 
+    /// A directory relation holds its metadata, its journal and two-digit shard directories of
+    /// row files, nothing else: a misnamed shard (`BB`), a row file at the top, or a file where
+    /// a shard belongs held rows that silently went missing. A shard or relation directory
+    /// that is a symbolic link is refused: a journal replayed through it deleted files outside
+    /// the database. A pipe where a file belongs is refused, where reading it waited for ever.
+    func testAnythingButTheRelationsOwnFilesIsRefused() throws {
+        func relation() throws -> String {
+            let dir = try scratch() + "/p"
+            let r = try PlistDirectoryRelation(path: dir, name: "p", scheme: try peopleScheme(), primaryKey: ["id"], create: true)
+            try r.insertRows(rows())
+            try r.save()
+            return dir
+        }
+        func openError(_ dir: String) -> String {
+            do { _ = try PlistDirectoryRelation(path: dir, name: "p").fetchAll(); return "no error" } catch { return "\(error)" }
+        }
+        var dir = try relation()
+        let shard = try XCTUnwrap(FileSystem.entries(of: dir)?.first { PlistDirectoryRelation.isShardName($0) })
+        XCTAssertEqual(rename(dir + "/" + shard, dir + "/zz"), 0)
+        XCTAssertTrue(openError(dir).contains("/zz': is not part of a directory relation"), openError(dir))
+        dir = try relation()
+        try FileSystem.writeText("x", to: dir + "/notes.txt")
+        XCTAssertTrue(openError(dir).contains("notes.txt': is not part of a directory relation"), openError(dir))
+        dir = try relation()
+        let first = try XCTUnwrap(FileSystem.entries(of: dir)?.first { PlistDirectoryRelation.isShardName($0) })
+        try FileSystem.writeText("x", to: dir + "/" + first + "/stray.txt")
+        XCTAssertTrue(openError(dir).contains("stray.txt': is not a row file"), openError(dir))
+
+        dir = try relation()
+        let elsewhere = try scratch() + "/elsewhere"
+        XCTAssertEqual(rename(dir + "/" + first, elsewhere), 0)
+        XCTAssertEqual(symlink(elsewhere, dir + "/" + first), 0)
+        XCTAssertTrue(openError(dir).contains("is a symbolic link, not a shard directory"), openError(dir))
+        let linked = try scratch() + "/linked"
+        XCTAssertEqual(symlink(try relation(), linked), 0)
+        XCTAssertTrue(openError(linked).contains("is a symbolic link, not a relation directory"), openError(linked))
+
+        dir = try relation()
+        FileSystem.remove(dir + "/relation.plist")
+        XCTAssertEqual(mkfifo(dir + "/relation.plist", 0o644), 0)
+        XCTAssertTrue(openError(dir).contains("relation.plist': is not a plain file"), openError(dir))
+    }
+
     /// A journal that is a symbolic link to another directory is refused, and nothing in
     /// that directory is touched (the malformed-input battery of the twenty-ninth session:
     /// opening such a database deleted every file of the linked directory).

@@ -41,8 +41,26 @@ public struct ReportInvocation {
         let lock = try DirectoryLock.acquire(directory, create: false)
         defer { lock?.release() }
         let experiment = try ExperimentResolver.resolve(text: try FileSystem.readText(config), file: config, catalogDirectory: catalogDirectory)
+        try checkResultFilesPresent()
         let writer = ReportWriter(directory: directory, experiment: experiment)
         let path = try writer.write()
         return (path, writer.mismatches(try writer.readRecords()).count)
+    }
+
+    /// `timings.csv` is what the page's checks read the summary against (and its verdict
+    /// from): without it, where cells ran, an edited `summary.csv` was shown as measured
+    /// beside "No cells have run yet". A complete run without `summary.csv` showed "No cells".
+    private func checkResultFilesPresent() throws {
+        let state = FileSystem.exists(FileSystem.join(directory, RunState.fileName)) ? try RunState.read(directory: directory) : nil
+        let ran = state.map { "its \(RunState.fileName) says \($0.cellsDone) cells ran" }
+        let hasSummary = FileSystem.exists(FileSystem.join(directory, Summary.fileName))
+        if !FileSystem.exists(FileSystem.join(directory, TimingsFile.name)), (state?.cellsDone ?? 0) > 0 || hasSummary {
+            throw ExperimentFailure.usage("report: \(Printable.quoted(directory)) has no \(TimingsFile.name), though "
+                + (ran ?? "it holds a \(Summary.fileName)") + "; the directory was changed after the run")
+        }
+        if !hasSummary, let state, state.status == .complete, state.cellsDone > 0 {
+            throw ExperimentFailure.usage("report: \(Printable.quoted(directory)) has no \(Summary.fileName), though its "
+                + "\(RunState.fileName) says the run is complete; the directory was changed after the run")
+        }
     }
 }
