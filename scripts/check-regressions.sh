@@ -16,10 +16,17 @@ caller=$(pwd)
 
 tolerance=0.25
 out=""
+given=" "
 while (($# > 0)); do
+    # A single-valued option given twice is refused, as the testbed refuses it (the last won).
+    case "$1" in
+        --tolerance|--out) [[ "$given" != *" $1 "* ]] || usage_error "$1 is given twice; give it once"; given+="$1 " ;;
+    esac
     case "$1" in
         --tolerance) (($# >= 2)) || usage_error "--tolerance needs a value"; tolerance=$2; shift 2 ;;
-        --out) (($# >= 2)) && [ -n "$2" ] || usage_error "--out needs a directory"; out=$2; shift 2 ;;
+        --out) (($# >= 2)) && [ -n "$2" ] || usage_error "--out needs a directory"
+            [[ "$2" =~ [^/] ]] || usage_error "--out: '$2' is the file-system root; give a directory below it"
+            out=$2; shift 2 ;;
         -h|--help) sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) usage_error "unknown option '$1' (known: --tolerance T, --out DIR)" ;;
     esac

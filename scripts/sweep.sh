@@ -29,6 +29,7 @@ die() { say "$1"; exit "${2:-2}"; }
 positional=()
 scheduler=parallel out="" out_given=0 cpus=1 jobs="" normalise=0
 sshlogins=() sbatch_options=()
+given=" "
 while [ $# -gt 0 ]; do
     # --option=value is --option value.
     if [[ "$1" == --*=* ]]; then
@@ -36,6 +37,12 @@ while [ $# -gt 0 ]; do
         shift
         set -- "$first" "$rest" "$@"
     fi
+    # A single-valued option given twice is refused, as the testbed refuses it (the last won).
+    case "$1" in
+        --scheduler|--out|--cpus-per-shard|--jobs|--normalise)
+            [[ "$given" != *" $1 "* ]] || die "$1 is given twice; give it once"
+            given+="$1 " ;;
+    esac
     case "$1" in
         --scheduler) [ $# -ge 2 ] || die "--scheduler needs parallel or slurm"; scheduler=$2; shift 2 ;;
         --out) [ $# -ge 2 ] || die "--out needs a directory"; out=$2; out_given=1; shift 2 ;;

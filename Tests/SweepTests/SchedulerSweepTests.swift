@@ -4,6 +4,28 @@ import XCTest
 /// `scripts/sweep.sh` through real schedulers: the merged result of every sweep equals the
 /// unsharded run's timings.csv and summary.csv apart from measured times.
 final class SchedulerSweepTests: XCTestCase {
+    /// A single-valued option given twice was taken at its last value by both scripts (the
+    /// testbed refuses it), and `check-regressions.sh --out /` was accepted. Refused before
+    /// any set-up, build or scheduler, so no scheduler host is needed.
+    func testTheScriptsRefuseARepeatedOptionAndTheRoot() throws {
+        let scratch = try Sweep.scratch("arguments")
+        defer { try? FileManager.default.removeItem(atPath: scratch) }
+        let cases: [([String], String)] = [
+            (["bash", Sweep.script("scripts/sweep.sh"), "x.yaml", "1", "--out", "a", "--out", "b"], "sweep: --out is given twice"),
+            (["bash", Sweep.script("scripts/sweep.sh"), "x.yaml", "1", "--scheduler=slurm", "--scheduler", "parallel"],
+             "sweep: --scheduler is given twice"),
+            (["bash", Sweep.script("scripts/check-regressions.sh"), "--tolerance", "0.1", "--tolerance", "0.9"],
+             "check-regressions.sh: --tolerance is given twice"),
+            (["bash", Sweep.script("scripts/check-regressions.sh"), "--out", "/"], "--out: '/' is the file-system root"),
+        ]
+        for (arguments, expected) in cases {
+            let outcome = try Sweep.run(arguments, in: scratch)
+            XCTAssertEqual(outcome.status, 2, arguments.joined(separator: " "))
+            XCTAssertTrue(outcome.err.contains(expected), outcome.err)
+        }
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: scratch).filter { !$0.hasPrefix(".") }, [], "nothing written")
+    }
+
     func testFourLocalParallelShardsMergeToTheUnshardedResult() throws {
         try Sweep.requireSchedulerHost()
         let lock = try Sweep.exclusive()
