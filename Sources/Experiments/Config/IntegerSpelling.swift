@@ -6,7 +6,9 @@ import Yams
 /// 1. A researcher writing `seed: 010` means ten, so an integer key must be written in
 /// decimal digits (an optional sign, no leading zero); anything else is refused, located.
 enum IntegerSpelling {
-    /// The config's integer keys, as key paths (`rows` may be one value or a list).
+    /// The config's integer keys, as key paths (`rows` may be one value or a list). A new
+    /// integer key in `ExperimentConfig` is listed here too (the decoder cannot tell which
+    /// scalars it read as integers; the battery's `run/seed-octal` cases pin these).
     private static let paths: [[String]] = [
         ["repetitions"], ["warmup"], ["dataset", "seed"], ["dataset", "rows"], ["changes", "transactions"], ["changes", "seed"],
     ]
