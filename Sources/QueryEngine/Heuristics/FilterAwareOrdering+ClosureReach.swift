@@ -80,7 +80,7 @@ extension FilterAwareOrdering {
     /// Whether the closure's operand is a chain of one-operand operators over a source, the
     /// shape `closure-seeding` fetches on demand (the caller also asks that an index narrowed
     /// the first fetch): only then does a filter that matches nothing spare the source.
-    private static func searchesOnDemand(_ closure: NodeID, _ nodes: [PlanNode]) -> Bool {
+    static func searchesOnDemand(_ closure: NodeID, _ nodes: [PlanNode]) -> Bool {
         var id = closure
         for _ in 0..<16 {
             guard nodes[id].children.count == 1 else { return false }

@@ -86,6 +86,10 @@ public final class FilterAwareOrdering: Heuristic {
     private final class State {
         /// The graph's (node, producing operand, waiting operand) pairs, from `nodesAdded`.
         var pairs: [Pair] = []
+        /// Whether the graph holds a closure (`filterReachesACandidate`), and whether the
+        /// graph a run starts with does.
+        var hasClosure = false
+        var startHasClosure = false
         /// The nodes a run started with and their pairs, to reuse in the next run.
         var startNodes: [NodeID] = []
         var startPairs: [Pair] = []
@@ -130,14 +134,17 @@ public final class FilterAwareOrdering: Heuristic {
             started = true
             if nodes == state.startNodes, count == state.startCount {
                 state.pairs = state.startPairs
+                state.hasClosure = state.startHasClosure
                 // The graph a prepared query's run starts with is the one the last run
                 // started with: the source bits filled for it hold again.
                 if restoreStartBits(count) { return }
             } else {
                 state.pairs.removeAll(keepingCapacity: true)
+                state.hasClosure = false
                 appendPairs(nodes, graph)
                 state.startNodes = nodes
                 state.startPairs = state.pairs
+                state.startHasClosure = state.hasClosure
                 state.startCount = count
                 state.startBits.removeAll(keepingCapacity: true)
                 state.startKnown.removeAll(keepingCapacity: true)
@@ -197,6 +204,7 @@ public final class FilterAwareOrdering: Heuristic {
     private func appendPairs(_ nodes: [NodeID], _ graph: PlanGraph) {
         for id in nodes {
             guard case let .apply(op) = graph.nodes[id].operation else { continue }
+            if case .closure = op { state.hasClosure = true }
             for (producing, waiting) in Self.filterPairs(op) {
                 state.pairs.append(Pair(node: id, producing: producing, waiting: waiting))
             }
@@ -237,7 +245,8 @@ public final class FilterAwareOrdering: Heuristic {
             // `shared`'s keyed `t0`, 69 rows against 5).
             let ownSources = hasCandidate(under: producingChild, notUnder: waitingChild)
             guard ownSources || hasCandidate(under: producingChild, notUnder: nil),
-                hasUndeferredCandidate(under: waitingChild, notUnder: producingChild)
+                hasUndeferredCandidate(under: waitingChild, notUnder: producingChild),
+                filterReachesACandidate(under: waitingChild, notUnder: producingChild, nodes)
             else { continue }
             // A source that feeds an output is read whole whatever the order: its filter
             // waits on the output, which never gives one. A waiting side of such sources
@@ -718,6 +727,38 @@ public final class FilterAwareOrdering: Heuristic {
         return lookahead.matched(
             at: up.parent, in: table, filter: sourceState.isActive ? sourceState.filter : nil,
             by: keyTable, keyFilter: siblingState.isActive ? siblingState.filter : nil, pairs)
+    }
+
+    /// Whether a filter given to `node` can reach a candidate under it (and not under
+    /// `other`) not deferred yet. A closure passes no filter to its operand
+    /// (`Operator.filter(_:forOperandWith:)`; `false` neither) unless `closure-seeding`
+    /// searches it on demand, so the sources below any other closure are read whole
+    /// whichever side goes first: deferring them for the pair saves nothing, and the other
+    /// side, drained second, may be the one a filter could narrow. Issue 15, held-out seed
+    /// 353 case 1079 at `--rows 300`: `(t1 join [b = c] t2) project [b, e] closure [b -> e]
+    /// select (e == 60) select (…) intersect t0 rename [c -> b]`; the closure's side waited
+    /// for `t0`'s 28 keys, which stopped at the closure; drained first, its 3 rows complete
+    /// the side empty and the intersection gives `t0` `false` (31 rows against 3).
+    private func filterReachesACandidate(under node: NodeID, notUnder other: NodeID, _ nodes: [PlanNode]) -> Bool {
+        guard state.hasClosure else { return true }
+        var stack = [node]
+        var seen = Set<NodeID>()
+        while let id = stack.popLast() {
+            guard seen.insert(id).inserted else { continue }
+            switch nodes[id].operation {
+            case .source:
+                let word = id >> 6, bit: UInt64 = 1 << UInt64(id & 63)
+                if isCandidate(id), state.deferredBits[word] & bit == 0,
+                   state.sourceBits[other * state.words + word] & bit == 0 { return true }
+            case .apply(.closure):
+                if Self.searchesOnDemand(id, nodes) { stack.append(contentsOf: nodes[id].children) }
+            case .apply:
+                stack.append(contentsOf: nodes[id].children)
+            case .dead:
+                break
+            }
+        }
+        return false
     }
 
     private func hasUndeferredCandidate(under node: NodeID, notUnder other: NodeID) -> Bool {
