@@ -118,6 +118,10 @@ public final class PlistDatabase {
         guard case let .dictionary(pairs) = object, case let .array(items)? = pairs.first(where: { $0.0 == "relations" })?.1 else {
             throw PlistFormatError("no 'relations' array")
         }
+        if let other = pairs.first(where: { $0.0 != "relations" }) {
+            throw PlistFormatError("'\(Printable.escaped(other.0))' is not a key of this file; expected 'relations' alone")
+        }
+        guard pairs.count == 1 else { throw PlistFormatError("'relations' is given twice") }
         var names = Set<String>()
         return try items.enumerated().map { i, item in
             guard case let .dictionary(fields) = item,
@@ -131,7 +135,7 @@ public final class PlistDatabase {
             guard !name.isEmpty, !name.contains("/"), !name.hasPrefix("."), names.insert(name).inserted else {
                 throw PlistFormatError("relation name '\(name)' is empty, repeated, hidden or holds a '/'")
             }
-            let (scheme, key) = try PlistMetadata.read(item)
+            let (scheme, key) = try PlistMetadata.read(item, otherKeys: ["name", "kind"])
             return PlistRelationDeclaration(name: name, kind: kind, scheme: scheme, primaryKey: key)
         }
     }

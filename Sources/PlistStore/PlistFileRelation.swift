@@ -93,7 +93,7 @@ public final class PlistFileRelation: PlistRelation {
     static func decode(_ bytes: [UInt8], path: String) throws -> (Scheme, [Attribute], [Row]) {
         do {
             let root = try BinaryPlistReader.decode(bytes)
-            let (scheme, key) = try PlistMetadata.read(root)
+            let (scheme, key) = try PlistMetadata.read(root, otherKeys: ["rows"])
             guard case let .dictionary(pairs) = root, let body = pairs.first(where: { $0.0 == "rows" })?.1 else {
                 throw PlistFormatError("'rows' is missing")
             }

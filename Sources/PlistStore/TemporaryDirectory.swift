@@ -18,12 +18,15 @@ public final class TemporaryDirectory {
     public init(prefix: String = "testbed-plist") throws {
         var base = getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp"
         if base.isEmpty { base = "/tmp" }
+        let origin = getenv("TMPDIR").map { $0.pointee != 0 } == true ? " (TMPDIR)" : ""
         while base.count > 1 && base.hasSuffix("/") { base.removeLast() }
         var template = Array((base + "/\(prefix)-XXXXXX").utf8CString)
         // Made and registered for removal with no signal able to fall in between.
         (path, cleanup) = try SignalCleanup.shared.holdingActions {
             let made = template.withUnsafeMutableBufferPointer { buffer in buffer.baseAddress.flatMap { mkdtemp($0) } }
-            guard made != nil else { throw PlistError(base, "cannot hold a temporary directory: " + String(cString: strerror(errno))) }
+            guard made != nil else {
+                throw PlistError(base, "cannot hold a temporary directory\(origin): " + String(cString: strerror(errno)))
+            }
             let directory = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
             return (directory, SignalCleanup.shared.add { SignalCleanup.removeTreeBeingWritten(directory) })
         }

@@ -72,4 +72,49 @@ final class PlistDatabaseTests: PlistTestCase {
         XCTAssertThrowsError(try PlistDatabase.open(root)) { XCTAssertTrue("\($0)".contains(root + "/database.plist"), "\($0)") }
         XCTAssertThrowsError(try PlistDatabase.create(root, try declarations()), "not empty")
     }
+    /// Each metadata file holds the keys the testbed writes and nothing else, each once: an
+    /// extra key (another tool's file, a typo) or a repeated one is refused, naming the file
+    /// and the key, where it was read past before.
+    func testMetadataWithAnExtraOrRepeatedKeyIsRefused() throws {
+        let root = try scratch() + "/db"
+        let db = try PlistDatabase.create(root, try declarations())
+        try XCTUnwrap(db["people"]).insertRows([Row([.integer(1), .text("a"), .null])])
+        try db.saveRelations()
+        func rewrite(_ path: String, _ edit: ([(String, PlistObject)]) -> [(String, PlistObject)]) throws -> () -> Void {
+            let original = try PlistFiles.read(path)
+            guard case let .dictionary(pairs) = try BinaryPlistReader.decode(original) else {
+                XCTFail("\(path) is not a dictionary")
+                return {}
+            }
+            try PlistFiles.write(BinaryPlistWriter.encode(.dictionary(edit(pairs))), to: path)
+            return { try? PlistFiles.write(original, to: path) }
+        }
+        func refusal() -> String {
+            do {
+                let opened = try PlistDatabase.open(root)
+                _ = try opened["images"]?.fetchAll()
+                return "opened"
+            } catch { return "\(error)" }
+        }
+        let files = [(root + "/people.plist", "'attributes', 'primaryKey', 'rows'"),
+                     (root + "/images/relation.plist", "'attributes', 'primaryKey'")]
+        for (path, expected) in files {
+            let restore = try rewrite(path) { $0 + [("comment", .string("x"))] }
+            XCTAssertTrue(refusal().contains("'\(path)': 'comment' is not a key of this file; expected \(expected)"), refusal())
+            restore()
+            let restoreTwice = try rewrite(path) { $0 + [$0[0]] }
+            XCTAssertTrue(refusal().contains("'\(path)': 'attributes' is given twice"), refusal())
+            restoreTwice()
+            XCTAssertEqual(refusal(), "opened")
+        }
+        let manifest = root + "/" + PlistDatabase.manifestName
+        let restore = try rewrite(manifest) { $0 + [("version", .integer(2))] }
+        XCTAssertTrue(refusal().contains("'version' is not a key of this file; expected 'relations' alone"), refusal())
+        restore()
+        _ = try rewrite(manifest) { pairs in
+            guard case let .array(items) = pairs[0].1, case let .dictionary(first) = items[0] else { return pairs }
+            return [("relations", .array([.dictionary(first + [("note", .string("x"))])] + items.dropFirst()))]
+        }
+        XCTAssertTrue(refusal().contains("'note' is not a key of this file; expected 'attributes', 'primaryKey', 'name', 'kind'"), refusal())
+    }
 }
