@@ -23,7 +23,9 @@ struct GenerateCommand: ParsableCommand {
             Change sessions (--session NAME --transactions K --session-seed Y --changes-out FILE) \
             write a generated change stream for the dataset as a change script; the same shape, \
             rows, seed, parameters, session, count, session seed and --session-param values give \
-            byte-identical scripts, and every transaction applies cleanly in order. Sessions:
+            byte-identical scripts, and every transaction applies cleanly in order. A transaction \
+            the tables cannot give (no subtree left to delete, no pet to remove) is made as another \
+            kind; how many is printed and written in the script's header. Sessions:
               documents  ui-browse (other= sibling= child= parent= weights), edit, reparent,
                          delete-subtree (max-subtree=N), import (import-size=N), mixed (the
                          weights ui-browse= edit= reparent= delete-subtree= import=, and the above)
@@ -188,9 +190,10 @@ struct GenerateCommand: ParsableCommand {
     /// Generates the dataset in memory and writes the session's script atomically.
     private func writeSession(_ shape: Shape, _ session: String, _ parameters: ShapeParameters, to path: String) throws {
         let text: String
+        let standIns: StandIns
         do {
             let dataset = try shape.generate(rows: rows, seed: seed, parameters: try ShapeParameters(assignments: self.parameters))
-            text = try ChangeSessions.generate(
+            (text, standIns) = try ChangeSessions.generateReporting(
                 dataset: dataset, session: session, transactions: sessionTransactions, seed: sessionSeed ?? 1, parameters: parameters)
         } catch let error as WorkloadError {
             throw usageFailure("--session: \(error)")
@@ -201,5 +204,6 @@ struct GenerateCommand: ParsableCommand {
             throw usageFailure("--changes-out: \(error)")
         }
         print("wrote change script \(path): session \(session), \(sessionTransactions) transactions, session seed \(sessionSeed ?? 1)")
+        for line in standIns.lines { print("  note: \(line)") }
     }
 }

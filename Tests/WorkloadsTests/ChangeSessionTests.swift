@@ -85,6 +85,35 @@ final class ChangeSessionTests: XCTestCase {
         }
     }
 
+    /// A session that runs out of what its kind needs makes another kind of transaction, and
+    /// says how many in the script's header: counted here from the statements themselves.
+    func testTransactionsMadeAsAnotherKindAreCountedInTheHeader() throws {
+        let cases: [(Shape, Int, String, made: String, firstStatement: String)] = [
+            (.documents, 10, "delete-subtree", "edit", "update documents set [name"),
+            (.pets, 5, "remove", "adopt", "add added"),
+            (.employees, 2, "unassign", "hire", "add employees"),
+            (.todo, 2, "untag", "tag", "add item_tags"),
+        ]
+        for (shape, rows, session, made, firstStatement) in cases {
+            let dataset = try shape.generate(rows: rows, seed: 42)
+            let (text, standIns) = try ChangeSessions.generateReporting(dataset: dataset, session: session, transactions: 20, seed: 7)
+            let lines = text.split(separator: "\n").map(String.init)
+            let transactions = lines.enumerated().compactMap { i, line -> String? in
+                if line.hasPrefix("#") || line.hasPrefix("  ") || line == "commit" { return nil }
+                return line == "begin" ? String(lines[i + 1].dropFirst(2)) : line
+            }
+            XCTAssertEqual(transactions.count, 20, "\(shape) \(session)")
+            let other = transactions.filter { $0.hasPrefix(firstStatement) }.count
+            XCTAssertGreaterThan(other, 0, "\(shape) \(session): the case no longer runs out")
+            let note = "\(other) of 20 \(session) transactions are \(made) instead (the tables as changed so far lack what \(session) needs)"
+            XCTAssertEqual(standIns.lines, [note], "\(shape) \(session)")
+            XCTAssertEqual(lines[1], "# " + note, "\(shape) \(session)")
+        }
+        // Nothing runs out: the header is one line.
+        let plenty = try script(.documents, session: "delete-subtree", transactions: 5)
+        XCTAssertFalse(plenty.split(separator: "\n")[1].hasPrefix("#"), plenty)
+    }
+
     /// Parses `text` against fresh tables and applies each transaction; each must change
     /// at least one source row. `check` runs after every transaction.
     private func applyAll(_ text: String, dataset: Dataset, keys: [String: [Attribute]], label: String = "",

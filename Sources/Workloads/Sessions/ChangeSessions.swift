@@ -60,6 +60,13 @@ public enum ChangeSessions {
     public static func generate(
         dataset: Dataset, session: String, transactions: Int, seed: UInt64, parameters: ShapeParameters = ShapeParameters()
     ) throws -> String {
+        try generateReporting(dataset: dataset, session: session, transactions: transactions, seed: seed, parameters: parameters).text
+    }
+
+    /// The script, and the transactions made as another kind than drawn (also in its header).
+    public static func generateReporting(
+        dataset: Dataset, session: String, transactions: Int, seed: UInt64, parameters: ShapeParameters = ShapeParameters()
+    ) throws -> (text: String, standIns: StandIns) {
         try validate(shape: dataset.shape, session: session, transactions: transactions, parameters: parameters)
         var writer = SessionScriptWriter(
             header: "session \(session) on \(dataset.shape) rows \(dataset.rowsRequested) seed \(dataset.seed)"
@@ -70,17 +77,17 @@ public enum ChangeSessions {
         switch dataset.shape {
         case .documents:
             var model = try DocumentsSession(dataset: dataset, settings: try DocumentsSession.Settings(parameters))
-            for t in 1...transactions { writer.add(model.next(session, number: t, random: &random)) }
+            for t in 1...transactions { writer.add(model.next(session, number: t, random: &random), wanted: model.wanted, made: model.made) }
         case .pets:
             var model = try PetsSession(dataset: dataset, settings: try PetsSession.Settings(parameters))
-            for t in 1...transactions { writer.add(model.next(session, number: t, random: &random)) }
+            for t in 1...transactions { writer.add(model.next(session, number: t, random: &random), wanted: model.wanted, made: model.made) }
         case .todo:
             var model = try TodoSession(dataset: dataset, settings: try TodoSession.Settings(parameters))
-            for t in 1...transactions { writer.add(model.next(session, number: t, random: &random)) }
+            for t in 1...transactions { writer.add(model.next(session, number: t, random: &random), wanted: model.wanted, made: model.made) }
         case .employees:
             var model = try EmployeesSession(dataset: dataset, settings: try EmployeesSession.Settings(parameters))
-            for t in 1...transactions { writer.add(model.next(session, number: t, random: &random)) }
+            for t in 1...transactions { writer.add(model.next(session, number: t, random: &random), wanted: model.wanted, made: model.made) }
         }
-        return writer.text
+        return (writer.text, writer.standIns)
     }
 }

@@ -46,6 +46,9 @@ struct DocumentsSession {
     var forest: DocumentForest
     /// `selected_documents`, integral ids in table order.
     var selected: [Int64]
+    /// The last transaction's drawn kind and the kind its statements are.
+    private(set) var wanted = ""
+    private(set) var made = ""
 
     init(dataset: Dataset, settings: Settings) throws {
         self.settings = settings
@@ -58,6 +61,8 @@ struct DocumentsSession {
     /// One transaction's statements.
     mutating func next(_ session: String, number t: Int, random: inout SplitMix64Generator) -> [String] {
         let kind = session == "mixed" ? settings.mix.pick(&random) : session
+        wanted = kind
+        made = "nothing"
         switch kind {
         case "ui-browse": return browse(t, &random)
         case "reparent": return reparent(t, &random)
@@ -77,6 +82,7 @@ struct DocumentsSession {
             // No selection to move (or it names no document): select one.
             let target = otherDocument(avoiding: taken, &random)
             selected.insert(target, at: 0)
+            made = "ui-browse"
             return ["add selected_documents [id] { (\(target)) }"]
         }
         var target: Int64?
@@ -91,6 +97,7 @@ struct DocumentsSession {
         // named by the transaction as `edit`'s are, so that it changes the row.
         if chosen == current { return edit(t, &random) }
         selected[0] = chosen
+        made = "ui-browse"
         return ["update selected_documents set [id = \(chosen)] where (id == \(current))"]
     }
 
@@ -103,6 +110,7 @@ struct DocumentsSession {
 
     private mutating func edit(_ t: Int, _ random: inout SplitMix64Generator) -> [String] {
         guard let d = forest.ids.random(&random) else { return importChildren(t, &random) }
+        made = "edit"
         return ["update documents set [name = \(SessionText.literal("Edited \(t)"))] where (id == \(d))"]
     }
 
@@ -111,6 +119,7 @@ struct DocumentsSession {
             guard let d = forest.ids.random(&random), let p = forest.ids.random(&random) else { break }
             if p == d || forest.parent[d] == p || forest.isAncestor(d, of: p) { continue }
             forest.move(d, under: p)
+            made = "reparent"
             return ["update documents set [parent_id = \(p)] where (id == \(d))"]
         }
         return edit(t, &random)
@@ -124,6 +133,7 @@ struct DocumentsSession {
                   let doomed = forest.subtree(d, limit: settings.maxSubtree), doomed.count < forest.ids.count
             else { continue }
             forest.remove(doomed)
+            made = "delete-subtree"
             // Chunks of 25 ids per statement keep each `where` short.
             return stride(from: 0, to: doomed.count, by: 25).map { start in
                 let ids = doomed[start..<min(start + 25, doomed.count)]
@@ -141,6 +151,7 @@ struct DocumentsSession {
             forest.add(id, under: p)
             rows.append("(\(id), \(SessionText.literal("Imported \(t).\(i)")), \(p.map(String.init) ?? "null"))")
         }
+        made = "import"
         return ["add documents [id, name, parent_id] { " + rows.joined(separator: ", ") + " }"]
     }
 }

@@ -20,6 +20,9 @@ struct EmployeesSession {
     /// Serial numbers of the equipment, which identify it.
     var serials = PickList<Value>()
     var nextID: Int64 = 1
+    /// The last transaction's drawn kind and the kind its statement is.
+    private(set) var wanted = ""
+    private(set) var made = ""
 
     init(dataset: Dataset, settings: Settings) throws {
         self.settings = settings
@@ -38,6 +41,8 @@ struct EmployeesSession {
 
     mutating func next(_ session: String, number t: Int, random: inout SplitMix64Generator) -> [String] {
         let kind = session == "mixed" ? settings.mix.pick(&random) : session
+        wanted = kind
+        made = kind
         switch kind {
         case "assign":
             guard let owner = employees.random(&random) else { return hire(&random) }
@@ -61,6 +66,7 @@ struct EmployeesSession {
         let id = nextID
         nextID += 1
         employees.insert(id)
+        made = "hire"
         let first = Vocabulary.firstNames[random.index(below: Vocabulary.firstNames.count)]
         let last = Vocabulary.lastNames[random.index(below: Vocabulary.lastNames.count)]
         return ["add employees [id, name] { (\(id), \(SessionText.literal("\(first) \(last)"))) }"]

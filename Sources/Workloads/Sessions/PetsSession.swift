@@ -19,6 +19,9 @@ struct PetsSession {
     var current = PickList<Row>()
     let scheme: Scheme
     var nextID: Int64 = 1
+    /// The last transaction's drawn kind and the kind its statement is.
+    private(set) var wanted = ""
+    private(set) var made = ""
 
     init(dataset: Dataset, settings: Settings) throws {
         self.settings = settings
@@ -36,8 +39,11 @@ struct PetsSession {
 
     mutating func next(_ session: String, number t: Int, random: inout SplitMix64Generator) -> [String] {
         let kind = session == "mixed" ? settings.mix.pick(&random) : session
+        wanted = kind
+        made = "nothing"
         if kind == "remove", let row = current.random(&random) {
             current.remove(row)
+            made = "remove"
             return ["add removed [\(columns)] { \(SessionText.tuple(row.values)) }"]
         }
         let values: [Attribute: Value] = [
@@ -48,6 +54,7 @@ struct PetsSession {
         nextID += 1
         let row = Row(scheme.attributes.map { values[$0] ?? .null })
         current.insert(row)
+        made = "adopt"
         return ["add added [\(columns)] { \(SessionText.tuple(row.values)) }"]
     }
 

@@ -1,17 +1,58 @@
 import Relational
 
 /// Builds change-script text: a header comment, then each transaction as one statement
-/// alone or as `begin` … `commit`.
+/// alone or as `begin` … `commit`. Transactions a session could not make as asked are
+/// counted (`StandIns`) and said in the header, below its first line.
 struct SessionScriptWriter {
-    private(set) var text: String
+    private let header: String
+    private var body = ""
+    private(set) var standIns = StandIns()
 
-    init(header: String) { text = "# \(header)\n" }
+    init(header: String) { self.header = header }
 
-    mutating func add(_ statements: [String]) {
+    /// One transaction: `wanted` is the kind the session drew, `made` the kind its
+    /// statements are (another when the tables lack what `wanted` needs).
+    mutating func add(_ statements: [String], wanted: String, made: String) {
+        standIns.count(wanted: wanted, made: made)
         if statements.count == 1 {
-            text += statements[0] + "\n"
+            body += statements[0] + "\n"
         } else {
-            text += "begin\n" + statements.map { "  " + $0 + "\n" }.joined() + "commit\n"
+            body += "begin\n" + statements.map { "  " + $0 + "\n" }.joined() + "commit\n"
+        }
+    }
+
+    var text: String {
+        "# \(header)\n" + standIns.lines.map { "# \($0)\n" }.joined() + body
+    }
+}
+
+/// How many transactions of each drawn kind were made as another kind, in the order first
+/// met: at small sizes a session runs out of what a kind needs (subtrees to delete, pets
+/// to remove, equipment to unassign) and makes another statement instead.
+public struct StandIns: Equatable, Sendable {
+    private var drawn: [String: Int] = [:]
+    private var replaced: [(wanted: String, made: String, count: Int)] = []
+
+    public static func == (a: StandIns, b: StandIns) -> Bool { a.lines == b.lines }
+
+    mutating func count(wanted: String, made: String) {
+        drawn[wanted, default: 0] += 1
+        guard wanted != made else { return }
+        if let i = replaced.firstIndex(where: { $0.wanted == wanted && $0.made == made }) {
+            replaced[i].count += 1
+        } else {
+            replaced.append((wanted, made, 1))
+        }
+    }
+
+    public var isEmpty: Bool { replaced.isEmpty }
+
+    /// One sentence per (drawn, made) pair: `8 of 20 delete-subtree transactions are edit
+    /// instead (the tables lack what delete-subtree needs)`.
+    public var lines: [String] {
+        replaced.map { r in
+            "\(r.count) of \(drawn[r.wanted] ?? r.count) \(r.wanted) transactions are \(r.made) instead "
+                + "(the tables as changed so far lack what \(r.wanted) needs)"
         }
     }
 }

@@ -23,6 +23,9 @@ struct TodoSession {
     var tags: [Int64] = []
     var pairs = PickList<Pair>()
     var selected: [Int64]
+    /// The last transaction's drawn kind and the kind its statement is.
+    private(set) var wanted = ""
+    private(set) var made = ""
 
     init(dataset: Dataset, settings: Settings) throws {
         self.settings = settings
@@ -44,6 +47,8 @@ struct TodoSession {
 
     mutating func next(_ session: String, number t: Int, random: inout SplitMix64Generator) -> [String] {
         let kind = session == "mixed" ? settings.mix.pick(&random) : session
+        wanted = kind
+        made = "nothing"
         switch kind {
         case "tag": return tag(&random)
         case "untag": return untag(&random)
@@ -59,6 +64,7 @@ struct TodoSession {
             let pair = Pair(item: item, tag: tags[random.index(below: tags.count)])
             if pairs.contains(pair) { continue }
             pairs.insert(pair)
+            made = "tag"
             return ["add item_tags [item_id, tag_id] { (\(pair.item), \(pair.tag)) }"]
         }
         return flipStatus(&random)
@@ -67,6 +73,7 @@ struct TodoSession {
     private mutating func untag(_ random: inout SplitMix64Generator) -> [String] {
         guard let pair = pairs.random(&random) else { return tag(&random) }
         pairs.remove(pair)
+        made = "untag"
         return ["delete item_tags where (item_id == \(pair.item) and tag_id == \(pair.tag))"]
     }
 
@@ -74,6 +81,7 @@ struct TodoSession {
         guard let item = items.random(&random) else { return [] }
         let now = status[item] == "done" ? "pending" : "done"
         status[item] = now
+        made = "status"
         return ["update items set [status = \(SessionText.literal(now))] where (item_id == \(item))"]
     }
 
@@ -86,9 +94,11 @@ struct TodoSession {
         guard let target else { return flipStatus(&random) }
         guard let current = selected.first else {
             selected = [target]
+            made = "select"
             return ["add selected_item_ids [item_id] { (\(target)) }"]
         }
         selected[0] = target
+        made = "select"
         return ["update selected_item_ids set [item_id = \(target)] where (item_id == \(current))"]
     }
 }
