@@ -68,7 +68,12 @@ struct DatasetOptions: ParsableArguments {
         do {
             return (catalogQuery, loaded, try catalogQuery.parse(catalog: loaded.catalog))
         } catch let error as QueryError {
-            throw usageFailure("\(error)")
+            // The query was checked against its shape's tables before the database was
+            // opened, so a relation missing now is one the database lacks: say what it holds.
+            guard let plist, "\(error)".contains("unknown relation") else { throw usageFailure("\(error)") }
+            let holds = loaded.catalog.names.map { "'\($0)'" }.joined(separator: ", ")
+            throw usageFailure("\(error); --plist: the database \(Printable.quoted(plist)) holds \(holds.isEmpty ? "no relation" : holds), "
+                + "not the tables of shape \(loaded.dataset.shape) the query reads")
         }
     }
 

@@ -61,7 +61,8 @@ final class ChangeScriptTests: XCTestCase {
             ("add documents [id, name, parent_id] { (1, 2) }", 1, 39, "row has 2 value(s)"),
             ("drop documents", 1, 1, "expected 'add', 'delete', 'update'"),
         ]
-        for (text, line, column, fragment) in cases {
+        // Each case again with old Mac line ends (lone CRs): located the same.
+        for (text, line, column, fragment) in cases + cases.map({ ($0.0.replacingOccurrences(of: "\n", with: "\r"), $0.1, $0.2, $0.3) }) {
             XCTAssertThrowsError(try setUp(text), text) { error in
                 guard let e = error as? QueryError else { return XCTFail("\(error)") }
                 XCTAssertEqual(e.file, "t.changes", text)
@@ -85,6 +86,19 @@ final class ChangeScriptTests: XCTestCase {
             guard let e = error as? QueryError else { return XCTFail("\(error)") }
             XCTAssertEqual(e.line, 2)
             XCTAssertTrue(e.message.contains("more than 10000 constants in one change statement"), "\(e)")
+        }
+    }
+
+    /// A write refused below a `let` name says which relation the statement wrote.
+    func testARefusalThroughAnOperatorNamesTheStatementsTarget() throws {
+        let tables = try Fixtures.documents()
+        let parsed = try Query.parse("let both = (documents union (documents select (id == 1))) select (id > 0)\noutput both", catalog: tables)
+        let script = try ChangeScript.parse("update both set [name = \"x\"] where (id == 1)",
+                                            targets: ChangeScript.targets(tables: tables, query: parsed), file: "u.changes")
+        let db = TransactionalDatabase(engine: try QueryEngine(preset: "all-on"))
+        XCTAssertThrowsError(try script.apply(script.transactions[0], to: db)) { error in
+            XCTAssertTrue("\(error)".hasPrefix("u.changes:1:1: cannot update 'both' through its union: a row may come from either operand"),
+                          "\(error)")
         }
     }
 

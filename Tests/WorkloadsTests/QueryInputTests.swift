@@ -9,8 +9,10 @@ final class SourceTextTests: XCTestCase {
     func testNormalizationDropsALeadingBOMAndTurnsCRLFIntoLF() {
         XCTAssertEqual(SourceText.normalized("\u{FEFF}a\r\nb\r\n"), "a\nb\n")
         XCTAssertEqual(SourceText.normalized("a\nb"), "a\nb")
-        // A lone CR and a BOM that is not first are kept (the lexer reports or skips them).
-        XCTAssertEqual(SourceText.normalized("a\rb\u{FEFF}"), "a\rb\u{FEFF}")
+        // A lone CR is a line end (old Mac editors); a BOM that is not first is kept (the
+        // lexer reports it).
+        XCTAssertEqual(SourceText.normalized("a\rb\u{FEFF}"), "a\nb\u{FEFF}")
+        XCTAssertEqual(SourceText.normalized("a\r\rb\r\n"), "a\n\nb\n")
         XCTAssertEqual(SourceText.normalized("\r\n\r\n").unicodeScalars.map(\.value), [10, 10])
         XCTAssertEqual(SourceText.normalized("\u{FEFF}"), "")
         XCTAssertEqual(SourceText.normalized(""), "")
@@ -20,7 +22,7 @@ final class SourceTextTests: XCTestCase {
         let c = try Fixtures.documents()
         let text = "# x\nlet s = selected_documents join documents\noutput s project [parent_id]\n"
         let plain = try Query.parse(text, catalog: c)
-        for variant in [text.replacingOccurrences(of: "\n", with: "\r\n"), "\u{FEFF}" + text,
+        for variant in [text.replacingOccurrences(of: "\n", with: "\r\n"), text.replacingOccurrences(of: "\n", with: "\r"), "\u{FEFF}" + text,
                         "\u{FEFF}" + text.replacingOccurrences(of: "\n", with: "\r\n")] {
             XCTAssertTrue(sameGraph(plain.relations, try Query.parse(variant, catalog: c).relations))
         }
@@ -31,6 +33,7 @@ final class SourceTextTests: XCTestCase {
         guard let c else { return XCTFail("fixtures") }
         let message = "select: unknown attribute 'idd'; did you mean 'id'? (the relation has [id, name, parent_id])"
         assertQueryError("# x\r\n\r\noutput documents select (idd == 1)\r\n", line: 3, column: 26, message, catalog: c)
+        assertQueryError("# x\r\routput documents select (idd == 1)\r", line: 3, column: 26, message, catalog: c)
         // The BOM is not a column.
         assertQueryError("\u{FEFF}output documents select (idd == 1)", line: 1, column: 26, message, catalog: c)
         // A string cannot swallow a CR of a CRLF line end.

@@ -64,7 +64,9 @@ public final class DuckDBEngine: BaselineEngine {
         let types = try tables.map { try DuckDBClient.columnTypes(of: $0, label: label) }
         var template = Array((DuckDBEngine.temporaryRoot + "/testbed-duckdb-XXXXXX").utf8CString)
         guard let made = mkdtemp(&template) else {
-            throw EngineError.failed(engine: label, "cannot create a temporary directory under \(DuckDBEngine.temporaryRoot)")
+            let origin = DuckDBEngine.environment("TMPDIR") == nil ? "" : " (TMPDIR)"
+            throw EngineError.missing(
+                engine: label, "cannot create a temporary directory under '\(DuckDBEngine.temporaryRoot)'\(origin): \(String(cString: strerror(errno)))")
         }
         let directory = String(cString: made)
         defer { FileSystem.removeDirectory(directory) }

@@ -16,7 +16,9 @@ struct ReversePropagation {
     /// The rows of a relation, evaluated by the database's engine.
     let evaluate: (Relation) throws -> Set<Row>
 
-    func writes(_ relation: Relation, rows: Set<Row>, set: [Attribute: Value]?) throws -> [SourceWrite] {
+    /// `target`: the name the statement gave the relation written (a `let` name has no
+    /// `Relation.name`), for refusals met below it.
+    func writes(_ relation: Relation, rows: Set<Row>, set: [Attribute: Value]?, target: String? = nil) throws -> [SourceWrite] {
         if rows.isEmpty { return [] }
         let verb = set == nil ? "delete" : "update"
         switch relation.definition {
@@ -26,27 +28,28 @@ struct ReversePropagation {
             }
             return [SourceWrite(source: mutable, rows: rows, set: set)]
         case let .apply(op, operands):
-            return try through(op, operands, relation, rows: rows, set: set, verb: verb)
+            return try through(op, operands, relation, rows: rows, set: set, verb: verb, target: target)
         }
     }
 
     private func through(
         _ op: Operator, _ operands: [Relation], _ relation: Relation, rows: Set<Row>, set: [Attribute: Value]?,
-        verb: String
+        verb: String, target: String?
     ) throws -> [SourceWrite] {
         func refuse(_ why: String) -> ChangeError {
-            ChangeError("cannot \(verb) \(relation.name.map { "'\($0)'" } ?? "the relation") through \(op.label): \(why)")
+            let name = (relation.name ?? target).map { "'\($0)'" } ?? "the relation"
+            return ChangeError("cannot \(verb) \(name) through \(relation.name == nil && target != nil ? "its " : "")\(op.label): \(why)")
         }
         switch op {
         case .select, .difference:
             // A selected row is the operand's row; a difference's rows are its left operand's
             // (the right operand is never written).
-            return try writes(operands[0], rows: rows, set: set)
+            return try writes(operands[0], rows: rows, set: set, target: target)
         case .intersection:
             guard set != nil else {
                 throw refuse("the row is in both operands, and removing it from either would do")
             }
-            return try writes(operands[0], rows: rows, set: set) + writes(operands[1], rows: rows, set: set)
+            return try writes(operands[0], rows: rows, set: set, target: target) + writes(operands[1], rows: rows, set: set, target: target)
         case .union:
             throw refuse("a row may come from either operand (or both), so its source rows are not determined")
         case .closure:
@@ -59,7 +62,7 @@ struct ReversePropagation {
             let renamedSet = set.map { s in
                 Dictionary(uniqueKeysWithValues: s.map { (oldName[$0.key] ?? $0.key, $0.value) })
             }
-            return try writes(operand, rows: Set(rows.map { $0.picking(positions) }), set: renamedSet)
+            return try writes(operand, rows: Set(rows.map { $0.picking(positions) }), set: renamedSet, target: target)
         case .project:
             let operand = operands[0]
             let kept = relation.scheme.attributes
@@ -75,7 +78,7 @@ struct ReversePropagation {
                         + "so which to update is ambiguous")
                 }
             }
-            return try writes(operand, rows: preimages, set: set)
+            return try writes(operand, rows: preimages, set: set, target: target)
         case let .join(pairs):
             guard let set else {
                 throw refuse("removing a joined row could remove either operand's row")
@@ -89,7 +92,7 @@ struct ReversePropagation {
                 let own = set.filter { operand.scheme.contains($0.key) }
                 if own.isEmpty { continue }
                 let positions = try Self.positions(operand.scheme.attributes, in: relation)
-                out += try writes(operand, rows: Set(rows.map { $0.picking(positions) }), set: own)
+                out += try writes(operand, rows: Set(rows.map { $0.picking(positions) }), set: own, target: target)
             }
             return out
         }

@@ -229,7 +229,8 @@ public final class TransactionalDatabase {
 
     /// Deletes the rows of `relation` matching `predicate`. On a derived relation the delete
     /// is propagated back to the source rows, or refused when that is ambiguous.
-    public func delete(from relation: Relation, where predicate: Predicate = .true) throws {
+    /// `named`: what the caller calls the relation (a change script's target), for messages.
+    public func delete(from relation: Relation, where predicate: Predicate = .true, named: String? = nil) throws {
         try statement {
             if let source = relation.source {
                 let target = try mutableSource(relation, "delete from")
@@ -237,16 +238,16 @@ public final class TransactionalDatabase {
                 return
             }
             let rows = try evaluate(try relation.select(predicate))
-            try writer.apply(try reverse.writes(relation, rows: rows, set: nil))
+            try writer.apply(try reverse.writes(relation, rows: rows, set: nil, target: named))
         }
     }
 
     /// Sets `values` on the rows of `relation` matching `predicate`. On a derived relation
     /// the update is propagated back to the source rows, or refused when that is ambiguous.
-    public func update(_ relation: Relation, where predicate: Predicate = .true, set values: [Attribute: Value]) throws {
+    public func update(_ relation: Relation, where predicate: Predicate = .true, set values: [Attribute: Value], named: String? = nil) throws {
         try statement {
             for a in values.keys.sorted() where !relation.scheme.contains(a) {
-                throw ChangeError("update of \(relation.name ?? "relation"): unknown attribute '\(a)'; "
+                throw ChangeError("update of \(relation.name ?? named ?? "relation"): unknown attribute '\(a)'; "
                     + "the relation has \(relation.scheme)")
             }
             if let source = relation.source {
@@ -255,7 +256,7 @@ public final class TransactionalDatabase {
                 return
             }
             let rows = try evaluate(try relation.select(predicate))
-            try writer.apply(try reverse.writes(relation, rows: rows, set: values))
+            try writer.apply(try reverse.writes(relation, rows: rows, set: values, target: named))
         }
     }
 

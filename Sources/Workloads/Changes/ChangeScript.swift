@@ -71,8 +71,8 @@ public struct ChangeStatement {
     func apply(to database: TransactionalDatabase) throws {
         switch kind {
         case let .add(rows): try database.add(rows: rows, to: target)
-        case let .delete(predicate): try database.delete(from: target, where: predicate)
-        case let .update(values, predicate): try database.update(target, where: predicate, set: values)
+        case let .delete(predicate): try database.delete(from: target, where: predicate, named: targetName)
+        case let .update(values, predicate): try database.update(target, where: predicate, set: values, named: targetName)
         }
     }
 
