@@ -98,7 +98,14 @@ if [ -z "$out" ]; then
     n=2
     while [ -e "$out" ] || [ -e "$out-shards" ]; do out=Results/$name/$stamp-$n; n=$((n + 1)); done
 fi
-out=${out%/}
+# Trailing '/' and '/.' name the same directory: stripped, so that its shards go beside
+# it (DIR-shards), not inside it where merge would then find the directory not empty.
+while [ "$out" != "/" ] && { [ "${out%/}" != "$out" ] || [ "${out%/.}" != "$out" ]; }; do
+    out=${out%/}
+    out=${out%/.}
+    [ -n "$out" ] || out=/
+done
+[ "$out" != "/" ] || die "--out: the root directory; give a directory to write the result in"
 [ ! -e "$out" ] || [ -d "$out" ] || die "--out: '$out' is a file, not a directory"
 [ ! -e "$out" ] || [ -z "$(ls -A -- "$out" 2>/dev/null)" ] || die "--out: '$out' is not empty; choose another --out"
 shard_root=$out-shards
@@ -146,7 +153,9 @@ if [ "$scheduler" = parallel ]; then
     fi
     say "running $shards shards of $config with GNU parallel into $shard_root"
     status=0
-    parallel "${job_option[@]}" "${login_options[@]}" --joblog "$shard_root/joblog.txt" --tagstring 'shard {}' \
+    # -q: each word reaches the shard as it is; without it parallel joins them into one
+    # shell command line, and a path holding a space, `;` or `$(…)` was split or run.
+    parallel -q "${job_option[@]}" "${login_options[@]}" --joblog "$shard_root/joblog.txt" --tagstring 'shard {}' \
         bash "$repo/scripts/sweep-shard.sh" "$testbed" "$config" {} "$shards" "$shard_root/shard-{}" "$cpus" '{%}' \
         ::: $(seq 1 "$shards") || status=$?
     if ((status != 0)); then

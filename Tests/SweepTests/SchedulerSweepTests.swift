@@ -56,6 +56,30 @@ final class SchedulerSweepTests: XCTestCase {
         }
     }
 
+    /// Paths reach each shard as they are: GNU parallel joined the words into one shell
+    /// command line, so a config path holding `$(…)` ran it and one holding a space was split.
+    /// An `--out` ending in `//` put its shards inside it (merge then refused it, not empty).
+    func testPathsWithShellCharactersAndTrailingSlashesReachTheShardsAsTheyAre() throws {
+        try Sweep.requireSchedulerHost()
+        let lock = try Sweep.exclusive()
+        defer { withExtendedLifetime(lock) {} }
+        let scratch = try Sweep.scratch("quoting")
+        defer { try? FileManager.default.removeItem(atPath: scratch) }
+        let whole = try Sweep.unsharded(in: scratch)
+        let directory = scratch + "/with space"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let config = directory + "/a$(touch INJECTED).yaml"
+        try FileManager.default.copyItem(atPath: Sweep.config, toPath: config)
+        let sweep = try Sweep.run(["bash", Sweep.script("scripts/sweep.sh"), config, "2", "--out", "merged x//"],
+                                  in: scratch, environment: ["TESTBED": try Sweep.executable()])
+        XCTAssertEqual(sweep.status, 0, sweep.err)
+        try Sweep.assertEqualResults(scratch + "/merged x", whole)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: scratch + "/merged x-shards/shard-2/run.txt"), "shards beside the result")
+        for place in [scratch, directory, Sweep.repository.path] {
+            XCTAssertFalse(FileManager.default.fileExists(atPath: place + "/INJECTED"), "the config path was run as a command in \(place)")
+        }
+    }
+
     func testCpusPerShardPinsEachParallelShardToItsOwnCores() throws {
         try Sweep.requireSchedulerHost()
         let lock = try Sweep.exclusive()
