@@ -58,10 +58,17 @@ public final class DirectoryLock {
     /// keeping a run from starting in one that is read) changes nothing.
     public static func acquire(_ directory: String, create: Bool = true) throws -> DirectoryLock? {
         let path = FileSystem.join(directory, fileName)
-        let fd = open(path, (create ? O_RDWR | O_CREAT : O_RDONLY) | O_CLOEXEC, 0o644)
+        // O_NONBLOCK: a FIFO in the lock's place would otherwise block the open until a
+        // writer came; it is refused below, as a lock must be a plain file.
+        let fd = open(path, (create ? O_RDWR | O_CREAT : O_RDONLY) | O_CLOEXEC | O_NONBLOCK, 0o644)
         if fd < 0 {
             if !create && errno == ENOENT { return nil }
             throw FileSystemError.current("open lock file", path)
+        }
+        var status = stat()
+        guard fstat(fd, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
+            close(fd)
+            throw FileSystemError("open lock file", path, reason: "is not a regular file (a device, pipe or socket)")
         }
         guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
             let code = errno

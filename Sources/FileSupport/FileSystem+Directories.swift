@@ -13,6 +13,16 @@ extension FileSystem {
         guard mkdir(path, 0o755) == 0 else { throw FileSystemError.current("create directory", path) }
     }
 
+    /// Refuses a directory the testbed writes into inside one of its own output directories
+    /// (`plots/`, `plans/`, `repro/`) when it is a symbolic link: written through, the files
+    /// would land wherever it points, outside the directory the command was given.
+    public static func refuseLinkedSubdirectory(_ name: String, of directory: String) throws {
+        let path = join(directory, name)
+        guard isSymbolicLink(path) else { return }
+        throw FileSystemError("write into", path, reason: "is a symbolic link, and the testbed writes only inside the directory it "
+            + "was given; remove the link (a directory of its own is made in its place)")
+    }
+
     /// Creates `path` and any missing parents; an existing directory is fine.
     public static func makeDirectories(_ path: String) throws {
         var prefix = path.hasPrefix("/") ? "/" : ""

@@ -13,7 +13,10 @@ final class SQLiteStatement {
         let rc = sqlite3_prepare_v2(database, sql, -1, &statement, nil)
         guard rc == SQLITE_OK, let statement else {
             sqlite3_finalize(statement)
-            throw SQLiteError.sqlite("preparing \(abbreviatedSQL(sql))", code: rc, db: database)
+            let failure = SQLiteError.sqlite("preparing \(abbreviatedSQL(sql))", code: rc, db: database)
+            // A plain error here is the statement's (a limit, a missing table), which callers
+            // tell from a failure while running: the kind `prepare` documents.
+            throw failure.kind == .execute ? SQLiteError(.prepare, failure.message, code: failure.code) : failure
         }
         self.handle = statement
         self.sql = sql

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Experiments
+import FileSupport
 
 struct CompareCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -36,7 +37,7 @@ struct CompareCommand: ParsableCommand {
         }
         if results.count == 2, baseline != nil { throw ValidationError("--baseline: only with one run; two runs are compared cell by cell") }
         if results.count == 1, tolerance != nil { throw ValidationError("--tolerance: only with two runs (RUN_A RUN_B)") }
-        if let tolerance, Double(tolerance).map({ !$0.isFinite || $0 < 0 || $0 >= 1000 }) ?? true {
+        if let tolerance, DecimalText.double(tolerance).map({ !$0.isFinite || $0 < 0 || $0 >= 1000 }) ?? true {
             throw ValidationError("--tolerance: '\(tolerance)' is not valid; expected a fraction from 0 to below 1000, e.g. 0.1 for 10%")
         }
     }
@@ -45,7 +46,7 @@ struct CompareCommand: ParsableCommand {
         let code: Int32
         if results.count == 2 {
             code = RunComparison(runA: results[0], runB: results[1],
-                                 tolerance: tolerance.flatMap(Double.init) ?? RunComparison.defaultTolerance).execute(console: .standard)
+                                 tolerance: tolerance.flatMap(DecimalText.double) ?? RunComparison.defaultTolerance).execute(console: .standard)
         } else {
             code = Comparison(results: results[0], baseline: baseline).execute(console: .standard)
         }

@@ -115,8 +115,9 @@ struct HuntCommand: ParsableCommand {
         guard rows >= 1, rows <= RandomCaseGenerator.rowLimit else {
             throw ValidationError("--rows: '\(rows)' is not valid; expected an integer from 1 to \(RandomCaseGenerator.rowLimit)")
         }
-        guard minRegret >= 1, minRegret.isFinite else {
-            throw ValidationError("--min-regret: '\(minRegret)' is not valid; expected a number >= 1")
+        guard minRegret >= 1, minRegret.isFinite, commandLineText(of: "--min-regret").map({ DecimalText.double($0) != nil }) ?? true else {
+            throw ValidationError("--min-regret: '\(commandLineText(of: "--min-regret").map(Printable.escaped) ?? "\(minRegret)")' is not valid; "
+                + "expected a decimal number >= 1")
         }
         if maxReductions < 0 { throw ValidationError("--max-reductions: '\(maxReductions)' is not a non-negative integer") }
         if minExcessRows < 1 { throw ValidationError("--min-excess-rows: '\(minExcessRows)' is not valid; expected an integer >= 1") }
@@ -218,6 +219,7 @@ struct HuntCommand: ParsableCommand {
         do {
             if out != nil && `case` == nil { return try OutputLocation.claim(directory, hint: "choose another --out") }
             try FileSystem.makeDirectories(directory)
+            try FileSystem.refuseLinkedSubdirectory("repro", of: directory)
             return try DirectoryLock.acquire(directory)
         } catch let error as FileSystemError where out != nil {
             throw usageFailure("--out: \(error)")

@@ -95,6 +95,7 @@ struct QueryCommand: ParsableCommand {
             statement = try running.prepare(try catalogQuery.parse(catalog: catalog).relations)
         } catch let error as EngineError {
             if case .unsupported = error { throw usageFailure("\(error)") }
+            if error.isMissing { throw usageFailure("--engine: \(error)") }
             throw error
         } catch let error as SQLiteError where error.kind == .translation || error.kind == .prepare {
             // A query the engine cannot take as one statement (too many table references once
@@ -103,7 +104,14 @@ struct QueryCommand: ParsableCommand {
         }
         let clock = ContinuousClock()
         var result = EngineRun(results: [], engineMicroseconds: nil)
-        let wall = try clock.measure { result = try running.run(statement) }
+        let wall: Duration
+        do {
+            wall = try clock.measure { result = try running.run(statement) }
+        } catch let error as SQLiteError where error.kind == .prepare {
+            // SQLite prepares the statement when it first runs it: a limit met there (2,000
+            // result columns) is the query's, as at `prepare` above (which only translates).
+            throw usageFailure("--engine \(spec.label) cannot run this query: \(error)")
+        }
         print("query \(Printable.escaped(catalogQuery.name)) on \(loaded.dataset.shape) rows \(dataset.rows) seed \(dataset.seed), engine \(spec.label)\n")
         let names = parsed.outputNames
         for (i, output) in parsed.outputs.enumerated() {

@@ -19,6 +19,17 @@ func givenOnCommandLine(_ name: String) -> Bool {
     CommandLine.arguments.dropFirst().contains { $0 == name || $0.hasPrefix(name + "=") }
 }
 
+/// The text given to the option `name` on the command line (`--x V` or `--x=V`), for a
+/// check the argument parser's own reading does not make (it reads `0x1p1` as a Double).
+func commandLineText(of name: String) -> String? {
+    let arguments = Array(CommandLine.arguments.dropFirst())
+    for (i, argument) in arguments.enumerated() {
+        if argument.hasPrefix(name + "=") { return String(argument.dropFirst(name.count + 1)) }
+        if argument == name, i + 1 < arguments.count { return arguments[i + 1] }
+    }
+    return nil
+}
+
 /// A message made safe for the terminal: control characters (which reach messages from
 /// configs, file names and query text) are escaped, line breaks between lines kept.
 func printable(_ message: String) -> String { Printable.message(message) }

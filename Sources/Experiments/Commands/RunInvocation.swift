@@ -41,6 +41,12 @@ public struct RunInvocation: ExperimentInvocation {
         do { try HeuristicCatalog.standard.checkPassNames(disabledPasses) } catch {
             throw ExperimentFailure.usage("--disable-pass: \(error)")
         }
+        // A shard past the config's cells would run nothing and call that complete.
+        if !shard.isWhole, shard.select(experiment.cells).isEmpty {
+            throw ExperimentFailure.usage("--shard \(shard): the config has \(experiment.cells.count) cell"
+                + (experiment.cells.count == 1 ? "" : "s") + ", so shard \(shard.index) of \(shard.count) holds none; "
+                + "split it into at most \(experiment.cells.count) shards")
+        }
         let directory: String
         let lock: DirectoryLock?
         /// Whether the output directory was there (empty) before this run claimed it.
@@ -165,6 +171,11 @@ enum ResumeCheck {
                 + "resume with the same config or start a new run")
         }
         try RunInputs.check(directory, against: experiment, role: "--resume")
+        for own in ["plots", "plans"] {
+            do { try FileSystem.refuseLinkedSubdirectory(own, of: directory) } catch {
+                throw ExperimentFailure.usage("--resume: \(error)")
+            }
+        }
         guard state.shard == shard else {
             throw ExperimentFailure.usage("--resume: '\(directory)' holds shard \(state.shard), not \(shard)")
         }

@@ -39,7 +39,7 @@ public struct CSVRecord {
 
     /// A measured time: a finite number of microseconds from 0 to `maximumMicroseconds`.
     public func microseconds(_ column: String) throws -> Double {
-        guard let value = Double(text(column)), value.isFinite, value >= 0, value <= Self.maximumMicroseconds else {
+        guard let value = DecimalText.double(text(column)), value >= 0, value <= Self.maximumMicroseconds else {
             throw failure(column, "expected a time in microseconds from 0 to 1e13")
         }
         return value
@@ -56,7 +56,7 @@ public struct CSVRecord {
     /// An empty field (nil) or a finite ratio >= 0.
     public func optionalRatio(_ column: String) throws -> Double? {
         if text(column).isEmpty { return nil }
-        guard let value = Double(text(column)), value.isFinite, value >= 0 else {
+        guard let value = DecimalText.double(text(column)), value >= 0 else {
             throw failure(column, "expected a finite number >= 0 or nothing")
         }
         return value

@@ -64,7 +64,8 @@ public enum RunInputs {
     /// The recorded entries; a line that is not `kind name hash origin` is refused by number,
     /// as a hand-edited file would otherwise pass as "nothing recorded".
     private static func read(_ path: String) throws -> [Recorded] {
-        let lines = try FileSystem.readText(path).split(separator: "\n", omittingEmptySubsequences: false)
+        // `isNewline`: a CRLF pair is one Character, which a split on "\n" never matches.
+        let lines = try FileSystem.readText(path).split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
         var out: [Recorded] = []
         for (index, line) in lines.enumerated() where !line.isEmpty && !line.hasPrefix("#") {
             let fields = line.split(separator: " ", maxSplits: 3, omittingEmptySubsequences: false)

@@ -29,7 +29,7 @@ public struct ShardEnvironment {
         self.directory = directory
         self.shard = shard
         var values: [String: String] = [:]
-        for line in text.split(separator: "\n") {
+        for line in text.split(whereSeparator: \.isNewline) {
             guard let colon = line.firstIndex(of: ":") else { continue }
             let key = String(line[..<colon])
             // The first value of a key wins, but for the end of the run the last does: a

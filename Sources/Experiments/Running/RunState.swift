@@ -38,7 +38,7 @@ public struct RunState: Equatable {
     public static func read(directory: String) throws -> RunState {
         let path = FileSystem.join(directory, fileName)
         var values: [String: String] = [:]
-        for (number, line) in try FileSystem.readText(path).split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        for (number, line) in try FileSystem.readText(path).split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
             guard !line.allSatisfy({ $0 == " " || $0 == "\r" }) else { continue }
             let at = "\(path):\(number + 1)"
             guard let colon = line.firstIndex(of: ":") else {

@@ -60,7 +60,7 @@ public enum RegretRepro {
         let file = FileSystem.join(path, "regret.txt")
         var flagSet: String?
         var minRegret: Double?
-        for (i, raw) in try FileSystem.readText(file).split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        for (i, raw) in try FileSystem.readText(file).split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
             let line = String(raw).trimmed
             if line.isEmpty || line.hasPrefix("#") { continue }
             // A key given twice was read as its last value (manifest.txt refuses that).
@@ -70,7 +70,7 @@ public enum RegretRepro {
                 flagSet = String(line.dropFirst("flagset:".count)).trimmed
             } else if line.hasPrefix("min-regret:") {
                 if minRegret != nil { throw twice("min-regret") }
-                guard let f = Double(String(line.dropFirst("min-regret:".count)).trimmed), f >= 1, f.isFinite else {
+                guard let f = DecimalText.double(String(line.dropFirst("min-regret:".count)).trimmed), f >= 1 else {
                     throw VerificationError.repro(path: "\(file):\(i + 1)", message: "min-regret is not a finite number >= 1")
                 }
                 minRegret = f

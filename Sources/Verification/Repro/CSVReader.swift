@@ -119,20 +119,10 @@ enum CSVReader {
         // Only finite decimal reals are values (the writer never writes others); Double's
         // parser also reads `nan`, `inf`, hex (`0x1p3`), an exponent past the range, and
         // stops at a NUL (`1<NUL>zzz` read as 1).
-        if Self.isDecimal(field.bytes), let d = Double(text), d.isFinite {
+        if DecimalText.isDecimal(field.bytes), let d = Double(text), d.isFinite {
             return .real(d)
         }
         throw bad(text, file, line)
-    }
-
-    /// Whether `bytes` spell a decimal number: digits, signs, a point and an exponent only,
-    /// starting with a digit, a sign or the point.
-    private static func isDecimal(_ bytes: [UInt8]) -> Bool {
-        guard let first = bytes.first, first != UInt8(ascii: "e"), first != UInt8(ascii: "E") else { return false }
-        return bytes.allSatisfy { b in
-            (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(b) || b == UInt8(ascii: "+") || b == UInt8(ascii: "-")
-                || b == UInt8(ascii: ".") || b == UInt8(ascii: "e") || b == UInt8(ascii: "E")
-        }
     }
 
     private static func digit(_ c: UInt8) -> UInt8? {

@@ -94,14 +94,29 @@ public enum QueryCatalog {
     /// Every catalog query, sorted by name. A directory that cannot be read, or holds no
     /// `.rq` file, is an error naming it: listing or verifying nothing is a mistake.
     public static func load(directory: String? = nil) throws -> [CatalogQuery] {
+        // Where the directory came from, when the environment chose it: a stale or empty
+        // `TESTBED_QUERIES` is then named, not just the path it holds.
+        let origin = directory == nil && getenv("TESTBED_QUERIES") != nil ? " (from TESTBED_QUERIES)" : ""
         let directory = directory ?? defaultDirectory
+        guard !directory.isEmpty else {
+            throw WorkloadError.output("query catalog directory\(origin) is empty; give a directory, or unset TESTBED_QUERIES")
+        }
         guard FileSystem.kind(of: directory) == .directory, let entries = FileSystem.entries(of: directory) else {
             let problem = FileSystem.kind(of: directory) == .missing ? "does not exist" : "is not a readable directory"
-            throw WorkloadError.output("query catalog directory \(Printable.quoted(directory)) \(problem)")
+            throw WorkloadError.output("query catalog directory \(Printable.quoted(directory))\(origin) \(problem)")
         }
         let files = entries.filter { $0.hasSuffix(".\(fileExtension)") && $0.count > fileExtension.count + 1 }
         guard !files.isEmpty else {
-            throw WorkloadError.output("query catalog directory \(Printable.quoted(directory)) holds no .\(fileExtension) files")
+            throw WorkloadError.output("query catalog directory \(Printable.quoted(directory))\(origin) holds no .\(fileExtension) files")
+        }
+        // Two file names that are one text in two Unicode forms (a composed and a decomposed
+        // `é`) compare equal as Swift strings, so one would stand for the other.
+        var seen: [String: String] = [:]
+        for file in files {
+            if let earlier = seen.updateValue(file, forKey: file) {
+                throw WorkloadError.output("query catalog directory \(Printable.quoted(directory))\(origin) holds "
+                    + "\(Printable.quoted(earlier)) and \(Printable.quoted(file)), one name in two Unicode forms; rename one")
+            }
         }
         return try files.map { file in
             let path = FileSystem.join(directory, file)
@@ -127,7 +142,15 @@ public enum QueryCatalog {
 
     /// A catalog query by name, or a query file by path (anything with `/` or ending `.rq`).
     public static func find(_ nameOrFile: String, directory: String? = nil) throws -> CatalogQuery {
-        if nameOrFile.contains("/") || nameOrFile.hasSuffix(".\(fileExtension)") || FileSystem.kind(of: nameOrFile) == .file {
+        let bareName = !nameOrFile.contains("/") && !nameOrFile.hasSuffix(".\(fileExtension)")
+        // A bare name that is both a file here and a catalog query is refused: taking the
+        // file silently measured another query under the catalog query's name.
+        if bareName, FileSystem.kind(of: nameOrFile) == .file,
+           (try? load(directory: directory))?.contains(where: { $0.name.unicodeScalars.elementsEqual(nameOrFile.unicodeScalars) }) == true {
+            throw WorkloadError.output("\(Printable.quoted(nameOrFile)) is both a catalog query and a file in the working directory; "
+                + "write ./\(Printable.escaped(nameOrFile)) for the file, or move it")
+        }
+        if !bareName || FileSystem.kind(of: nameOrFile) == .file {
             switch FileSystem.kind(of: nameOrFile) {
             case .file: break
             case .directory: throw WorkloadError.output("\(Printable.quoted(nameOrFile)) is a directory, not a query file")
@@ -139,7 +162,7 @@ public enum QueryCatalog {
             return try CatalogQuery(name: base, text: FileSystem.readText(nameOrFile), path: nameOrFile)
         }
         let all = try load(directory: directory)
-        if let query = all.first(where: { $0.name == nameOrFile }) { return query }
+        if let query = all.first(where: { $0.name.unicodeScalars.elementsEqual(nameOrFile.unicodeScalars) }) { return query }
         let suggestion = closestMatch(to: nameOrFile, among: all.map(\.name)).map { "; did you mean '\($0)'?" } ?? ""
         throw WorkloadError.output("no catalog query named \(Printable.quoted(nameOrFile))\(suggestion) (`testbed queries` lists them)")
     }

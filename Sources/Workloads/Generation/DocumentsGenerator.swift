@@ -222,6 +222,11 @@ struct DocumentsGenerator: ShapeGenerator {
             throw WorkloadError.badParameter(name: name, value: parameters[name] ?? "",
                                              expected: "no value unless fanout=zipf (the fanout is \(kind))")
         }
+        // And `fanout-k` beside zipf, whose sizes come from `zipf-max` and `zipf-s`.
+        if kind == "zipf", let given = parameters["fanout-k"] {
+            throw WorkloadError.badParameter(name: "fanout-k", value: given,
+                                             expected: "no value with fanout=zipf (its sizes come from zipf-max and zipf-s)")
+        }
         switch kind {
         case "fixed": return .fixed(k)
         case "zipf":

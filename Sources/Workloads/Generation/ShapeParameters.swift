@@ -1,3 +1,4 @@
+import FileSupport
 import Relational
 
 /// Shape parameters as `key=value` text (from `--param` or a config's `params`), with
@@ -60,7 +61,7 @@ public struct ShapeParameters: Sendable, Equatable, CustomStringConvertible {
     /// A probability from 0 to 1 (`0.25`); 0 when absent.
     func fraction(_ key: String) throws -> Double {
         guard let text = values[key] else { return 0 }
-        guard let f = Double(text), f >= 0, f <= 1 else {
+        guard let f = DecimalText.double(text), f >= 0, f <= 1 else {
             throw WorkloadError.badParameter(name: key, value: text, expected: "a fraction from 0 to 1 such as 0.25")
         }
         return f
@@ -70,7 +71,7 @@ public struct ShapeParameters: Sendable, Equatable, CustomStringConvertible {
     func countOrFraction(_ key: String, default value: Int, of total: Int) throws -> Int {
         guard let text = values[key] else { return value }
         if let n = Int(text), n >= 1 { return n }
-        if text.contains("."), let f = Double(text), f > 0, f <= 1 {
+        if text.contains("."), let f = DecimalText.double(text), f > 0, f <= 1 {
             return max(1, Int((Double(total) * f).rounded()))
         }
         throw WorkloadError.badParameter(name: key, value: text, expected: "a count >= 1 or a fraction in (0, 1] such as 0.01")

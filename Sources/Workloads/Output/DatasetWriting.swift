@@ -110,6 +110,12 @@ extension DatasetOutput {
     private static func requireParent(of path: String, option: String) throws {
         var trimmed = path
         while trimmed.count > 1 && trimmed.hasSuffix("/") { trimmed.removeLast() }
+        // The output is written beside its place and renamed onto it, which a path ending in
+        // `.` or `..` (the working directory, say) cannot take: refused before any work.
+        if let last = trimmed.split(separator: "/").last, last == "." || last == ".." {
+            throw WorkloadError.output("\(option): \(Printable.quoted(path)) ends in '\(last)'; give the new directory by its own name "
+                + "(e.g. data), not as '.' or '..'")
+        }
         let parent = FileSystem.parentDirectory(of: trimmed)
         guard FileSystem.isDirectory(parent) else {
             throw WorkloadError.output(
