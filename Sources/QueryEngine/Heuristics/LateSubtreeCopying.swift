@@ -20,6 +20,9 @@ import Relational
 /// 5. A source gets a filter (or a narrowing) while every other parent still to give one
 ///    gives it only from rows that need this edge's parent: uncopied it is drained whole.
 ///    See `othersWaitOnThisEdge`.
+/// 6. The last parent to provide gives a filter that fetches far more than the others',
+///    while a join above its own parent waits on the others' side: see
+///    `narrowedByTheOthersSide`.
 ///
 /// Otherwise the seed's criteria, with a smaller limit: the subtree has at most 8 nodes, none of
 /// them started or complete, and the filter reaches a source that can fetch selectively. A
@@ -151,7 +154,45 @@ public final class LateSubtreeCopying: Heuristic {
         if lost || fetchesFarLess(child, filter, than: others, run) && Self.mayNarrowLater(child, besides: edge, run)
             && copyable(child, run) {
             run.copySubtree(along: edge)
+            return
         }
+        // Case 6, case 2's mirror: this filter fetches far more than the others', and the
+        // others' side, served by the original, completes and then narrows this edge's parent.
+        if fetchesFarLess(child, others, than: filter, run), Self.narrowedByTheOthersSide(child, along: edge, run),
+            copyable(child, run) {
+            run.copySubtree(along: edge)
+        }
+    }
+
+    /// Case 6 (issue 15, thirty-fifth session): whether a join or intersection above
+    /// `edge`'s parent waits on another operand that reads `child` through its other parents
+    /// alone: copied along `edge`, the original is drained under the other parents' filter,
+    /// which fetches far less; that operand completes, and its keys narrow this edge's
+    /// parent, and through it the copy, before the copy is drained. Uncopied, the two filters
+    /// are OR-ed and the larger one is read whole. Held-out seed 295 case 1211 at the
+    /// default rows: `t2 join [c = d] t3 join (t2 join [c = d] t0)`, `t2` 894 unindexed rows,
+    /// `t0` one row keying 6 of them, `t3` one null keying 59: `t0`'s key reached `t2` first,
+    /// `t3`'s came last, and `t2` was read under both (67 rows against 8).
+    static func narrowedByTheOthersSide(_ child: NodeID, along edge: Edge, _ run: any RunnerContext) -> Bool {
+        let graph = run.graph
+        guard !run.isComplete(edge.parent) else { return false }
+        var pending = graph[edge.parent].parents
+        var seen: Set<NodeID> = []
+        while let up = pending.popLast() {
+            if case let .apply(op) = graph[up.parent].operation {
+                switch op {
+                case .join, .intersection:
+                    for operand in graph[up.parent].children.indices where operand != up.operand {
+                        let other = graph.child(at: Edge(parent: up.parent, operand: operand))
+                        if !run.isComplete(other), other != child, reads(child, from: other, besides: edge, graph) { return true }
+                    }
+                case .difference, .union, .select, .project, .rename, .closure: break
+                }
+            }
+            guard seen.insert(up.parent).inserted, seen.count <= 64 else { continue }
+            pending.append(contentsOf: graph[up.parent].parents)
+        }
+        return false
     }
 
     /// Case 5 (issue 15, eighteenth session): another parent still waiting reads the edge's
