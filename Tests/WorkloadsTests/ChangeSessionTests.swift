@@ -148,6 +148,7 @@ final class ChangeSessionTests: XCTestCase {
         XCTAssertThrowsError(try ChangeSessions.validate(
             shape: .documents, session: "edit", transactions: 5, parameters: ShapeParameters(["import-size": "3"]))) {
             XCTAssertTrue("\($0)".contains("import-size"), "\($0)")
+            XCTAssertTrue("\($0)".hasSuffix("(it takes no parameters)"), "\($0): not an empty list of known ones")
         }
     }
 }

@@ -23,7 +23,7 @@ public enum WorkloadError: Error, Equatable, CustomStringConvertible {
                 + " (expected one of: " + Shape.allCases.map(\.rawValue).joined(separator: ", ") + ")"
         case let .unknownParameter(key, shape, known, suggestion):
             return "unknown parameter '\(key)' for shape \(shape)" + (suggestion.map { "; did you mean '\($0)'?" } ?? "")
-                + " (known: " + known.joined(separator: ", ") + ")"
+                + (known.isEmpty ? " (it takes no parameters)" : " (known: " + known.joined(separator: ", ") + ")")
         case let .malformedParameter(text):
             return "\(Printable.quoted(text)) is not key=value"
         case .badParameter, .outOfRange, .repeatedParameter:
