@@ -246,7 +246,7 @@ public final class FilterAwareOrdering: Heuristic {
             let ownSources = hasCandidate(under: producingChild, notUnder: waitingChild)
             guard ownSources || hasCandidate(under: producingChild, notUnder: nil),
                 hasUndeferredCandidate(under: waitingChild, notUnder: producingChild),
-                filterReachesACandidate(under: waitingChild, notUnder: producingChild, nodes)
+                !state.hasClosure || filterReachesACandidate(under: waitingChild, notUnder: producingChild, nodes)
             else { continue }
             // A source that feeds an output is read whole whatever the order: its filter
             // waits on the output, which never gives one. A waiting side of such sources
@@ -739,8 +739,8 @@ public final class FilterAwareOrdering: Heuristic {
     /// select (e == 60) select (…) intersect t0 rename [c -> b]`; the closure's side waited
     /// for `t0`'s 28 keys, which stopped at the closure; drained first, its 3 rows complete
     /// the side empty and the intersection gives `t0` `false` (31 rows against 3).
+    /// Asked only of a graph with a closure (`State.hasClosure`).
     private func filterReachesACandidate(under node: NodeID, notUnder other: NodeID, _ nodes: [PlanNode]) -> Bool {
-        guard state.hasClosure else { return true }
         var stack = [node]
         var seen = Set<NodeID>()
         while let id = stack.popLast() {

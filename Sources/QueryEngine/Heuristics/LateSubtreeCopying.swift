@@ -158,7 +158,8 @@ public final class LateSubtreeCopying: Heuristic {
         }
         // Case 6, case 2's mirror: this filter fetches far more than the others', and the
         // others' side, served by the original, completes and then narrows this edge's parent.
-        if fetchesFarLess(child, others, than: filter, run), Self.narrowedByTheOthersSide(child, along: edge, run),
+        // The walk first: it is cheaper than two estimates, and rarely finds such a join.
+        if Self.narrowedByTheOthersSide(child, along: edge, run), fetchesFarLess(child, others, than: filter, run),
             copyable(child, run) {
             run.copySubtree(along: edge)
         }
