@@ -55,6 +55,24 @@ final class EngineConfigTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: scratch.path + "/run"))
     }
 
+    /// Settings the engine refuses were found only when it started, after the testbed's own
+    /// cells had run: exit 1 and a `failed` run. Now each baseline with settings is started
+    /// once before anything is written, and a refusal is located at its `settings`.
+    func testSettingsTheEngineRefusesAreAConfigErrorBeforeAnythingRuns() throws {
+        if let why = DuckDBEngine.kind.missing() {
+            if ProcessInfo.processInfo.environment["TESTBED_REQUIRE_ENGINES"] == "1" { return XCTFail("DuckDB required: \(why)") }
+            throw XCTSkip("DuckDB is not available: \(why)")
+        }
+        let scratch = try Scratch()
+        let console = CapturedConsole()
+        let config = tinyConfig(baselines: "[{engine: duckdb, name: duck, settings: {disabled_optimizers: nonsense}}]")
+        XCTAssertEqual(try runConfig(config, in: scratch, out: scratch.path + "/run", console: console), 2, console.err)
+        XCTAssertTrue(console.err.contains("baselines[0].settings: baseline duck: engine duckdb did not start with these settings"),
+                      console.err)
+        XCTAssertTrue(console.err.contains("nonsense"), console.err)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: scratch.path + "/run"), "nothing written")
+    }
+
     func testADuckDBRunAgreesAndWritesItsPlans() throws {
         if let why = DuckDBEngine.kind.missing() {
             if ProcessInfo.processInfo.environment["TESTBED_REQUIRE_ENGINES"] == "1" { return XCTFail("DuckDB required: \(why)") }

@@ -58,6 +58,28 @@ public enum MachineCheck {
             }
             throw ConfigLoader.located(["baselines", "[\(i)]"], message, in: root, file: file)
         }
+        try checkEngineSettings(experiment, cells: cells, file: file)
+    }
+
+    /// Starts each baseline that has `settings` once with them and stops it: the engine is
+    /// what knows its settings (a DuckDB optimizer's name, a PostgreSQL parameter's range),
+    /// and it started only after the testbed's own cells had run, ending the run with exit 1
+    /// and a `failed` run. A start takes a second or so (PostgreSQL's several), paid only
+    /// when settings are given.
+    private static func checkEngineSettings(_ experiment: Experiment, cells: [Cell], file: String) throws {
+        for (i, engine) in experiment.baselines.enumerated()
+        where !engine.settings.isEmpty && cells.contains(where: { $0.engine == engine.label }) {
+            do {
+                let running = try engine.start()
+                running.stop()
+            } catch let error as EngineError {
+                let message = "baseline \(engine.label): engine \(engine.kind.name) did not start with these settings: \(error)"
+                guard let root = try? composeYAML(experiment.configText) else {
+                    throw ConfigError(file: file, keyPath: "baselines[\(i)].settings", message: message)
+                }
+                throw ConfigLoader.located(["baselines", "[\(i)]", "settings"], message, in: root, file: file)
+            }
+        }
     }
 
     /// The error at the entry of `dataset.rows` that asks for `rows`.
