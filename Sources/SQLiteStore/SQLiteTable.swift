@@ -78,8 +78,23 @@ public final class SQLiteTable: SourceRelation {
         let (condition, parameters) = try whereClause(filter)
         if filter.isUnsatisfiable { return ArrayCursor([]) }
         if parameters.count > parameterLimit { return try largeFilterCursor(filter) }
-        return try SQLiteCursor(
-            table: self, sql: "SELECT \(selectList) FROM \(quotedName) WHERE \(condition)", parameters: parameters)
+        do {
+            return try SQLiteCursor(
+                table: self, sql: "SELECT \(selectList) FROM \(quotedName) WHERE \(condition)", parameters: parameters)
+        } catch let error as SQLiteError where error.kind == .prepare {
+            // A filter SQLite will not prepare (its parser's stack overflows on some sixty
+            // nested `not`s, well inside the query language's limits) is applied here to
+            // every row instead: the fetch reads the whole table, as an unfiltered one does.
+            return try filteredInMemory(filter)
+        }
+    }
+
+    /// Every row, filtered by `filter` in this process, counted as delivered as it is read.
+    private func filteredInMemory(_ filter: Predicate) throws -> any RowCursor {
+        let compiled = try CompiledPredicate(filter, scheme: scheme)
+        let rows = try allRows()
+        recordBatch(delivered: rows.count)
+        return ArrayCursor(rows.filter { compiled.matches($0) })
     }
 
     public func canFetchSelectively(_ filter: Predicate) -> Bool {

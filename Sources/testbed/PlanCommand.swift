@@ -1,4 +1,5 @@
 import ArgumentParser
+import Experiments
 import FileSupport
 import Foundation
 import QueryEngine
@@ -32,6 +33,12 @@ struct PlanCommand: ParsableCommand {
             _ = try FileSystem.checkedOutputPath(out, option: "--out", directory: true)
         } catch {
             throw ValidationError("\(error)")
+        }
+        // Plans written into the database read would be taken for its files (a stray file in
+        // a directory relation is refused), so the database would no longer open.
+        if let plist = dataset.plist, OutputLocation.isInside(out, plist) {
+            throw ValidationError("--out: '\(Printable.escaped(out))' is inside the --plist database '\(Printable.escaped(plist))' "
+                + "it reads; give the plans a directory of their own")
         }
     }
 

@@ -42,7 +42,11 @@ final class EditedResultsTests: XCTestCase {
     func testCompareReadsEveryRepetitionsResult() throws {
         let scratch = try Scratch()
         let a = try run(scratch, "a"), b = try run(scratch, "b")
-        XCTAssertFalse(try RunComparison(runA: a, runB: b).compare().failed)
+        // Results only: two runs' times may differ beyond the tolerance on a loaded machine
+        // (this assertion once failed in CI beside two hunts), which is not what is tested.
+        let same = try RunComparison(runA: a, runB: b).compare()
+        XCTAssertEqual(same.resultChanges.count, 0, same.text)
+        XCTAssertEqual(same.disagreements.count, 0, same.text)
         // Line 2 is the first cell's second repetition; summary.csv keeps the first's result.
         try edit(b + "/timings.csv", line: 2, "result_hash", "0000000000000000")
         let result = try RunComparison(runA: a, runB: b).compare()

@@ -87,4 +87,20 @@ final class SelectiveFetchTests: XCTestCase {
         }
         XCTAssertEqual(t.estimatedCount(filter: nil), 5001)
     }
+
+    /// A filter SQLite will not prepare (sixty nested `not`s overflow its parser's stack, well
+    /// inside the query language's limits) was a failed run; it is applied to every row here
+    /// instead, and the fetch counts the whole table as delivered, as an unfiltered one does.
+    func testAFilterSQLiteWillNotPrepareIsAppliedInProcess() throws {
+        let (_, t) = try documents(rows: 200)
+        var deep: Predicate = "id" *< 3
+        for _ in 0..<60 { deep = .not(deep) }
+        t.resetStatistics()
+        let rows = try t.fetchAll(filter: deep)
+        XCTAssertEqual(Set(rows.map { $0.values[0] }), [.integer(0), .integer(1), .integer(2)])
+        XCTAssertEqual(t.rowsDelivered, 200)
+        var odd: Predicate = "id" *< 3
+        for _ in 0..<61 { odd = .not(odd) }
+        XCTAssertEqual(try t.fetchAll(filter: odd).count, 197)
+    }
 }

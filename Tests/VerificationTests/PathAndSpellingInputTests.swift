@@ -127,10 +127,15 @@ final class PathAndSpellingInputTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: testbed.directory.path + "/s"))
     }
 
-    /// A `--plist` database without the query's tables said only `unknown relation`.
-    func testAPlistDatabaseOfAnotherShapeSaysWhatItHolds() throws {
+    /// A `--plist` database without the query's tables said only `unknown relation`; `plan
+    /// --out` inside the database wrote its graphs among the database's files, which then
+    /// refused to open.
+    func testAPlistDatabaseOfAnotherShapeSaysWhatItHoldsAndIsNotWrittenInto() throws {
         XCTAssertEqual(try testbed.run("generate", "--shape", "pets", "--rows", "20", "--plist", "pets").status, 0)
         try assertRefused(["query", "selected-document-parent", "--plist", "pets"],
                           "unknown relation 'selected_documents'", "the database 'pets' holds 'added', 'pets', 'removed'")
+        let before = testbed.listing()
+        try assertRefused(["plan", "current-cats", "--plist", "pets", "--out", "pets/pets"], "is inside the --plist database 'pets'")
+        XCTAssertEqual(testbed.listing(), before, "nothing written")
     }
 }
