@@ -29,11 +29,9 @@ struct SessionScriptWriter {
 /// How many transactions of each drawn kind were made as another kind, in the order first
 /// met: at small sizes a session runs out of what a kind needs (subtrees to delete, pets
 /// to remove, equipment to unassign) and makes another statement instead.
-public struct StandIns: Equatable, Sendable {
+public struct StandIns: Sendable {
     private var drawn: [String: Int] = [:]
     private var replaced: [(wanted: String, made: String, count: Int)] = []
-
-    public static func == (a: StandIns, b: StandIns) -> Bool { a.lines == b.lines }
 
     mutating func count(wanted: String, made: String) {
         drawn[wanted, default: 0] += 1
@@ -45,10 +43,8 @@ public struct StandIns: Equatable, Sendable {
         }
     }
 
-    public var isEmpty: Bool { replaced.isEmpty }
-
-    /// One sentence per (drawn, made) pair: `8 of 20 delete-subtree transactions are edit
-    /// instead (the tables lack what delete-subtree needs)`.
+    /// One sentence per (drawn, made) pair: `12 of 20 delete-subtree transactions are edit
+    /// instead (the tables as changed so far lack what delete-subtree needs)`.
     public var lines: [String] {
         replaced.map { r in
             "\(r.count) of \(drawn[r.wanted] ?? r.count) \(r.wanted) transactions are \(r.made) instead "
