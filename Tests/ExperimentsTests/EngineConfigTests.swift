@@ -34,6 +34,7 @@ final class EngineConfigTests: XCTestCase {
             ("[sqlite, sqlite]", ["baselines[1]", "baseline 'sqlite' is listed twice; list it once"]),
             ("[{engine: duckdb, name: all-on}]", ["flagsets.all-on", "names a baseline engine"]),
             ("[{engine: duckdb, name: testbed}]", ["baselines[0].name", "testbed's own engine"]),
+            ("[{engine: duckdb, name: sqlite}]", ["baselines[0].name", "'sqlite' is the name of engine sqlite, but this baseline runs duckdb"]),
             ("[{engine: duckdb, label: x}]", ["baselines[0]", "unknown key 'label'"]),
         ]
         for (baselines, expected) in cases {

@@ -225,6 +225,11 @@ public struct ExperimentResolver {
             if entry.label == Cell.testbedEngine {
                 throw fail(path + ["name"], "'\(entry.label)' is the testbed's own engine; choose another name")
             }
+            // Figures labelled with another engine's name would read as that engine's.
+            if let other = EngineRegistry.kind(named: entry.label), other.name != kind.name {
+                throw fail(path + ["name"], "'\(entry.label)' is the name of engine \(other.name), but this baseline runs "
+                    + "\(kind.name); choose another name")
+            }
             for setting in entry.settings {
                 if let problem = kind.checkSetting(setting.name, setting.value) {
                     let known = kind.settingsHelp.isEmpty ? " (\(kind.name) takes no settings)" : " (\(kind.name) settings: \(kind.settingsHelp.joined(separator: "; ")))"
