@@ -133,6 +133,14 @@ final class RunComparisonTests: XCTestCase {
         XCTAssertEqual(RunComparison(runA: a, runB: other).execute(console: console.console), 2)
         XCTAssertTrue(console.err.hasPrefix("testbed: "), console.err)
         XCTAssertTrue(console.err.contains("compare two runs of one config"), console.err)
+        // One config's name over another dataset seed: its cells would pair with A's, and every
+        // result would read as changed (exit 1).
+        let reseeded = scratch.path + "/reseeded"
+        XCTAssertEqual(try runConfig(tinyConfig().replacingOccurrences(of: "seed: 7", with: "seed: 8"), in: scratch, out: reseeded), 0)
+        let seeds = CapturedConsole()
+        XCTAssertEqual(RunComparison(runA: a, runB: reseeded).execute(console: seeds.console), 2)
+        XCTAssertTrue(seeds.err.contains("ran on documents seed 7 params roots=0.1"), seeds.err)
+        XCTAssertTrue(seeds.err.contains("on documents seed 8 params roots=0.1; their results are of different data"), seeds.err)
         let bad = CapturedConsole()
         XCTAssertEqual(RunComparison(runA: a, runB: a, tolerance: -1).execute(console: bad.console), 2)
         XCTAssertTrue(bad.err.contains("--tolerance"), bad.err)

@@ -79,6 +79,14 @@ public struct RunComparison {
             throw ExperimentFailure.usage("\(Printable.quoted(runA)) is a run of '\(a.experiment.name)', \(Printable.quoted(runB)) of "
                 + "'\(b.experiment.name)'; compare two runs of one config")
         }
+        // Cells over other data hold other results; paired, they read as changed results.
+        func dataset(_ e: Experiment) -> String {
+            "\(e.shape) seed \(e.seed)" + (e.parameters.values.isEmpty ? "" : " params \(e.parameters)")
+        }
+        guard dataset(a.experiment) == dataset(b.experiment) else {
+            throw ExperimentFailure.usage("\(Printable.quoted(runA)) ran on \(dataset(a.experiment)), \(Printable.quoted(runB)) on "
+                + "\(dataset(b.experiment)); their results are of different data: compare two runs over one dataset")
+        }
         let multipleBackends = a.experiment.backends.count > 1 || b.experiment.backends.count > 1
         func name(_ c: Cell) -> String { "\(c.query) \(c.rows) \(SummaryTable.label(c, multipleBackends: multipleBackends))" }
 
