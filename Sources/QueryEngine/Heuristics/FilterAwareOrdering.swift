@@ -90,6 +90,11 @@ public final class FilterAwareOrdering: Heuristic {
         /// graph a run starts with does.
         var hasClosure = false
         var startHasClosure = false
+        /// `filterReachesACandidate`'s walk, reused: its stack, and per node the walk that
+        /// last visited it (`reachMark[node] == reachWalk`).
+        var reachStack: [NodeID] = []
+        var reachMark: [Int] = []
+        var reachWalk = 0
         /// The nodes a run started with and their pairs, to reuse in the next run.
         var startNodes: [NodeID] = []
         var startPairs: [Pair] = []
@@ -741,19 +746,24 @@ public final class FilterAwareOrdering: Heuristic {
     /// the side empty and the intersection gives `t0` `false` (31 rows against 3).
     /// Asked only of a graph with a closure (`State.hasClosure`).
     private func filterReachesACandidate(under node: NodeID, notUnder other: NodeID, _ nodes: [PlanNode]) -> Bool {
-        var stack = [node]
-        var seen = Set<NodeID>()
-        while let id = stack.popLast() {
-            guard seen.insert(id).inserted else { continue }
+        state.reachWalk += 1
+        if state.reachMark.count < nodes.count {
+            state.reachMark.append(contentsOf: repeatElement(0, count: nodes.count - state.reachMark.count))
+        }
+        state.reachStack.removeAll(keepingCapacity: true)
+        state.reachStack.append(node)
+        while let id = state.reachStack.popLast() {
+            guard state.reachMark[id] != state.reachWalk else { continue }
+            state.reachMark[id] = state.reachWalk
             switch nodes[id].operation {
             case .source:
                 let word = id >> 6, bit: UInt64 = 1 << UInt64(id & 63)
                 if isCandidate(id), state.deferredBits[word] & bit == 0,
                    state.sourceBits[other * state.words + word] & bit == 0 { return true }
             case .apply(.closure):
-                if Self.searchesOnDemand(id, nodes) { stack.append(contentsOf: nodes[id].children) }
+                if Self.searchesOnDemand(id, nodes) { state.reachStack.append(contentsOf: nodes[id].children) }
             case .apply:
-                stack.append(contentsOf: nodes[id].children)
+                state.reachStack.append(contentsOf: nodes[id].children)
             case .dead:
                 break
             }
