@@ -184,6 +184,7 @@ struct HuntCommand: ParsableCommand {
                                              id: "hunt-s\(seed)-case\(index)", under: FileSystem.join(directory, "repro"))
             for line in RegretRepro.describe(whole.regret, grid: grid) { print(line) }
             print("hunt: wrote case \(index) whole to \(path)")
+            try warnOfDrift(path, recorded: whole.regret, grid: grid)
             return
         }
         let clock = ContinuousClock()
@@ -191,14 +192,16 @@ struct HuntCommand: ParsableCommand {
         let report = try hunter.run(progress: { done, total in
             writeToStandardError("hunt: \(done)/\(total) queries, \((clock.now - start).components.seconds)s\n")
         }, log: { writeToStandardError("hunt: \($0)\n") })
+        let repros: [String]
         do {
-            try HuntFiles.write(report, grid: grid, to: directory)
+            repros = try HuntFiles.write(report, grid: grid, to: directory)
         } catch {
             // As after a signal: a directory this hunt made holds nothing but its lock.
             lock?.release()
             DirectoryLock.removeIfOnlyLocked(directory, keepDirectory: existed)
             throw error
         }
+        for (reduced, path) in zip(report.reduced, repros) { try warnOfDrift(path, recorded: reduced.regret, grid: grid) }
         Plotter.plot(directory: directory, console: .standard, scriptName: "scripts/plot_regret.py")
         print(HuntFiles.summaryCSV(report), terminator: "")
         print("hunt: \(report.cases.count) queries measured (\(report.skipped) skipped), \(report.reduced.count) reduced, "
@@ -226,6 +229,15 @@ struct HuntCommand: ParsableCommand {
         } catch {
             throw usageFailure("\(error)")
         }
+    }
+
+    /// Says so on standard error when a written repro replays other rows than were measured
+    /// (`RegretRepro.drift`): the repro is kept, but it is not the case the hunt reported.
+    private func warnOfDrift(_ path: String, recorded: CaseRegret, grid: HuntGrid) throws {
+        let lines = try RegretRepro.drift(of: path, recorded: recorded, measurer: RegretMeasurer(grid: grid))
+        guard !lines.isEmpty else { return }
+        writeToStandardError("hunt: warning: \(path) does not replay as measured (a testbed bug; the printed query or "
+            + "tables lose part of the case): " + lines.joined(separator: "; ") + "\n")
     }
 
     private func replay(_ path: String, grid: HuntGrid) throws {

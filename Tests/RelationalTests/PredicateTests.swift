@@ -232,3 +232,17 @@ final class PredicateTests: XCTestCase {
         }
     }
 }
+
+extension PredicateTests {
+    /// `flattened` is the form the query language's parser builds: and/or chains rebuilt with
+    /// `all`/`any` at every depth; a `not` and the leaves stay as they are.
+    func testFlattenedFoldsConstantsAndNestingAtEveryDepth() {
+        let p = a *== 1, q = b *< 2
+        XCTAssertEqual(Predicate.and([.false, .and([p, q])]).flattened, .false)
+        XCTAssertEqual(Predicate.and([p, .and([q, .true])]).flattened, .and([p, q]))
+        XCTAssertEqual(Predicate.or([.or([p, .false]), .and([.true, q])]).flattened, .or([p, q]))
+        XCTAssertEqual(Predicate.not(.and([.true, .or([.true, p])])).flattened, .not(.true))
+        XCTAssertEqual(Predicate.not(.false).flattened, .not(.false), "a `not` is not folded, as the parser leaves it")
+        XCTAssertEqual(Predicate.and([p, .or([q, p])]).flattened, .and([p, .or([q, p])]))
+    }
+}

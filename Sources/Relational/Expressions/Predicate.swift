@@ -91,6 +91,19 @@ public indirect enum Predicate: Hashable, Sendable {
         if flat.isEmpty { return .false }
         return flat.count == 1 ? flat[0] : .or(flat)
     }
+
+    /// The predicate as the query language builds it: every `and`/`or`, at any depth,
+    /// rebuilt with `all`/`any` (constants folded, nested chains flattened). Parsing a
+    /// predicate's printed text gives this form, so a plan built from relations made in
+    /// Swift (the fuzzer's and the hunt's random cases) equals the plan of its printed query.
+    public var flattened: Predicate {
+        switch self {
+        case let .and(parts): return .all(parts.map(\.flattened))
+        case let .or(parts): return .any(parts.map(\.flattened))
+        case let .not(inner): return .not(inner.flattened)
+        case .constant, .comparison, .inSet: return self
+        }
+    }
 }
 
 // Building predicates in Swift, in the spirit of PLRelational's `*==` operators.

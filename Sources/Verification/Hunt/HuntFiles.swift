@@ -15,11 +15,14 @@ import QueryEngine
 /// - `estimate-violations.csv`: estimates larger under a filter than under a weaker one.
 /// - `repro/hunt-s<seed>-<n>/`: the reduced cases (`RegretRepro`).
 public enum HuntFiles {
-    public static func write(_ report: HuntReport, grid: HuntGrid, to directory: String) throws {
+    /// Returns the repro directories, one per reduced case in order.
+    @discardableResult
+    public static func write(_ report: HuntReport, grid: HuntGrid, to directory: String) throws -> [String] {
         try FileSystem.makeDirectories(directory)
         // A failed write (a full disk) takes back what this call wrote, so no half set of
         // results is left to be read as a hunt's.
         var written: [String] = []
+        var repros: [String] = []
         do {
             for (name, text) in [("regret.csv", regretCSV(report, grid: grid)), ("summary.csv", summaryCSV(report)),
                                  ("estimate-violations.csv", violationsCSV(report))] {
@@ -28,14 +31,16 @@ public enum HuntFiles {
                 written.append(path)
             }
             for (n, reduced) in report.reduced.enumerated() {
-                written.append(try RegretRepro.write(reduced, grid: grid, chosen: report.chosen, minRegret: report.minRegret,
-                                                     id: "hunt-s\(report.seed)-\(n + 1)", under: FileSystem.join(directory, "repro")))
+                repros.append(try RegretRepro.write(reduced, grid: grid, chosen: report.chosen, minRegret: report.minRegret,
+                                                    id: "hunt-s\(report.seed)-\(n + 1)", under: FileSystem.join(directory, "repro")))
+                written.append(repros[n])
             }
         } catch {
             for path in written { FileSystem.removeTree(path) }
             FileSystem.removeEmptyDirectory(FileSystem.join(directory, "repro"))
             throw error
         }
+        return repros
     }
 
     static let regretHeader = "case,flagset,flags,source_rows_read,best_rows_read,regret,run_us,best_run_us,time_regret,"

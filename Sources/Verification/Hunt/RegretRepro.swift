@@ -47,6 +47,19 @@ public enum RegretRepro {
         return lines
     }
 
+    /// Reads a written repro back and measures it: one line per flag set whose rows read
+    /// differ from `recorded`, the measurement it was written from (empty when the repro is
+    /// faithful). A repro is the case as its printed query and CSV tables rebuild it; a case
+    /// that does not survive that round trip (held-out seed 360 case 261 read 17 rows and
+    /// its repro 2) would send a researcher after a loss no replay shows.
+    public static func drift(of path: String, recorded: CaseRegret, measurer: RegretMeasurer) throws -> [String] {
+        let replayed = try measurer.measure(try read(path).graph)
+        return zip(measurer.grid.flagSets, zip(recorded.runs, replayed.runs)).compactMap { set, runs in
+            runs.0.rowsRead == runs.1.rowsRead ? nil
+                : "\(set.name) reads \(runs.1.rowsRead) rows replayed, \(runs.0.rowsRead) as measured"
+        }
+    }
+
     /// What a regret repro records: the case, the grid name of its flag set and the
     /// minimum regret.
     public struct Contents {
