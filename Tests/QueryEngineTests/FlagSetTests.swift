@@ -11,13 +11,13 @@ final class FlagSetTests: XCTestCase {
                 + "subtree-copy-limit=100,subtree-copying=on,union-flattening=on")
         XCTAssertEqual(
             try catalog.preset("all-off").canonical,
-            "closure-seeding=off,filter-aware-ordering=off,initiator-ordering=declaration,join-conjunct-pushdown=off,join-filter-pushdown=off,"
+            "closure-seeding=off,difference-to-select=off,filter-aware-ordering=off,initiator-ordering=declaration,join-conjunct-pushdown=off,join-filter-pushdown=off,"
                 + "join-filter-threshold=0,late-filter-narrowing=off,late-subtree-copying=off,provably-empty-first=off,sampled-estimate-ordering=off,select-pushdown=off,set-operand-filter=off,"
                 + "subtree-copy-limit=100,subtree-copying=off,union-flattening=off")
         // `seed`: seed 000's five at their defaults, every later heuristic off.
         XCTAssertEqual(
             try catalog.preset("seed").canonical,
-            "closure-seeding=off,filter-aware-ordering=off,initiator-ordering=smallest-estimate,join-conjunct-pushdown=off,join-filter-pushdown=off,"
+            "closure-seeding=off,difference-to-select=off,filter-aware-ordering=off,initiator-ordering=smallest-estimate,join-conjunct-pushdown=off,join-filter-pushdown=off,"
                 + "join-filter-threshold=100,late-filter-narrowing=off,late-subtree-copying=off,provably-empty-first=off,sampled-estimate-ordering=off,select-pushdown=on,set-operand-filter=off,"
                 + "subtree-copy-limit=100,subtree-copying=on,union-flattening=on")
         for key in [ClosureSeeding.seeding, FilterAwareOrdering.awareness, JoinFilterPushdown.pushdown, SetOperandFilter.filtering,

@@ -6,6 +6,7 @@ extension HeuristicCatalog {
     public static var standard: HeuristicCatalog {
         HeuristicCatalog([
             UnionFlattening.self,
+            DifferenceToSelect.self,
             SelectPushdown.self,
             JoinFilterThreshold.self,
             JoinFilterPushdown.self,
