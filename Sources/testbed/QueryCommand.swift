@@ -111,6 +111,11 @@ struct QueryCommand: ParsableCommand {
             // SQLite prepares the statement when it first runs it: a limit met there (2,000
             // result columns) is the query's, as at `prepare` above (which only translates).
             throw usageFailure("--engine \(spec.label) cannot run this query: \(error)")
+        } catch let error as EngineError {
+            // A value the engine cannot hold, met when the statement is bound (NUL in
+            // PostgreSQL text): the query's or the data's, as at `prepare` above.
+            if case .unsupported = error { throw usageFailure("\(error)") }
+            throw error
         }
         print("query \(Printable.escaped(catalogQuery.name)) on \(loaded.dataset.shape) rows \(dataset.rows) seed \(dataset.seed), engine \(spec.label)\n")
         let names = parsed.outputNames

@@ -44,6 +44,28 @@ final class EngineConfigTests: XCTestCase {
         }
     }
 
+    /// A query a typed engine cannot hold is refused when the config is read, at the query,
+    /// without starting the engine (it was exit 1 after the testbed's cells had run).
+    func testAQueryABaselineCannotHoldIsRefusedAtTheQuery() throws {
+        let mixed = #"output relation [x] { (1), ("a") }"#
+        let nul = #"output documents select (name == "a\u{0}b")"#
+        let cases: [(String, String, [String])] = [
+            ("[duckdb]", mixed, ["queries[1].text", "baseline duckdb", "column x holds mixed (integer, text) values"]),
+            ("[{engine: postgres, name: pg}]", mixed, ["queries[1].text", "baseline pg", "both integer and text values"]),
+            ("[sqlite, postgres-analyzed]", nul, ["queries[1].text", "baseline postgres-analyzed", "cannot hold the NUL character"]),
+        ]
+        for (baselines, query, expected) in cases {
+            let text = tinyConfig(baselines: baselines).replacingOccurrences(of: "output selected_documents join documents", with: query)
+            XCTAssertThrowsError(try ExperimentResolver.resolve(text: text, file: "c.yaml"), baselines) { error in
+                for part in expected { XCTAssertTrue("\(error)".contains(part), "\(baselines): \(error)") }
+            }
+        }
+        // DuckDB holds NUL in text, and every engine holds one class per column.
+        let held = tinyConfig(baselines: "[duckdb]").replacingOccurrences(of: "output selected_documents join documents", with: nul)
+        XCTAssertNoThrow(try ExperimentResolver.resolve(text: held, file: "c.yaml"))
+        XCTAssertNoThrow(try ExperimentResolver.resolve(text: tinyConfig(baselines: "[duckdb, postgres]"), file: "c.yaml"))
+    }
+
     func testARunNamingAMissingEngineExitsTwoWithTheHintAndWritesNothing() throws {
         let scratch = try Scratch()
         let console = CapturedConsole()

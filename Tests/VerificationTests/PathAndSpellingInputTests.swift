@@ -116,12 +116,16 @@ final class PathAndSpellingInputTests: XCTestCase {
 
     /// SQLite's 2,000-column limit, met when `query --engine sqlite` first runs the statement,
     /// ended it with exit 1 ("the command failed"), where a config's baseline refuses it.
-    /// A shard past the config's cells ran nothing and called the run complete.
+    /// `query --engine postgres` on NUL text was exit 1 too. A shard past the config's cells
+    /// ran nothing and called the run complete.
     func testLimitsOfTheQueryAndTheShardAreTheInputs() throws {
         let names = (0..<2100).map { "a\($0)" }.joined(separator: ", ")
         let values = (0..<2100).map(String.init).joined(separator: ", ")
         try testbed.write("wide.rq", "# shape: documents\noutput relation [\(names)] { (\(values)) } join (documents select (id == 1) project [id])\n")
         try assertRefused(["query", "wide.rq", "--rows", "20", "--engine", "sqlite"], "--engine sqlite cannot run this query", "too many columns")
+        // NUL in PostgreSQL text, met when the statement is bound: exit 1 before.
+        try testbed.write("nul.rq", "# shape: documents\noutput documents select (name == \"a\\u{0}b\")\n")
+        try assertRefused(["query", "nul.rq", "--rows", "20", "--engine", "postgres"], "engine postgres cannot run this", "NUL character")
         try testbed.write("c.yaml", config)
         try assertRefused(["run", "c.yaml", "--shard", "5/9", "--out", "s"], "--shard 5/9: the config has 2 cells, so shard 5 of 9 holds none")
         XCTAssertFalse(FileManager.default.fileExists(atPath: testbed.directory.path + "/s"))

@@ -33,6 +33,11 @@ public final class DuckDBEngine: BaselineEngine {
             }
         },
         missing: { DuckDBEngine.missing() },
+        checkQuery: { outputs in
+            let translator = DialectTranslator(dialect: DuckDBDialect(), engine: "duckdb")
+            do { for relation in outputs { _ = try translator.translate(relation) } } catch { return "\(error)" }
+            return nil
+        },
         start: { label, settings in try DuckDBEngine(label: label, settings: settings) })
 
     public let label: String

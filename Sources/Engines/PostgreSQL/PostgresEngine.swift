@@ -30,6 +30,7 @@ public final class PostgresEngine: BaselineEngine {
                            + "(set for the session; PostgreSQL checks the value when the engine starts)"],
             checkSetting: { name, value in PostgresSettings.problem(name: name, value: value) },
             missing: { PostgresSettings.missing() },
+            checkQuery: { outputs in translationProblem(outputs, label: name) },
             start: { label, settings in try PostgresEngine(label: label, analyze: analyze, settings: settings) })
     }
 
@@ -153,6 +154,24 @@ public final class PostgresEngine: BaselineEngine {
     private func requireDatabase() throws -> PostgresDatabase {
         guard let database else { throw EngineError.failed(engine: label, "the server has been stopped") }
         return database
+    }
+
+    /// Why `outputs` cannot run here, as far as translating them tells: what the translator
+    /// refuses, or a text parameter holding NUL, which the server's text type refuses when
+    /// the statement is bound.
+    private static func translationProblem(_ outputs: [Relation], label: String) -> String? {
+        do {
+            for relation in outputs {
+                for value in try PostgresTranslator.translate(relation).parameters {
+                    if case let .text(text) = value, text.utf8.contains(0) {
+                        return "engine \(label) cannot run this: PostgreSQL text cannot hold the NUL character (in \(value))"
+                    }
+                }
+            }
+        } catch {
+            return "\(engineError(error, label))"
+        }
+        return nil
     }
 
     private static func mapping<T>(_ label: String, _ body: () throws -> T) throws -> T {

@@ -1,3 +1,5 @@
+import Relational
+
 /// A registered kind of baseline engine: its name in configs and on the command line, and
 /// how to check its settings, tell whether it can run here, and start it.
 public struct EngineKind: Sendable {
@@ -16,11 +18,18 @@ public struct EngineKind: Sendable {
     public let missing: @Sendable () -> String?
     /// Starts an engine under `label` with checked settings.
     public let start: @Sendable (_ label: String, _ settings: EngineSettings) throws -> any BaselineEngine
+    /// nil when the engine can take every output of a query as far as translating it tells,
+    /// else why not (a typed dialect's column mixing text and numbers, NUL in PostgreSQL
+    /// text). Asked when a config is read, over the dataset's parsing probe, without
+    /// starting the engine: a refusal found at run time came after the testbed's own cells
+    /// and ended the run failed, with exit 1.
+    public let checkQuery: @Sendable (_ outputs: [Relation]) -> String?
 
     public init(
         name: String, backend: String, summary: String, settingsHelp: [String] = [],
         checkSetting: @escaping @Sendable (String, String) -> String? = { name, _ in "unknown setting '\(name)'" },
         missing: @escaping @Sendable () -> String? = { nil },
+        checkQuery: @escaping @Sendable ([Relation]) -> String? = { _ in nil },
         start: @escaping @Sendable (String, EngineSettings) throws -> any BaselineEngine
     ) {
         self.name = name
@@ -29,6 +38,7 @@ public struct EngineKind: Sendable {
         self.settingsHelp = settingsHelp
         self.checkSetting = checkSetting
         self.missing = missing
+        self.checkQuery = checkQuery
         self.start = start
     }
 }

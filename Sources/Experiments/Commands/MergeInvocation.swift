@@ -116,8 +116,15 @@ public struct MergeInvocation: ExperimentInvocation {
                 + "run the missing shards (with --resume for interrupted ones) and merge again\n")
         }
 
+        // The plans copied are checked before anything is written (a link in them looped).
+        let plans = directories.map { $0 + "/plans" }.first(where: FileSystem.isDirectory)
+        if let plans {
+            do { try FileSystem.refuseSpecialEntries(in: plans) } catch { throw ExperimentFailure.usage("\(error)") }
+        }
+
         let directory: String
         let lock: DirectoryLock?
+        let existed = out.map(FileSystem.exists) ?? false
         if let out {
             directory = out
             lock = try OutputLocation.claim(out, hint: "choose another --out")
@@ -126,22 +133,37 @@ public struct MergeInvocation: ExperimentInvocation {
             lock = try DirectoryLock.acquire(directory)
         }
         defer { lock?.release() }
-        try FileSystem.writeTextAtomically(configText, to: FileSystem.join(directory, "config.yaml"))
-        // The first shard's record (checked against every shard), as its origins name the run's files.
-        let inputs = FileSystem.join(first, RunInputs.fileName)
-        try FileSystem.writeTextAtomically(FileSystem.exists(inputs) ? try FileSystem.readText(inputs) : RunInputs.text(experiment),
-                                           to: FileSystem.join(directory, RunInputs.fileName))
-        try FileSystem.writeTextAtomically(Environment.text(configPath: FileSystem.join(first, "config.yaml"))
-            + "merged from: \(directories.joined(separator: " "))\n" + environmentLines(environments, warnings: warnings),
-            to: FileSystem.join(directory, "environment.txt"))
-        try FileSystem.writeTextAtomically(TimingsFile.text(records, order: all, changes: experiment.changes != nil), to: FileSystem.join(directory, TimingsFile.name))
-        try FileSystem.writeTextAtomically(PassesFile.text(passes, order: all), to: FileSystem.join(directory, PassesFile.name))
-        if let plans = directories.map({ $0 + "/plans" }).first(where: FileSystem.isDirectory) {
-            try FileSystem.copyDirectory(plans, to: FileSystem.join(directory, "plans"))
+        // A merge that fails or is stopped by a signal takes back what it wrote: the
+        // directory was new or empty, and half a merge could be neither merged into nor
+        // resumed (`report` read it as a run of unknown status).
+        let takeBack: @Sendable () -> Void = {
+            for name in FileSystem.entries(of: directory) ?? [] where name != DirectoryLock.fileName {
+                FileSystem.removeTree(FileSystem.join(directory, name))
+            }
+            DirectoryLock.removeIfOnlyLocked(directory, keepDirectory: existed)
         }
-        return try ResultsWriter(experiment: experiment, directory: directory, console: console, plots: plots)
-            .finish(records: records, equality: EqualityCheck(), cellsDone: complete.count, cellsTotal: all.count,
-                    interrupted: false, shard: .whole)
+        let token = SignalCleanup.shared.add(takeBack)
+        defer { SignalCleanup.shared.remove(token) }
+        do {
+            try FileSystem.writeTextAtomically(configText, to: FileSystem.join(directory, "config.yaml"))
+            // The first shard's record (checked against every shard), as its origins name the run's files.
+            let inputs = FileSystem.join(first, RunInputs.fileName)
+            try FileSystem.writeTextAtomically(FileSystem.exists(inputs) ? try FileSystem.readText(inputs) : RunInputs.text(experiment),
+                                               to: FileSystem.join(directory, RunInputs.fileName))
+            try FileSystem.writeTextAtomically(Environment.text(configPath: FileSystem.join(first, "config.yaml"))
+                + "merged from: \(directories.joined(separator: " "))\n" + environmentLines(environments, warnings: warnings),
+                to: FileSystem.join(directory, "environment.txt"))
+            try FileSystem.writeTextAtomically(TimingsFile.text(records, order: all, changes: experiment.changes != nil), to: FileSystem.join(directory, TimingsFile.name))
+            try FileSystem.writeTextAtomically(PassesFile.text(passes, order: all), to: FileSystem.join(directory, PassesFile.name))
+            if let plans { try FileSystem.copyDirectory(plans, to: FileSystem.join(directory, "plans")) }
+            return try ResultsWriter(experiment: experiment, directory: directory, console: console, plots: plots)
+                .finish(records: records, equality: EqualityCheck(), cellsDone: complete.count, cellsTotal: all.count,
+                        interrupted: false, shard: .whole)
+        } catch {
+            lock?.release()
+            takeBack()
+            throw error
+        }
     }
 }
 

@@ -32,6 +32,7 @@ public enum ConfigLoader {
         } catch let error as YamlError {
             throw yamlError(error, file: file, text: text)
         }
+        if let (path, message) = MergeKeys.problem(in: node) { throw located(path, message, in: node, file: file) }
         if let (path, message) = IntegerSpelling.problem(in: node) { throw located(path, message, in: node, file: file) }
         do {
             return try YAMLDecoder().decode(ExperimentConfig.self, from: node)
@@ -150,8 +151,7 @@ enum NodeLocator {
                case let .sequence(sequence) = node, index < sequence.count {
                 node = sequence[index]
                 steps.append((nil, node))
-            } else if case let .mapping(mapping) = node,
-                      let pair = mapping.first(where: { $0.key.string == component }) {
+            } else if case let .mapping(mapping) = node, let pair = entry(component, in: mapping) {
                 node = pair.value
                 steps.append((pair.key, node))
             } else {
@@ -159,6 +159,25 @@ enum NodeLocator {
             }
         }
         return steps
+    }
+
+    /// The entry for `key` in `mapping`, or else in what its merge key (`<<`) brings in: a
+    /// mapping, or a list of mappings where the first holding the key wins, as the decoder
+    /// reads it. Without this the checks that walk the tree (integer spellings) missed
+    /// `dataset: {<<: {rows: [010]}}`, which then ran with 8 rows.
+    static func entry(_ key: String, in mapping: Node.Mapping) -> (key: Node, value: Node)? {
+        if let pair = mapping.first(where: { $0.key.string == key }) { return (pair.key, pair.value) }
+        guard let merged = mapping.first(where: { MergeKeys.isMergeKey($0.key) })?.value else { return nil }
+        let sources: [Node]
+        switch merged {
+        case .mapping: sources = [merged]
+        case let .sequence(items): sources = Array(items)
+        default: sources = []
+        }
+        for case let .mapping(source) in sources {
+            if let found = entry(key, in: source) { return found }
+        }
+        return nil
     }
 
     /// Where `line`:`column` of the text held by the scalar `node` stands in the YAML file

@@ -112,7 +112,7 @@ public struct ExperimentResolver {
         }
 
         let sql = baselines.contains { $0.kind.backend == "sqlite" } ? try scratchDatabase(fail) : nil
-        let queries = try resolveQueries(config, shape: shape, relations: relations, sql: sql, fail: fail) { path, error in
+        let queries = try resolveQueries(config, shape: shape, relations: relations, sql: sql, baselines: baselines, fail: fail) { path, error in
             // An inline query's error stands where the query text stands in the YAML file.
             guard let root, let error = error as? QueryError,
                   let node = NodeLocator.node(at: path, in: root),
@@ -165,7 +165,7 @@ public struct ExperimentResolver {
     }
 
     private func resolveQueries(
-        _ config: ExperimentConfig, shape: Shape, relations: RelationCatalog, sql: SQLiteDatabase?,
+        _ config: ExperimentConfig, shape: Shape, relations: RelationCatalog, sql: SQLiteDatabase?, baselines: [EngineSpec],
         fail: ([String], String) -> ConfigError,
         inlineFailure: ([String], any Error) -> ConfigError
     ) throws -> [ExperimentQuery] {
@@ -204,6 +204,11 @@ public struct ExperimentResolver {
             }
             if let sql, let problem = BaselineSQLCheck.problem(parsed, database: sql) {
                 throw fail(path + (entry.text == nil ? [] : ["text"]), "query '\(entry.name)': \(problem)")
+            }
+            for baseline in baselines {
+                guard let problem = baseline.kind.checkQuery(parsed.relations) else { continue }
+                throw fail(path + (entry.text == nil ? [] : ["text"]),
+                    "query '\(entry.name)': baseline \(baseline.label): \(problem); remove the baseline or change the query")
             }
             out.append(query)
         }

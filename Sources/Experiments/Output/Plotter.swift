@@ -31,14 +31,19 @@ public enum Plotter {
         let errors = Pipe()
         process.standardError = errors
         process.standardOutput = FileHandle.nullDevice
+        var message = ""
         do {
-            try process.run()
+            try SignalCleanup.shared.killingChild(started: {
+                try process.run()
+                return process.processIdentifier
+            }, during: {
+                message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+                process.waitUntilExit()
+            })
         } catch {
             console.err("testbed: plots skipped: cannot start python3 (\(error.localizedDescription)); install Python 3 and run scripts/setup.sh --plotting\n")
             return false
         }
-        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
         guard process.terminationStatus == 0 else {
             let reason = process.terminationStatus == 3
                 ? "matplotlib is not installed; run scripts/setup.sh --plotting (or pip install matplotlib), then: python3 \(script) \(directory)"
