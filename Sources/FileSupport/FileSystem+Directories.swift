@@ -70,6 +70,8 @@ extension FileSystem {
     /// Removes a directory and the plain files in it (one level: a subdirectory keeps it,
     /// and so its parent, in place). Does nothing if `path` is missing.
     public static func removeDirectory(_ path: String) {
+        // A link is not the directory it names: listing through it removed files elsewhere.
+        if isSymbolicLink(path) { return }
         for name in entries(of: path) ?? [] { remove(path + "/" + name) }
         removeEmptyDirectory(path)
     }
@@ -88,14 +90,38 @@ extension FileSystem {
     }
 
     /// Copies a directory tree to `destination`, replacing a directory of plain files there.
+    /// Only plain files and directories are copied (`refuseSpecialEntries`).
     public static func copyDirectory(_ source: String, to destination: String) throws {
+        try refuseSpecialEntries(in: source)
+        try copyPlainTree(source, to: destination)
+    }
+
+    /// Throws at the first entry under `directory` that is neither a plain file nor a
+    /// directory: a symbolic link (one to `.` made a copy recurse until the path was too
+    /// long), a FIFO (which blocks a read), a socket or a device.
+    public static func refuseSpecialEntries(in directory: String) throws {
+        guard let names = entries(of: directory) else { throw FileSystemError.current("read directory", directory) }
+        for name in names {
+            let path = join(directory, name)
+            var info = stat()
+            guard lstat(path, &info) == 0 else { throw FileSystemError.current("read", path) }
+            switch info.st_mode & S_IFMT {
+            case S_IFDIR: try refuseSpecialEntries(in: path)
+            case S_IFREG: continue
+            case S_IFLNK: throw FileSystemError("copy", path, reason: "is a symbolic link; only plain files and directories are copied")
+            default: throw FileSystemError("copy", path, reason: "is not a plain file or directory (a FIFO, socket or device)")
+            }
+        }
+    }
+
+    private static func copyPlainTree(_ source: String, to destination: String) throws {
         guard let names = entries(of: source) else { throw FileSystemError.current("read directory", source) }
         if kind(of: destination) == .directory { removeDirectory(destination) } else { remove(destination) }
         try makeDirectory(destination)
         for name in names {
             let from = source + "/" + name, to = destination + "/" + name
             if isDirectory(from) {
-                try copyDirectory(from, to: to)
+                try copyPlainTree(from, to: to)
             } else {
                 try writeBytes(readBytes(from), to: to)
             }

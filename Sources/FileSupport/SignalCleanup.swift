@@ -18,6 +18,7 @@ public final class SignalCleanup: @unchecked Sendable {
     private var mutex = pthread_mutex_t()
     private var actions: [Int: @Sendable () -> Void] = [:]
     private var nextToken = 0
+    private var firstToken = 0
     private var installed = false
     /// The signal the process is dying of, once the signal thread has started its actions.
     private var dyingOf: Int32 = 0
@@ -32,13 +33,39 @@ public final class SignalCleanup: @unchecked Sendable {
     }
 
     /// Registers `action`; the token removes it again (`remove`) once it is no longer needed.
-    public func add(_ action: @escaping @Sendable () -> Void) -> Int {
+    /// Actions run in the order they were added, except that those added `first` run before
+    /// every other (stopping a child process before the files it writes are removed).
+    public func add(first: Bool = false, _ action: @escaping @Sendable () -> Void) -> Int {
         installIfNeeded()
         lockUnlessDying()
         defer { pthread_mutex_unlock(&mutex) }
-        nextToken += 1
-        actions[nextToken] = action
-        return nextToken
+        let token: Int
+        if first {
+            firstToken -= 1
+            token = firstToken
+        } else {
+            nextToken += 1
+            token = nextToken
+        }
+        actions[token] = action
+        return token
+    }
+
+    /// Starts a child with `start` and, should a signal end the process before `body`
+    /// returns, kills it (SIGKILL) and waits for it ahead of every other action, so it writes
+    /// nothing after the process's end: a plotting script went on writing into a hunt's
+    /// output for seconds after the hunt had died of SIGTERM.
+    public func killingChild<T>(started start: () throws -> Int32, during body: () throws -> T) throws -> T {
+        let token: Int = try holdingActions {
+            let pid = try start()
+            return add(first: true) {
+                kill(pid, SIGKILL)
+                var status: Int32 = 0
+                _ = waitpid(pid, &status, 0)
+            }
+        }
+        defer { remove(token) }
+        return try body()
     }
 
     /// Runs `body` (make a temporary, then `add` its removal) with the handlers installed and

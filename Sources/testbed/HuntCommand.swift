@@ -223,6 +223,12 @@ struct HuntCommand: ParsableCommand {
             if out != nil && `case` == nil { return try OutputLocation.claim(directory, hint: "choose another --out") }
             try FileSystem.makeDirectories(directory)
             try FileSystem.refuseLinkedSubdirectory("repro", of: directory)
+            // A repro this hunt may replace must not be a link (checked again as it is written),
+            // so a hunt refused for one is refused before it runs.
+            let repro = FileSystem.join(directory, "repro")
+            for name in FileSystem.entries(of: repro) ?? [] where name.hasPrefix("hunt-s") {
+                try FileSystem.refuseLinkedSubdirectory(name, of: repro)
+            }
             return try DirectoryLock.acquire(directory)
         } catch let error as FileSystemError where out != nil {
             throw usageFailure("--out: \(error)")
@@ -249,7 +255,13 @@ struct HuntCommand: ParsableCommand {
         guard let chosen = grid.index(of: contents.flagSet) else {
             throw usageFailure("\(path)/regret.txt: flag set '\(contents.flagSet)' is not in the grid")
         }
-        let measurer = RegretMeasurer(grid: grid)
+        // The flags are the flag set's, written beside it; a replay measures the grid's.
+        guard contents.flags == grid.flagSets[chosen].flags else {
+            throw usageFailure("\(contents.flagsLocation): flags: \(contents.flags.canonical) are not flag set "
+                + "'\(contents.flagSet)''s (\(grid.flagSets[chosen].flags.canonical)); the replay measures the flag sets of the grid")
+        }
+        var measurer = RegretMeasurer(grid: grid)
+        measurer.batchSize = contents.batchSize
         let regret = try measurer.measure(contents.graph)
         if let plans {
             let written: [String]

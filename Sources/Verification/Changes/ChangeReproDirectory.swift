@@ -107,6 +107,13 @@ public enum ChangeReproDirectory {
         let read = { (file: String) throws -> String in try FileSystem.readUTF8Text(FileSystem.join(path, file)) }
         let (manifest, flags, _, relations, query) = try ReproDirectory.load(label: path, catalog: catalog, file: read)
         let manifestPath = FileSystem.join(path, "manifest.txt")
+        // A change replay runs on memory tables with the engine's batch size and checks its
+        // own way; lines saying otherwise were read and then ignored ("0 problems").
+        for key in ["backend", "kind", "batch-size", "partition"] where manifest.lines[key] != nil {
+            throw VerificationError.repro(path: manifest.location(of: key, path: manifestPath),
+                message: "'\(key)' belongs to a results repro; a change repro (with \(scriptFile)) takes flags, mode, "
+                    + "declare-keys and tables")
+        }
         let modeName = manifest.mode ?? TransactionalDatabase.Mode.incremental.rawValue
         guard let mode = TransactionalDatabase.Mode(rawValue: modeName) else {
             throw VerificationError.repro(path: manifest.location(of: "mode", path: manifestPath),

@@ -66,10 +66,31 @@ public enum RegretRepro {
         public let graph: CaseGraph
         public let flagSet: String
         public let minRegret: Double
+        /// The flag set's flags as written (`manifest.txt`), and where.
+        public let flags: FlagSet
+        public let flagsLocation: String
+        public let batchSize: Int
     }
 
+    /// Reads a regret repro. A manifest line the replay could not honour is refused rather
+    /// than ignored: `hunt` measures on memory tables (the `backend` it writes), and a
+    /// `kind` or a change script belongs to a verification repro (`testbed verify --repro`).
     public static func read(_ path: String, catalog: HeuristicCatalog = .standard) throws -> Contents {
+        if FileSystem.exists(FileSystem.join(path, ChangeReproDirectory.scriptFile)) {
+            throw VerificationError.repro(path: FileSystem.join(path, ChangeReproDirectory.scriptFile),
+                message: "a change repro's script: this is not a regret repro; replay it with `testbed verify --repro \(path)`")
+        }
         let repro = try ReproDirectory.read(path, catalog: catalog)
+        let manifestPath = FileSystem.join(path, "manifest.txt")
+        let manifest = try ReproManifest(try FileSystem.readUTF8Text(manifestPath), path: manifestPath)
+        if manifest.lines["kind"] != nil {
+            throw VerificationError.repro(path: manifest.location(of: "kind", path: manifestPath),
+                message: "'kind' belongs to a verification repro (replay it with `testbed verify --repro`); a regret repro has none")
+        }
+        guard repro.backend == .memory else {
+            throw VerificationError.repro(path: manifest.location(of: "backend", path: manifestPath),
+                message: "backend \(repro.backend.rawValue): `hunt` measures regret on memory tables only (backend: memory)")
+        }
         let file = FileSystem.join(path, "regret.txt")
         var flagSet: String?
         var minRegret: Double?
@@ -94,6 +115,7 @@ public enum RegretRepro {
         guard let flagSet, let minRegret else {
             throw VerificationError.repro(path: file, message: "needs a `flagset: NAME` line and a `min-regret: F` line")
         }
-        return Contents(graph: repro.graph, flagSet: flagSet, minRegret: minRegret)
+        return Contents(graph: repro.graph, flagSet: flagSet, minRegret: minRegret, flags: repro.flags,
+                        flagsLocation: manifest.location(of: "flags", path: manifestPath), batchSize: repro.batchSize)
     }
 }

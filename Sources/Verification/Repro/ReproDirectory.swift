@@ -87,6 +87,12 @@ public enum ReproDirectory {
         }
         var graph = try CaseGraph(outputs: query.relations)
         graph.partition = manifest.partition
+        // The partition oracle checks only outputs of its shape; others were skipped unsaid.
+        if let partition = manifest.partition, graph.validPartition == nil {
+            throw VerificationError.repro(path: manifest.location(of: "partition", path: manifestPath),
+                message: "partition \(partition.whole) \(partition.matching) \(partition.rest) names outputs that are not "
+                    + "`W`, `W select (p)` and `W select (not (p))` in query.rq, so the partition oracle cannot check them")
+        }
         return ReproContents(graph: graph, flags: flags, backend: backend, batchSize: manifest.batchSize, kind: manifest.kind)
     }
 

@@ -6,20 +6,25 @@ import Workloads
 /// complete or not at all; and each of its tables is one CSV, listed in the manifest.
 enum ReproFiles {
     /// Creates `<parent>/<id>/` through `fill(temporary, finalPath)` and returns the final path.
-    /// On any error the temporary directory is removed and an older repro is left as it was.
+    /// On any error, or a signal, the temporary directory is removed and an older repro is
+    /// left as it was. A symbolic link at the final path is refused untouched: replacing it
+    /// once emptied the directory it pointed to, outside the one the command was given.
     static func publish(id: String, under parent: String, fill: (_ temporary: String, _ path: String) throws -> Void) throws -> String {
         try FileSystem.makeDirectories(parent)
+        try FileSystem.refuseLinkedSubdirectory(id, of: parent)
         let path = FileSystem.join(parent, id)
         let temporary = FileSystem.temporarySibling(of: path)
-        FileSystem.removeDirectory(temporary)
-        try FileSystem.makeDirectories(temporary)
-        do {
-            try fill(temporary, path)
-            FileSystem.removeDirectory(path)
-            try FileSystem.rename(temporary, to: path)
-        } catch {
-            FileSystem.removeDirectory(temporary)
-            throw error
+        FileSystem.removeTree(temporary)
+        try SignalCleanup.shared.removing(temporary) {
+            try FileSystem.makeDirectories(temporary)
+            do {
+                try fill(temporary, path)
+                FileSystem.removeTree(path)
+                try FileSystem.rename(temporary, to: path)
+            } catch {
+                FileSystem.removeTree(temporary)
+                throw error
+            }
         }
         return path
     }
