@@ -15,10 +15,12 @@ final class PassesFileTests: XCTestCase {
         let table = try CSVTable(parsing: try FileSystem.readText(out + "/passes.csv"), file: "passes.csv")
         XCTAssertEqual(table.header, PassRecord.header)
         let records = table.records
-        // 2 sizes × 2 queries × 2 flag sets × 2 repetitions, each running union flattening's three passes.
+        // 2 sizes × 2 queries × 2 flag sets × 2 repetitions, each running union flattening's three
+        // passes and difference-to-select's one.
         let passes = records.filter { $0["kind"] == "pass" }
-        XCTAssertEqual(passes.count, 2 * 2 * 2 * 2 * 3)
-        XCTAssertEqual(Set(passes.map { $0["name"] ?? "" }), ["single-operand-union-elimination", "nested-union-folding", "orphan-collection"])
+        XCTAssertEqual(passes.count, 2 * 2 * 2 * 2 * 4)
+        XCTAssertEqual(Set(passes.map { $0["name"] ?? "" }),
+                       ["single-operand-union-elimination", "nested-union-folding", "orphan-collection", "difference-to-select"])
         XCTAssertTrue(passes.allSatisfy { $0["calls"] == "1" && Double($0["us"] ?? "") != nil })
         let hooks = records.filter { $0["kind"] == "hook" }
         XCTAssertTrue(hooks.contains { $0["name"] == "subtree-copying.willProvideFilter" && $0["flagset"] == "all-on" })

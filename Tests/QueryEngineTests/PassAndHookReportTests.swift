@@ -11,7 +11,7 @@ final class PassAndHookReportTests: XCTestCase {
         let run = try QueryEngine(preset: "all-on").run([query])
         XCTAssertEqual(run.passReports.map(\.name), HeuristicCatalog.standard.passNames)
         XCTAssertEqual(HeuristicCatalog.standard.passNames,
-                       ["single-operand-union-elimination", "nested-union-folding", "orphan-collection"])
+                       ["single-operand-union-elimination", "nested-union-folding", "orphan-collection", "difference-to-select"])
         let calls = Dictionary(uniqueKeysWithValues: run.hookReports.map { ($0.name, $0.calls) })
         XCTAssertEqual(calls, [
             "join-filter-threshold.operandCompleted": 6,
@@ -44,7 +44,8 @@ final class PassAndHookReportTests: XCTestCase {
         let query = try Fixtures.selectedDocumentParent(documents: try Fixtures.documents(20), selected: 3)
         var engine = try QueryEngine(preset: "all-on")
         engine.disabledPasses = ["orphan-collection"]
-        XCTAssertEqual(try engine.run([query]).passReports.map(\.name), ["single-operand-union-elimination", "nested-union-folding"])
+        XCTAssertEqual(try engine.run([query]).passReports.map(\.name),
+                       ["single-operand-union-elimination", "nested-union-folding", "difference-to-select"])
         engine.disabledPasses = ["orphan-colection"]
         XCTAssertThrowsError(try engine.run([query])) { error in
             XCTAssertEqual(error as? UnknownPassError, UnknownPassError(
