@@ -97,7 +97,10 @@ struct DatasetOptions: ParsableArguments {
         do {
             let catalogQuery = try QueryCatalog.find(name)
             guard let shape = chosen ?? catalogQuery.shape else {
-                throw WorkloadError.output("\(catalogQuery.path) has no `# shape:` line; give --shape")
+                // One byte-order mark is dropped; a second stands before the `#` and hides the line.
+                let hidden = catalogQuery.text.unicodeScalars.first == "\u{FEFF}"
+                    ? " (it begins with a second byte-order mark, U+FEFF, before the `# shape:` line; remove it)" : ""
+                throw WorkloadError.output("\(catalogQuery.path) has no `# shape:` line\(hidden); give --shape")
             }
             try naming("--param") { try shape.validate(rows: rows, parameters: parameters) }
             // Query text is checked before the dataset, which can take minutes, is generated.

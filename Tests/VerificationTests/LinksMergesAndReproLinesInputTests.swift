@@ -131,4 +131,14 @@ final class LinksMergesAndReproLinesInputTests: XCTestCase {
         XCTAssertTrue(partition.err.contains("p/manifest.txt:4"), partition.err)
         XCTAssertTrue(partition.err.contains("partition oracle cannot check them"), partition.err)
     }
+
+    /// One byte-order mark is dropped; a second hid the `# shape:` line unnamed.
+    func testASecondByteOrderMarkIsNamed() throws {
+        _ = try testbed.write("twice.rq", bytes: Data([0xEF, 0xBB, 0xBF, 0xEF, 0xBB, 0xBF]) + Data("# shape: documents\noutput documents\n".utf8))
+        let outcome = try testbed.run("query", "twice.rq", "--rows", "10")
+        XCTAssertEqual(outcome.status, 2, outcome.err)
+        XCTAssertTrue(outcome.err.contains("second byte-order mark, U+FEFF"), outcome.err)
+        _ = try testbed.write("once.rq", bytes: Data([0xEF, 0xBB, 0xBF]) + Data("# shape: documents\noutput documents select (id == 1)\n".utf8))
+        XCTAssertEqual(try testbed.run("query", "once.rq", "--rows", "10").status, 0)
+    }
 }
