@@ -2,10 +2,10 @@ import Relational
 
 /// `difference-to-select` (ahead of time): `A minus (A select p)` under a select whose
 /// predicate contradicts `not p` becomes `A select (not p)` (`DifferenceToSelectRewrite`;
-/// every such difference with `difference-to-select-always`). A difference passes its parental filter to both operands
-/// but nothing of its right side to its left, so `A` was read under the parent's filter
-/// alone. As a select, `not p` joins that filter on the way to `A`'s sources, where an index
-/// can answer it or the two can be seen to contradict. Held-out hunt seed 298 case 1506
+/// every such difference with `difference-to-select-always`). A difference passes its
+/// parental filter to both operands but nothing of its right side to its left, so `A` was
+/// read under the parent's filter alone. As a select, `not p` joins that filter on the way
+/// to `A`'s sources, where an index can answer it or the two can be seen to contradict. Held-out hunt seed 298 case 1506
 /// (default rows): `(shared minus shared select (e <= a or …)) select (e <= a) intersect …`
 /// is empty, as `e <= a` and `not (e <= a or …)` contradict, but every preset read the
 /// intersection's other side whole first: 712 rows where declaration order read 115.
