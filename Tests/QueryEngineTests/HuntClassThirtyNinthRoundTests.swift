@@ -68,4 +68,21 @@ final class HuntClassThirtyNinthRoundTests: HuntCaseTestCase {
         XCTAssertEqual(graph[graph.outputNodes[1]].operation.operator, .difference)
         try graph.validate(after: "difference-to-select")
     }
+
+    /// `(t0 select (not (a < 0)) intersect t0) select (66 > c and a == null)` (held-out 378
+    /// case 290 at `--rows 300`, 5 rows against 0): the select's edge holds `a == null and
+    /// not (a < 0)`, which no row meets, but the contradiction was looked for only between
+    /// comparisons, so `late-subtree-copying` took the select's filter for one that fetches
+    /// the same rows, vetoed the seed's copy, and `t0`'s five null rows were read under the
+    /// shared filter. A NOT over comparisons is now read as the opposite comparisons.
+    func testAContradictionBehindANegationIsSeen() throws {
+        let t0 = try MemoryTable(name: "t0", columns: ["a", "c"],
+                                 rows: (0..<30).map { [$0 < 5 ? .null : .integer(Int64($0)), .integer(Int64($0 * 3))] },
+                                 indexedAttributes: ["a", "c"])
+        let shared = Relation(source: t0)
+        let query = try shared.select(.not("a" *< 0)).intersection(shared)
+            .select(.and(["c" *< 66, "a" *== .null])).project(["c"])
+        XCTAssertEqual(try totalRead(query, [t0], preset: "seed"), 5)
+        XCTAssertEqual(try totalRead(query, [t0]), 0)
+    }
 }

@@ -246,3 +246,14 @@ extension PredicateTests {
         XCTAssertEqual(Predicate.and([p, .or([q, p])]).flattened, .and([p, .or([q, p])]))
     }
 }
+
+extension PredicateTests {
+    /// A NOT over a comparison is the opposite comparison: `a == null and not (a < 0)` pins
+    /// `a` to null, which `a >= 0` rejects (null is the least value).
+    func testPinnedValuesSeeThroughNegations() {
+        XCTAssertTrue(Predicate.and([a *== nil, .not(a *< 0)]).pinnedValuesContradict)
+        XCTAssertTrue(Predicate.and([b *< 66, .and([a *== 3]), .not(.or([a *< 5, b *== 1]))]).pinnedValuesContradict)
+        XCTAssertFalse(Predicate.and([a *== nil, .not(a *> 0)]).pinnedValuesContradict, "null <= 0 holds")
+        XCTAssertFalse(Predicate.not(.and([a *== 1, a *== 2])).pinnedValuesContradict, "not a conjunction")
+    }
+}

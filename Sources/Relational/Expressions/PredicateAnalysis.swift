@@ -168,9 +168,12 @@ extension Predicate {
     /// look this far: every source's estimate and scan use it, so it would change what the
     /// seed's own heuristics do (hunted, `seed` then read more rows on 94 cases and fewer on
     /// 107). `provably-empty-first` asks it instead.
+    /// A NOT over comparisons is read as the opposite comparisons (`not (a < 0)` as `a >= 0`).
     public var pinnedValuesContradict: Bool {
-        guard case let .and(parts) = self else { return false }
-        return Self.pinnedValuesContradict(parts) || impliedValueSets.values.contains(where: \.isEmpty)
+        guard case .and = self else { return false }
+        let form = negationsPushed?.flattened ?? self
+        guard case let .and(parts) = form else { return false }
+        return Self.pinnedValuesContradict(parts) || form.impliedValueSets.values.contains(where: \.isEmpty)
     }
 
     private static func pinnedValuesContradict(_ parts: [Predicate]) -> Bool {
