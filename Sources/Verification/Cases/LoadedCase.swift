@@ -26,8 +26,12 @@ public final class LoadedCase {
         memoryOutputs = try graph.relations(over: memoryTables)
         database = try SQLiteDatabase.inMemory()
         let db = database
+        let memory = memoryTables
         sqliteTables = try db.transaction {
-            try graph.tables.map { t in
+            try graph.tables.enumerated().map { i, t in
+                // SQLite has no table without columns; such a table (a literal `relation [] {
+                // () }`) stays a memory table, which the SQL translation inlines as a literal.
+                if t.scheme.attributes.isEmpty { return memory[i] }
                 let table = try db.createTable(t.name, scheme: t.scheme, indexes: t.indexedAttributes.map { [$0] })
                 _ = try table.bulkLoad(t.rows, assumeUnique: true)
                 return Relation(source: table)

@@ -20,7 +20,8 @@ final class PlistCase {
         let root = FileSystem.join(directory.path, "case")
         let declarations = graph.tables.enumerated().map { i, t in
             let kind: PlistRelationDeclaration.Kind
-            switch backend.plistLayout {
+            // A directory relation is keyed by an attribute; a table of none is a file.
+            switch t.scheme.attributes.isEmpty ? .file : backend.plistLayout {
             case .file?: kind = .file
             case .directory?: kind = .directory
             case .database?, nil: kind = i % 2 == 0 ? .directory : .file

@@ -68,11 +68,18 @@ public final class BaselineOracles {
 
     private static func outcome(_ engine: any BaselineEngine, _ graph: CaseGraph) -> Outcome {
         do {
-            let tables = try graph.tables.map {
+            // No SQL table is without columns: a table of no attributes (a literal `relation []
+            // { () }`) stays a memory table, which every SQL translation inlines as a literal.
+            let tables = try graph.tables.filter { !$0.scheme.attributes.isEmpty }.map {
                 try DatasetTable(name: $0.name, scheme: $0.scheme, rows: $0.rows, indexedAttributes: $0.indexedAttributes)
             }
-            let catalog = try engine.load(tables)
+            let catalog = tables.isEmpty ? RelationCatalog() : try engine.load(tables)
             let sources = try graph.tables.map { table -> Relation in
+                if table.scheme.attributes.isEmpty {
+                    let literal = try MemoryTable(name: table.name, scheme: table.scheme)
+                    try literal.add(contentsOf: table.rows)
+                    return Relation(source: literal)
+                }
                 guard let relation = catalog[table.name] else {
                     throw EngineError.failed(engine: engine.label, "table \(table.name) was not loaded")
                 }
