@@ -50,6 +50,25 @@ final class PlanExportTests: XCTestCase {
         XCTAssertEqual(PlanExport.fileNamePart(""), "query")
     }
 
+    /// A NUL in a string constant cut Graphviz's reading of the relation graph's DOT text
+    /// inside a quoted label ("syntax error", `plan` exit 1): its labels print constants as
+    /// they are. Control characters are now written escaped in every label.
+    func testControlCharactersInALabelAreEscapedAndRender() throws {
+        let documents = try Fixtures.documents(20)
+        let query = try Relation(source: documents).select(Attribute("name") *== .text("a\u{0}b\r\n\u{7}c"))
+        let run = try QueryEngine(preset: "all-on").run([query], capture: true)
+        let directory = NSTemporaryDirectory() + "plans-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let written = try PlanExport.writePlans(try XCTUnwrap(run.snapshots), to: directory, baseName: "nul")
+        XCTAssertEqual(written.count, 8)
+        let dot = try String(contentsOfFile: directory + "/nul-relation.dot", encoding: .utf8)
+        XCTAssertFalse(dot.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" }, dot)
+        XCTAssertTrue(dot.contains(#"a\\u{0}b\\r\\n\\u{7}c"#), dot)
+        let svg = try String(contentsOfFile: directory + "/nul-relation.svg", encoding: .utf8)
+        XCTAssertTrue(svg.contains(#"a\u{0}b\r\n\u{7}c"#), svg)
+        XCTAssertEqual(DotText.quoted("x\ty"), #""x\\u{9}y""#)
+    }
+
     func testBadDOTIsAnErrorNotACrash() {
         XCTAssertThrowsError(try GraphvizRenderer.svg(fromDOT: "digraph { a -> "))
     }
