@@ -40,4 +40,45 @@ final class HuntClassFortiethRoundTests: HuntCaseTestCase {
         let query = try shared.difference(shared).select("d" *== 230)
         XCTAssertEqual(try totalRead(query, [t1, t2], alsoOutput: [Relation(source: t2)]), 1)
     }
+
+    /// `shared = t0 select (…)`, `shared join (t0 select (false) minus (t0 union shared union
+    /// t0))` (held-out seed 405 case 1052 at `--rows 300`): the difference gives its
+    /// flattened union `false`, and the union's two edges to `t0` were each other's reason
+    /// not to copy (`late-subtree-copying`'s veto for one parent's edges), so the `false` was
+    /// lost in the OR with the select's predicate, which every row meets: `t0` was read whole
+    /// for a difference whose left operand is empty. A copy under `false` reads nothing, so it
+    /// is never vetoed.
+    func testACopyForFalseIsNeverVetoed() throws {
+        let t0 = try MemoryTable(name: "t0", columns: ["a", "c", "e"],
+                                 rows: (0..<150).map { [.integer(Int64($0)), .integer(Int64($0 % 40)), .integer(Int64($0 % 9))] },
+                                 indexedAttributes: ["a", "e"])
+        let table = Relation(source: t0)
+        let shared = try table.select(.or(["e" *< 1.0, "a" *== 68, "e" *!= -1]))
+        let query = try shared.join(try table.select(.false).difference(try table.union(shared).union(table)))
+        XCTAssertEqual(try rowsRead(query, t0), 0)
+        XCTAssertEqual(try rowsRead(query, t0, disable: ["union-flattening"]), 0)
+        XCTAssertEqual(try rowsRead(query, t0, preset: "seed"), 150)
+    }
+
+    /// `shared = t1 rename [b -> c, d -> e]`, `(((t3 union shared union shared) project [a, c]
+    /// closure [c -> a] select (a == 13) union t0 rename […]) join t2) select (a < 2)`
+    /// (held-out seed 408 case 1407 at `--rows 300`): the inner select's operand is a tree it
+    /// alone reads once the union is flattened (its two edges to `shared` count as one), so
+    /// its `a == 13` narrowed the edge that already held `a < 2` to their AND. No row meets
+    /// it, but a closure passes no filter other than `false` to its operand, which read `t1`
+    /// whole. The contradiction now gives the edge `false`, tree or not.
+    func testAContradictionOverAClosureIsFalse() throws {
+        let t1 = try MemoryTable(name: "t1", columns: ["a", "b", "d"],
+                                 rows: (0..<30).map { [.integer(Int64($0)), .integer(Int64($0 + 1)), .integer(Int64($0 % 4))] },
+                                 indexedAttributes: ["a"])
+        let t3 = try MemoryTable(name: "t3", columns: ["a", "c", "e"], rows: [], indexedAttributes: ["c"])
+        let t0 = try MemoryTable(name: "t0", columns: ["c", "e"], rows: (0..<30).map { [.integer(Int64($0 - 2)), .integer(Int64($0))] })
+        let t2 = try MemoryTable(name: "t2", columns: ["b"], rows: [[1], [2]], indexedAttributes: ["b"])
+        let shared = try Relation(source: t1).rename(["b": "c", "d": "e"])
+        let reach = try Relation(source: t3).union(shared).union(shared).project(["a", "c"]).closure("c", "a").select("a" *== 13)
+        let query = try reach.union(try Relation(source: t0).rename(["c": "a", "e": "c"])).join(Relation(source: t2))
+            .select("a" *< 2)
+        XCTAssertEqual(try rowsRead(query, t1), 0)
+        XCTAssertEqual(try rowsRead(query, t1, disable: ["union-flattening"]), 0)
+    }
 }

@@ -53,18 +53,23 @@ public final class SelectPushdown: Heuristic {
     /// of `t1` whole (681 rows against 0) because the outer select's filter reached the copied
     /// inner select's edge first and `g == 477.5`, which no row holds, was left off.
     ///
-    /// Over a shared node the predicate still narrows when it contradicts the filter already
-    /// on the edge: the edge then gets `false`, which cannot grow anything and keeps every
-    /// source under it unread. Issue 15, held-out seed 304 case 476: `shared = (t1 join t2
-    /// union t1) select (115 >= d)`, `output (shared minus shared) select (d == 230)`; the
-    /// outer select's `d == 230` reached the inner select's edge first, its `115 >= d` was
-    /// left off over the shared `t1`, and `t1`'s index found 4 rows for `d == 230`.
+    /// A predicate that contradicts the filter already on the edge narrows it to `false`,
+    /// over a shared node too (`false` cannot grow anything), and keeps every source under it
+    /// unread; the AND of the two, which no row meets either, is not seen as empty by the
+    /// operators below (a closure passes no filter but `false` to its operand). Issue 15,
+    /// held-out seed 304 case 476: `shared = (t1 join t2 union t1) select (115 >= d)`,
+    /// `output (shared minus shared) select (d == 230)`; the outer select's `d == 230`
+    /// reached the inner select's edge first, its `115 >= d` was left off over the shared
+    /// `t1`, and `t1`'s index found 4 rows for `d == 230`. Held-out seed 408 case 1407 at
+    /// `--rows 300`: `(… union shared union shared) project [a, c] closure [c -> a] select (a
+    /// == 13) … select (a < 2)`; the closure's edge got `a < 2 and a == 13`, passed nothing
+    /// down, and its operand read `t1` whole (35 rows against 5).
     private func narrowWithPredicate(_ predicate: Predicate, along edge: Edge, run: any RunnerContext) {
         let graph = run.graph
-        if Self.readsAloneATree(graph.child(at: edge), graph) {
-            run.provideFilter(predicate, along: edge)
-        } else if let given = run.providedFilter(along: edge), Self.contradicts(given, predicate) {
+        if let given = run.providedFilter(along: edge), Self.contradicts(given, predicate) {
             run.provideFilter(.false, along: edge)
+        } else if Self.readsAloneATree(graph.child(at: edge), graph) {
+            run.provideFilter(predicate, along: edge)
         }
     }
 
