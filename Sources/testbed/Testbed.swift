@@ -51,12 +51,34 @@ extension Testbed {
             }
             var command = try parseAsRoot()
             try RepeatedOptions.check(type(of: command), arguments: Array(CommandLine.arguments.dropFirst()))
+            // Not for help (which ArgumentParser hands back as a command of its own).
+            if !(command is Testbed), !String(describing: type(of: command)).contains("Help") { try checkTemporaryRoot() }
             try command.run()
         } catch {
             guard let (message, code) = failure(error) else { exit(withError: error) }
             writeToStandardError("testbed: " + printable(message) + "\n")
             exit(withError: ExitCode(code))
         }
+    }
+
+    /// A `TMPDIR` that cannot hold a temporary is bad input, refused before any work: found
+    /// where a temporary was first made, it ended `run` with exit 1 and a failed run, and
+    /// made `verify` report every case as an engine error and write repros of them.
+    static func checkTemporaryRoot() throws {
+        guard let value = getenv("TMPDIR").map({ String(cString: $0) }), !value.isEmpty else { return }
+        var isDirectory: ObjCBool = false
+        let why: String?
+        if !FileManager.default.fileExists(atPath: value, isDirectory: &isDirectory) {
+            why = "no such directory"
+        } else if !isDirectory.boolValue {
+            why = "not a directory"
+        } else if access(value, W_OK | X_OK) != 0 {
+            why = "not writable"
+        } else {
+            why = nil
+        }
+        guard let why else { return }
+        throw usageFailure("TMPDIR is \(Printable.quoted(value)): \(why); temporaries are made there. Give a writable directory, or unset it for /tmp")
     }
 
     /// The message (without the `testbed: ` prefix) and exit code for an error that ended a

@@ -66,7 +66,9 @@ final class HuntClassThirtySecondRoundTests: HuntCaseTestCase {
         let shared = try Relation(source: t0).join(Relation(source: t0))
         let query = try shared.join(shared).select("e" *<= 35).join(shared).select("e" *== 62)
         XCTAssertEqual(try totalRead(query, [t0]), 0)
-        XCTAssertEqual(try totalRead(query, [t0], preset: "seed"), 3)
+        // `seed` read the 3 rows until the thirty-seventh session, when `select-pushdown` gave
+        // the contradiction of `e <= 35` with the outer `e == 62` as `false` (304/476).
+        XCTAssertEqual(try totalRead(query, [t0], preset: "seed"), 0)
     }
 
     /// `t0(a, b)`, empty; `t1(a, b, c)`, 300 rows indexed on `b`: `a` the numbers 0…299, `b`

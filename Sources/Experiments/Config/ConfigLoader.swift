@@ -32,6 +32,7 @@ public enum ConfigLoader {
         } catch let error as YamlError {
             throw yamlError(error, file: file, text: text)
         }
+        if let (path, message) = NodeShape.problem(in: node) { throw located(path, message, in: node, file: file) }
         if let (path, message) = MergeKeys.problem(in: node) { throw located(path, message, in: node, file: file) }
         if let (path, message) = IntegerSpelling.problem(in: node) { throw located(path, message, in: node, file: file) }
         do {

@@ -685,17 +685,24 @@ public final class LateSubtreeCopying: Heuristic {
     ///    against 3 uncopied).
     ///
     /// Neither when the copy breaks a wait (`breaksAWait`; for case 2, only an unindexed
-    /// source's wait), nor for a filter that matches nothing: that copy reads no row and
-    /// completes at once, while uncopied the `false` is lost in the OR with the other
-    /// parents' filters. Issue 15, held-out seed 405 case 1052 at `--rows 300`: `shared = t0
+    /// source's wait), nor for a filter that matches nothing over a subtree without a select:
+    /// that copy reads no row and completes at once, while uncopied the `false` is lost in
+    /// the OR with the other parents' filters. (A select in the copy pushes its own predicate
+    /// as the copy is added, before the `false` arrives, so the copy reads nothing only if
+    /// `late-filter-narrowing` narrows it: `LateFilterNarrowingTests`.) Issue 15, held-out
+    /// seed 405 case 1052 at `--rows 300`: `shared = t0
     /// select (…)`, `shared join (t0 select (false) minus (t0 union shared union t0))`; the
     /// difference gave its flattened union `false`, whose two edges to `t0` are case 2's
     /// same parent, so neither was copied in time, `t0` was drained under the select's
     /// predicate, which its 150 rows all meet, and the difference waited on it (150 rows
     /// against 0).
     public func vetoesCopy(along edge: Edge, run: any RunnerContext) -> Bool {
-        if run.filterBeingProvided(along: edge)?.isUnsatisfiable == true { return false }
         let graph = run.graph
+        if run.filterBeingProvided(along: edge)?.isUnsatisfiable == true,
+            let subtree = graph.subtree(of: graph.child(at: edge), upTo: limit),
+            !subtree.contains(where: { if case .apply(.select) = graph[$0].operation { true } else { false } }) {
+            return false
+        }
         let child = graph.child(at: edge)
         if selectWillNarrowOneRead(edge, child, graph, run) { return false }
         var memo: [NodeID: Bool] = [:]

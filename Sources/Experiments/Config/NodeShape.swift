@@ -1,0 +1,53 @@
+import Yams
+
+/// Two shapes of YAML the config's decoder does not catch, checked before anything walks the
+/// tree:
+///
+/// - Aliases that expand a small text into a huge tree (each level's list naming the level
+///   below ten times): every walk of the tree is a walk of the expansion, so a 700-byte
+///   config took minutes to be told it has an unknown key. A config is refused beyond
+///   `nodeLimit` nodes, counted as expanded, and the count stops there.
+/// - A mapping key that is not a scalar (`? [a, b]: c`): the decoder dropped it without a
+///   word, so a misspelt flag set written so vanished from the run.
+enum NodeShape {
+    /// Far above any real config: the catalog's largest experiment has a few hundred nodes.
+    static let nodeLimit = 100_000
+
+    /// The first problem: its key path and what is wrong.
+    static func problem(in root: Node) -> (path: [String], message: String)? {
+        var budget = nodeLimit
+        return walk(root, [], &budget)
+    }
+
+    private static func walk(_ node: Node, _ path: [String], _ budget: inout Int) -> (path: [String], message: String)? {
+        budget -= 1
+        if budget < 0 {
+            return ([], "the config expands to more than \(nodeLimit) YAML nodes through its aliases (*name); "
+                + "write the repeated parts out, or repeat fewer of them")
+        }
+        switch node {
+        case let .mapping(mapping):
+            for pair in mapping {
+                guard case let .scalar(key) = pair.key else {
+                    return (path, "a key must be a plain name, found \(kind(of: pair.key)) (`? …` keys are not read)")
+                }
+                if let found = walk(pair.value, path + [key.string], &budget) { return found }
+            }
+        case let .sequence(items):
+            for (index, item) in items.enumerated() {
+                if let found = walk(item, path + ["[\(index)]"], &budget) { return found }
+            }
+        case .scalar, .alias:
+            break
+        }
+        return nil
+    }
+
+    private static func kind(of node: Node) -> String {
+        switch node {
+        case .mapping: return "a mapping"
+        case .sequence: return "a list"
+        case .scalar, .alias: return "a scalar"
+        }
+    }
+}
