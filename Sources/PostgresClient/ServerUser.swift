@@ -48,3 +48,20 @@ struct ServerUser: Sendable {
         return [runuser, "-u", name, "--"] + arguments
     }
 }
+
+/// Whether the server could be started as the user `ServerUser` picks, asked before any
+/// work: a `TESTBED_POSTGRES_USER` naming root or no user (or no `runuser` to switch with)
+/// was found only when the server started, after a run's own cells, and ended it with exit 1.
+public enum ServerUserCheck {
+    /// nil when a user to run the server as is found, else why not.
+    public static func problem(environment: [String: String] = PostgresInstallation.currentEnvironment()) -> String? {
+        do {
+            _ = try ServerUser.resolve(environment: environment)
+            return nil
+        } catch let error as PostgresError {
+            return error.message
+        } catch {
+            return "\(error)"
+        }
+    }
+}

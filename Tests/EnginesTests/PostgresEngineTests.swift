@@ -23,6 +23,23 @@ final class PostgresEngineTests: XCTestCase {
         }
     }
 
+    /// A `TESTBED_POSTGRES_USER` naming no user, or root, was found only when the server
+    /// started (after a run's own cells; `query --engine` exit 1). The engine now says it is
+    /// not available, naming the variable, before anything starts (exit 2). As root only:
+    /// otherwise the testbed runs the server itself and the variable is not read.
+    func testAServerUserThatCannotRunTheServerIsReportedAsMissing() throws {
+        let kind = try EngineRegistry.require("postgres")
+        guard geteuid() == 0 else {
+            XCTAssertNil(withEnvironment("TESTBED_POSTGRES_USER", "nosuchuser") { kind.missing() })
+            return
+        }
+        let unknown = try XCTUnwrap(withEnvironment("TESTBED_POSTGRES_USER", "nosuchuser") { kind.missing() })
+        XCTAssertTrue(unknown.contains("nosuchuser") && unknown.contains("TESTBED_POSTGRES_USER"), unknown)
+        let root = try XCTUnwrap(withEnvironment("TESTBED_POSTGRES_USER", "root") { kind.missing() })
+        XCTAssertTrue(root.contains("names root"), root)
+        XCTAssertNil(kind.missing(), "the default user runs it")
+    }
+
     func testSettingNamesAreCheckedAgainstTheServersOwnList() throws {
         let kind = try EngineRegistry.require("postgres-analyzed")
         XCTAssertNil(kind.checkSetting("enable_hashjoin", "off"))

@@ -22,14 +22,15 @@ enum PostgresSettings {
         return "unknown PostgreSQL setting '\(name)'" + (close.isEmpty ? "" : " (similar: \(close.joined(separator: ", ")))")
     }
 
-    /// The install hint when the server programs are missing, else nil.
+    /// The install hint when the server programs are missing, or why no user can run the
+    /// server (`TESTBED_POSTGRES_USER`), else nil.
     static func missing() -> String? {
         do {
             _ = try PostgresInstallation.locate()
-            return nil
         } catch {
             return "\(error)"
         }
+        return ServerUserCheck.problem()
     }
 
     /// Every setting name the installed server knows; nil when it cannot be asked.
