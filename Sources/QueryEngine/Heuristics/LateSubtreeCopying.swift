@@ -23,6 +23,7 @@ import Relational
 /// 6. The last parent to provide gives a filter that fetches far more than the others',
 ///    while a join above its own parent waits on the others' side: see
 ///    `narrowedByTheOthersSide`.
+/// 7. Case 3 before the node is active: see `narrowingIsLostBeforeActivation`.
 ///
 /// Otherwise the seed's criteria, with a smaller limit: the subtree has at most 8 nodes, none of
 /// them started or complete, and the filter reaches a source that can fetch selectively. A
@@ -71,9 +72,38 @@ public final class LateSubtreeCopying: Heuristic {
         if Self.reachesSource(child, filter, run, where: { $0.canFetchSelectively($1) && Self.deliversHalfAtMost($0, $1) })
             || narrowsToNothing(filter, along: edge, run)
             || othersWaitOnThisEdge(child, besides: edge, state, run)
-            && Self.deliversAQuarterAtMost(child, run.providedFilter(along: edge).map { .all([$0, filter]) } ?? filter, run) {
+            && Self.deliversAQuarterAtMost(child, run.providedFilter(along: edge).map { .all([$0, filter]) } ?? filter, run)
+            || narrowingIsLostBeforeActivation(filter, along: edge, run) {
             run.copySubtree(along: edge)
         }
+    }
+
+    /// Case 7, case 3 before the node is active: a parent narrows what it gave a node that
+    /// still waits on another parent, the narrowed filter fetches far less than what the
+    /// other parents gave, and one of them may still narrow its own (`mayNarrowApart`).
+    /// Activated uncopied, the node's OR keeps the wide filter and the narrowing is lost;
+    /// copied, the copy reads what the narrowing keeps, and the original waits for the
+    /// other parents to narrow. Issue 15, held-out seed 416 case 1549 at `--rows 300`:
+    /// `shared = t1 join [a = d] t2 join t1` under `(shared join shared) select (c <= "A")`
+    /// and `t2 join [d = b] t1`, `t1` 299 unindexed rows all meeting the select. The
+    /// select's predicate reached `t1` from both joins of `shared` at the start; `t2`'s two
+    /// keys narrowed the inner join's edge while `t1` still waited on the output join, and
+    /// were lost in the OR: `t1` was read whole (308 rows against 19).
+    private func narrowingIsLostBeforeActivation(_ filter: Predicate, along edge: Edge, _ run: any RunnerContext) -> Bool {
+        guard let given = run.providedFilter(along: edge) else { return false }
+        let child = run.graph.child(at: edge)
+        var others: [Predicate] = []
+        for up in run.graph[child].parents where up != edge {
+            guard let gave = run.providedFilter(along: up) else { continue }
+            if !gave.isUnsatisfiable { others.append(gave) }
+        }
+        guard !others.isEmpty else { return false }
+        let narrowed = Predicate.all([given, filter])
+        guard atSource(child, narrowed, .any(others), run).map({
+            fetchesFarLess($0.source, $0.narrowed, than: $0.current, run)
+        }) == true else { return false }
+        return Self.mayNarrowApart(child, besides: edge, run) && !Self.waveNarrowsTheSame(filter, along: edge, run)
+            && !anotherGaveAsMuch(narrowed, besides: edge, run)
     }
 
     /// Copies the subtree along `edge` for a narrowing of an active node's filter; when that
