@@ -65,6 +65,10 @@ enum OtherCases {
             "'f' is a file", files: ["f": "x"])
         gen("changes-out-empty", ["--shape", "documents", "--rows", "20", "--session", "ui-browse", "--changes-out", ""],
             "--changes-out: '' is empty")
+        // Ten billion rows asked for; refused before the dataset is generated.
+        gen("session-adds-too-many", ["--shape", "documents", "--rows", "20", "--session", "import", "--transactions", "1000000",
+                                      "--session-param", "import-size=10000", "--changes-out", "s.changes"],
+            "may add 10000000000")
         return out
     }
 

@@ -246,6 +246,8 @@ enum RunCases {
             changes("null", ["changes:"], expect: ["exp.yaml:15", "changes"]),
             changes("transactions-zero", ["changes:", "  session: edit", "  transactions: 0"], expect: ["exp.yaml:17", "changes.transactions"]),
             changes("transactions-huge", ["changes:", "  session: edit", "  transactions: 99999999999"], expect: ["exp.yaml:17", "changes.transactions"]),
+            changes("session-adds-too-many", ["changes:", "  session: mixed", "  transactions: 1000000", "  params: {import-size: 10000}"],
+                    expect: ["exp.yaml:17", "changes.transactions", "may add 10000000000"]),
             changes("transactions-string", ["changes:", "  session: edit", "  transactions: many"], expect: ["exp.yaml:17", "changes.transactions"]),
             changes("seed-negative", ["changes:", "  session: edit", "  seed: -1"], expect: ["exp.yaml:17", "changes.seed"]),
             changes("params-unknown", ["changes:", "  session: ui-browse", "  params: {cousin: 2}"], expect: ["exp.yaml:17", "changes.params.cousin"]),

@@ -151,4 +151,19 @@ final class ChangeSessionTests: XCTestCase {
             XCTAssertTrue("\($0)".hasSuffix("(it takes no parameters)"), "\($0): not an empty list of known ones")
         }
     }
+
+    /// `transactions` times `import-size` is bounded: a million imports of 10,000 documents
+    /// each grew a script in memory without end. Only a session that can import counts its size.
+    func testASessionThatMayAddTooManyRowsIsRefused() throws {
+        let huge = ShapeParameters(["import-size": "10000"])
+        for session in ["import", "mixed"] {
+            XCTAssertThrowsError(try ChangeSessions.validate(shape: .documents, session: session, transactions: 1_000_000, parameters: huge)) {
+                XCTAssertTrue("\($0)".contains("may add 10000000000"), "\($0)")
+            }
+        }
+        XCTAssertNoThrow(try ChangeSessions.validate(shape: .documents, session: "import", transactions: 1_000, parameters: huge))
+        XCTAssertNoThrow(try ChangeSessions.validate(
+            shape: .documents, session: "mixed", transactions: 1_000_000, parameters: ShapeParameters(["import-size": "10000", "import": "0"])))
+        XCTAssertNoThrow(try ChangeSessions.validate(shape: .documents, session: "import", transactions: 1_000_000, parameters: ShapeParameters()))
+    }
 }

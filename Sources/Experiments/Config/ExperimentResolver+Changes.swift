@@ -45,7 +45,8 @@ extension ExperimentResolver {
                 if case let .unknownParameter(key, _, _, _) = error { path = ["changes", "params", key] }
                 if case let .outOfRange(name, _, _, _) = error, parameters[name] != nil { path = ["changes", "params", name] }
                 if case let .badParameter(name, _, _) = error, name != "session" {
-                    path = ["changes", "params"] + (parameters[name] != nil ? [name] : [])
+                    path = name == "transactions" ? ["changes", "transactions"]
+                        : ["changes", "params"] + (parameters[name] != nil ? [name] : [])
                 }
                 throw fail(path, "\(error)")
             }

@@ -48,13 +48,30 @@ public enum ChangeSessions {
                 key, shape: "\(shape) session \(session)", known: allowed, suggestion: closestMatch(to: key, among: allowed))
         }
         // Reading the parameters is their range check.
+        var rowsAddedPerTransaction = 1
         switch shape {
-        case .documents: _ = try DocumentsSession.Settings(parameters)
+        case .documents:
+            let settings = try DocumentsSession.Settings(parameters)
+            rowsAddedPerTransaction = settings.mayImport(session) ? settings.importSize : 1
         case .pets: _ = try PetsSession.Settings(parameters)
         case .todo: _ = try TodoSession.Settings(parameters)
         case .employees: _ = try EmployeesSession.Settings(parameters)
         }
+        let (mostAdded, overflow) = transactions.multipliedReportingOverflow(by: rowsAddedPerTransaction)
+        guard !overflow, mostAdded <= maximumRowsAdded else {
+            throw WorkloadError.badParameter(
+                name: "transactions", value: String(transactions),
+                expected: "a session that adds at most \(maximumRowsAdded) rows (the script and its model are held in memory); "
+                    + "\(transactions) transactions of import-size \(rowsAddedPerTransaction) may add "
+                    + "\(overflow ? "more than \(Int.max)" : String(mostAdded)): lower --transactions or import-size")
+        }
     }
+
+    /// The most rows one session may add: the script is built in memory, about 150 bytes a
+    /// row added with the model of the tables (1M rows: 176 MB peak, a 37 MB script), so
+    /// this keeps a session under about 2 GB, where `transactions` times `import-size` could
+    /// otherwise ask for ten billion rows.
+    public static let maximumRowsAdded = 10_000_000
 
     /// The change script of `transactions` transactions of `session` on `dataset`.
     public static func generate(

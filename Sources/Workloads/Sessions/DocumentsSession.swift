@@ -40,6 +40,11 @@ struct DocumentsSession {
             maxSubtree = try p.integer("max-subtree", default: 50, minimum: 1, maximum: 10_000)
             importSize = try p.integer("import-size", default: 10, minimum: 1, maximum: 10_000)
         }
+
+        /// Whether `session` may import: `import`, or `mixed` with a weight on it.
+        func mayImport(_ session: String) -> Bool {
+            session == "import" || session == "mixed" && mix.entries.contains { $0.name == "import" && $0.weight > 0 }
+        }
     }
 
     let settings: Settings
