@@ -8,8 +8,16 @@ import Darwin
 
 /// Plain files: reading, writing (directly or atomically), moving, removing.
 extension FileSystem {
+    /// The file's text, bytes that are not UTF-8 made U+FFFD (the lexer names where they
+    /// stand); a file that begins with a UTF-16 (or UTF-32) byte-order mark is refused
+    /// whole, as every other byte of it would be such a position or a NUL.
     public static func readText(_ path: String) throws -> String {
-        String(decoding: try readBytes(path), as: UTF8.self)
+        let bytes = try readBytes(path)
+        if bytes.count >= 2, bytes[0] == 0xFF && bytes[1] == 0xFE || bytes[0] == 0xFE && bytes[1] == 0xFF {
+            let mark = bytes[0] == 0xFF ? "FF FE" : "FE FF"
+            throw FileSystemError("read", path, reason: "is UTF-16 text (it begins with the byte-order mark \(mark)); save it as UTF-8")
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// The file's text, refusing bytes that are not UTF-8 (naming the first line that holds

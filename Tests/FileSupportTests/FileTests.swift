@@ -1,3 +1,4 @@
+import Foundation
 import FileSupport
 import XCTest
 
@@ -36,6 +37,21 @@ final class FileTests: XCTestCase {
         }
         XCTAssertEqual(try FileSystem.readText(dir + "/s.db"), "first\n")
         XCTAssertEqual(FileSystem.entries(of: dir), ["s.db"], "the temporary was removed")
+    }
+
+    /// A UTF-16 query file was told it had no `# shape:` line: every other byte is a NUL.
+    func testUTF16TextIsRefusedNamingTheByteOrderMark() throws {
+        let dir = try scratchDirectory("utf16")
+        defer { removeTree(dir) }
+        for (mark, bytes) in [("FF FE", [UInt8]([0xFF, 0xFE, 0x23, 0x00])), ("FE FF", [0xFE, 0xFF, 0x00, 0x23])] {
+            XCTAssertTrue(FileManager.default.createFile(atPath: dir + "/q.rq", contents: Data(bytes)))
+            XCTAssertThrowsError(try FileSystem.readText(dir + "/q.rq")) { error in
+                XCTAssertTrue("\(error)".contains("is UTF-16 text (it begins with the byte-order mark \(mark)); save it as UTF-8"), "\(error)")
+            }
+        }
+        // A UTF-8 byte-order mark is text as before (the readers drop it).
+        XCTAssertTrue(FileManager.default.createFile(atPath: dir + "/q.rq", contents: Data([0xEF, 0xBB, 0xBF, 0x23])))
+        XCTAssertEqual(try FileSystem.readText(dir + "/q.rq"), "\u{FEFF}#")
     }
 
     func testReadingAMissingFileNamesThePath() throws {
