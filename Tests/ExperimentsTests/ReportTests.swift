@@ -38,6 +38,25 @@ final class ReportTests: XCTestCase {
         }
     }
 
+    /// The page embeds the run's own `environment.txt`; a link in its place named any file on
+    /// the machine, and its text was copied into the page.
+    func testALinkedOrHugeEnvironmentFileIsNotEmbedded() throws {
+        let scratch = try Scratch()
+        let out = try run(in: scratch, helpers: false)
+        let secret = try scratch.write("secret-outside-the-run\n", to: "elsewhere.txt")
+        FileSystem.remove(out + "/environment.txt")
+        XCTAssertEqual(symlink(secret, out + "/environment.txt"), 0)
+        XCTAssertEqual(ReportInvocation(directory: out).execute(console: CapturedConsole().console), 0)
+        var html = try FileSystem.readText(out + "/report.html")
+        XCTAssertFalse(html.contains("secret-outside-the-run"))
+        XCTAssertTrue(html.contains("(environment.txt is a symbolic link; a report embeds only the run&#39;s own files)"))
+        FileSystem.remove(out + "/environment.txt")
+        try FileSystem.writeText(String(repeating: "x", count: (1 << 20) + 1), to: out + "/environment.txt")
+        XCTAssertEqual(ReportInvocation(directory: out).execute(console: CapturedConsole().console), 0)
+        html = try FileSystem.readText(out + "/report.html")
+        XCTAssertTrue(html.contains("(environment.txt holds 1048577 bytes; a report embeds at most 1048576)"))
+    }
+
     func testARunWithoutPassesCSVSaysSo() throws {
         let scratch = try Scratch()
         let out = try run(in: scratch, helpers: false)

@@ -14,7 +14,7 @@ extension ReportWriter {
         let found = mismatches(records)
         if !found.isEmpty || FileSystem.exists(mismatchesFile) {
             html += "<p class=\"verdict bad\">Results differ: some flag sets or engines gave different answers for the same query and size.</p>\n"
-            let text = found.isEmpty ? ((try? FileSystem.readText(mismatchesFile)) ?? "(mismatches.txt cannot be read)")
+            let text = found.isEmpty ? (Self.embeddable("mismatches.txt", in: directory) ?? "(mismatches.txt cannot be read)")
                 : EqualityCheck.report(found)
             html += HTML.pre(text)
         } else if records.isEmpty {
@@ -106,8 +106,24 @@ extension ReportWriter {
 
     func configSection() -> String {
         var html = "<h2 id=\"config\">Config and environment</h2>\n<h3>config.yaml as run</h3>\n" + HTML.pre(experiment.configText)
-        let environment = FileSystem.join(directory, Environment.fileName)
-        html += "<h3>environment.txt</h3>\n" + HTML.pre((try? FileSystem.readText(environment)) ?? "(no environment.txt)")
+        html += "<h3>environment.txt</h3>\n" + HTML.pre(Self.embeddable(Environment.fileName, in: directory) ?? "(no environment.txt)")
         return html
+    }
+
+    /// The most of a run's own text file the page embeds.
+    static let embeddedLimit = 1 << 20
+
+    /// A run file's text for the page, or why it is left out: the page shows what the run
+    /// wrote, so a link (which could name any file on the machine) is not followed, and a
+    /// file grown past `embeddedLimit` is not copied in. Nil when the file is missing or
+    /// cannot be read.
+    static func embeddable(_ name: String, in directory: String) -> String? {
+        let path = FileSystem.join(directory, name)
+        if FileSystem.isSymbolicLink(path) { return "(\(name) is a symbolic link; a report embeds only the run's own files)" }
+        guard FileSystem.kind(of: path) == .file else { return nil }
+        if let size = FileSystem.size(of: path), size > embeddedLimit {
+            return "(\(name) holds \(size) bytes; a report embeds at most \(embeddedLimit))"
+        }
+        return try? FileSystem.readText(path)
     }
 }
