@@ -33,6 +33,19 @@ final class SchemeErrorTests: XCTestCase {
         XCTAssertEqual(try TablePrinter.render(all), "id  name\n1   Jane Doe\n2   John Smith\n3   Tim S\n")
     }
 
+    /// Past 40 attributes a message counts the rest: a 100,000-column table's unknown-attribute
+    /// message ran to 789 KB.
+    func testAWideSchemeIsListedShortInAMessage() throws {
+        let names = (0..<1_000).map { "c\($0)" }
+        let wide = try makeRelation("wide", names.map { Attribute($0) }, [Array(repeating: 1, count: 1_000)])
+        let first40 = names.sorted().prefix(40).joined(separator: ", ")
+        assertRelationError("select (a > 3): unknown attribute 'a'; the relation has [\(first40), and 960 more]") {
+            try wide.select(Attribute("a") *> 3)
+        }
+        XCTAssertEqual(try Scheme(["b", "a"]).listed(atMost: 2), "[a, b]")
+        XCTAssertEqual(try Scheme(["b", "a", "c"]).listed(atMost: 2), "[a, b, and 1 more]")
+    }
+
     func testSelectOnAnUnknownAttribute() throws {
         assertRelationError("select (salary > 3): unknown attribute 'salary'; the relation has [id, name]") {
             try employees().select(Attribute("salary") *> 3)

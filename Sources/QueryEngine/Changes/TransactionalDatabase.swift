@@ -88,7 +88,7 @@ public final class TransactionalDatabase {
         guard !inTransaction else { throw ChangeError("declareKey: a transaction is open; declare keys before begin or after commit") }
         let source = try mutableSource(relation, "declare a key on")
         for a in attributes where !source.scheme.contains(a) {
-            throw ChangeError("key of \(source.sourceName): unknown attribute '\(a)'; the relation has \(source.scheme)")
+            throw ChangeError("key of \(source.sourceName): unknown attribute '\(a)'; the relation has \(source.scheme.listed())")
         }
         let positions = attributes.compactMap { source.scheme.index(of: $0) }
         var seen: [Row: Row] = [:]
@@ -205,7 +205,7 @@ public final class TransactionalDatabase {
             guard Set(row.keys) == Set(scheme.attributes) else {
                 let given = "[" + row.keys.sorted().map(\.name).joined(separator: ", ") + "]"
                 throw ChangeError("add to \(relation.name ?? "relation"): the row has attributes \(given) "
-                    + "but the relation has \(scheme)")
+                    + "but the relation has \(scheme.listed())")
             }
             ordered.append(Row(scheme.attributes.map { row[$0] ?? .null }))
         }
@@ -248,7 +248,7 @@ public final class TransactionalDatabase {
         try statement {
             for a in values.keys.sorted() where !relation.scheme.contains(a) {
                 throw ChangeError("update of \(relation.name ?? named ?? "relation"): unknown attribute '\(a)'; "
-                    + "the relation has \(relation.scheme)")
+                    + "the relation has \(relation.scheme.listed())")
             }
             if let source = relation.source {
                 let target = try mutableSource(relation, "update")

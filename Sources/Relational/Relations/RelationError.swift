@@ -16,7 +16,7 @@ public enum RelationError: Error, Equatable, CustomStringConvertible {
         case let .duplicateAttribute(a):
             return "attribute '\(a)' appears more than once"
         case let .unknownAttribute(a, scheme, context):
-            return "\(context): unknown attribute '\(a)'; the relation has \(scheme)"
+            return "\(context): unknown attribute '\(a)'; the relation has \(scheme.listed())"
         case let .schemeMismatch(operation, left, right):
             return "\(operation) needs operands with the same scheme, got \(left) and \(right)"
         case let .renameCollision(from, to, scheme):

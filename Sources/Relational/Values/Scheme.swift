@@ -45,4 +45,11 @@ public struct Scheme: Hashable, Sendable, CustomStringConvertible {
     public var description: String {
         "[" + attributes.map(\.name).joined(separator: ", ") + "]"
     }
+
+    /// The description for a message: past `limit` attributes the rest are counted, not
+    /// listed (a 100,000-column table's unknown-attribute message ran to 789 KB).
+    public func listed(atMost limit: Int = 40) -> String {
+        guard attributes.count > limit else { return description }
+        return "[" + attributes.prefix(limit).map(\.name).joined(separator: ", ") + ", and \(attributes.count - limit) more]"
+    }
 }

@@ -89,7 +89,7 @@ extension QueryParser {
         guard columns.count == target.scheme.count else {
             let missing = target.scheme.attributes.filter { !columns.contains($0) }.map(\.name)
             throw error("add to \(name): the attribute list misses \(missing.joined(separator: ", ")) "
-                + "(the relation has \(target.scheme))", at: open)
+                + "(the relation has \(target.scheme.listed()))", at: open)
         }
         let order = target.scheme.attributes.map { a in columns.firstIndex(of: a) ?? 0 }
         try expectSymbol("{", "to start the added rows")

@@ -353,7 +353,7 @@ struct QueryParser {
         guard !relation.scheme.contains(a) else { return }
         let names = relation.scheme.attributes.map(\.name)
         let suggestion = closestMatch(to: a.name, among: names).map { "; did you mean '\($0)'?" } ?? ""
-        throw error("\(context): unknown attribute \(Printable.quoted(a.name))\(suggestion) (the relation has \(relation.scheme))", at: token)
+        throw error("\(context): unknown attribute \(Printable.quoted(a.name))\(suggestion) (the relation has \(relation.scheme.listed()))", at: token)
     }
 
     /// Parses `body` one level of parentheses or `not` deeper; past the limit, the error
