@@ -3,7 +3,7 @@ import XCTest
 @testable import QueryEngine
 
 /// Issue 15, thirty-eighth session: the held-out case left open over 4× (seed 416 case 1549
-/// at `--rows 300`).
+/// at `--rows 300`) and one found then (seed 432 case 456).
 final class HuntClassFortyFirstRoundTests: HuntCaseTestCase {
     /// `shared = t1 join [a = d] t2 join t1` under `(shared join shared) select (c <= "A")`,
     /// beside the output `t2 join [d = b] t1`; `t1` 299 unindexed rows, every one meeting the
@@ -27,5 +27,33 @@ final class HuntClassFortyFirstRoundTests: HuntCaseTestCase {
         XCTAssertLessThanOrEqual(read, 20, "307 before case 7")
         XCTAssertEqual(try totalRead(query, [t1, t2], disable: ["late-subtree-copying"], alsoOutput: [beside]), 301)
         XCTAssertEqual(try totalRead(query, [t1, t2], preset: "seed", alsoOutput: [beside]), 301)
+    }
+
+    /// `((t3 join t1) rename [d -> c] select (a < 14) join t1 intersect (t1 join t2) rename
+    /// [d -> c, e -> d]) select (d == null)` (held-out seed 432 case 456 at `--rows 300`,
+    /// reduced): `t1` five rows, `t3` one key that none of them holds, `t2` 282 rows, 24 with
+    /// a null `e`. `select-pushdown` gave `t1` `d == null` from the join above the select and
+    /// `a < 14` from the inner join at the start; `t3`'s key then narrowed the inner join's
+    /// edge while `t1` still waited on `t1 join t2`, which gives its keys from `t2` alone. The
+    /// outer join, which had given its filter, narrows it only from the inner join's rows, so
+    /// it waits on that edge too (`late-subtree-copying` case 5): copied, the inner join's
+    /// `t1` reads nothing, and `false` reaches every other edge.
+    func testAGivenFilterThatNarrowsOnlyFromThisEdgesRowsWaitsOnIt() throws {
+        let t1 = try MemoryTable(name: "t1", columns: ["a", "b", "d"],
+                                 rows: [[65, 31, 42], [.null, 3, 27], [.null, .null, 10], [27, 7, 31], [41, 8, 52]],
+                                 indexedAttributes: ["b"])
+        let t3 = try MemoryTable(name: "t3", columns: ["d"], rows: [[5]], indexedAttributes: ["d"])
+        let rows: [[Value]] = (0..<282).map { (i: Int64) -> [Value] in
+            i % 12 == 0 ? [.integer(i), .null] : [.integer(i % 90), .integer(i)]
+        }
+        let t2 = try MemoryTable(name: "t2", columns: ["b", "e"], rows: rows, indexedAttributes: ["b", "e"])
+        let one = Relation(source: t1)
+        let left = try Relation(source: t3).join(one).rename(["d": "c"]).select("a" *< 14).join(one)
+        let right = try one.join(Relation(source: t2)).rename(["d": "c", "e": "d"])
+        let query = try left.intersection(right).select("d" *== .null)
+        let tables = [t1, t2, t3]
+        XCTAssertEqual(try totalRead(query, tables), 1, "6 before")
+        XCTAssertEqual(try totalRead(query, tables, disable: ["late-subtree-copying"]), 6)
+        XCTAssertEqual(try totalRead(query, tables, disable: ["select-pushdown"]), 1)
     }
 }

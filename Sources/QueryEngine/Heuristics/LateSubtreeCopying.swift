@@ -71,7 +71,7 @@ public final class LateSubtreeCopying: Heuristic {
         guard state.remainingParents > 0, copyable(child, run) else { return }
         if Self.reachesSource(child, filter, run, where: { $0.canFetchSelectively($1) && Self.deliversHalfAtMost($0, $1) })
             || narrowsToNothing(filter, along: edge, run)
-            || othersWaitOnThisEdge(child, besides: edge, state, run)
+            || othersWaitOnThisEdge(child, besides: edge, state, giving: run.providedFilter(along: edge).map { .all([$0, filter]) } ?? filter, run)
             && Self.deliversAQuarterAtMost(child, run.providedFilter(along: edge).map { .all([$0, filter]) } ?? filter, run)
             || narrowingIsLostBeforeActivation(filter, along: edge, run) {
             run.copySubtree(along: edge)
@@ -170,7 +170,7 @@ public final class LateSubtreeCopying: Heuristic {
         let state = run.filterState(of: child)
         if state.remainingParents >= 2 {
             // Otherwise the seed's `subtree-copying` decides.
-            if othersWaitOnThisEdge(child, besides: edge, state, run), Self.deliversAQuarterAtMost(child, filter, run),
+            if othersWaitOnThisEdge(child, besides: edge, state, giving: filter, run), Self.deliversAQuarterAtMost(child, filter, run),
                 !SubtreeCopying.reachesSelectiveSource(child, filter, run) {
                 run.copySubtree(along: edge)
             }
@@ -247,7 +247,7 @@ public final class LateSubtreeCopying: Heuristic {
     /// too when it has given nothing along its edge: it gave its filter where it could at
     /// activation, so what is left is a filter from rows (15/1679, 65 rows against 4).
     private func othersWaitOnThisEdge(_ child: NodeID, besides edge: Edge, _ state: FilterState,
-                                      _ run: any RunnerContext) -> Bool {
+                                      giving filter: Predicate, _ run: any RunnerContext) -> Bool {
         let graph = run.graph
         guard !state.isActive, graph[child].outputs.isEmpty, case .source = graph[child].operation else { return false }
         var waiting = 0
@@ -261,8 +261,41 @@ public final class LateSubtreeCopying: Heuristic {
             }
             waiting += 1
         }
+        // A parent that gave its filter but narrows it only from rows that need this edge's
+        // parent (a join over the edge's parent, given a select's predicate at the start)
+        // waits on this edge too. Issue 15, held-out seed 432 case 456 at `--rows 300`: `t1`
+        // (five rows) under `(t3 join t1) … select (a < 14) join t1` and `t1 join t2`, the
+        // outer join given `d == null` by `select-pushdown`; `t3`'s key, matching no row,
+        // narrowed the inner join's edge while `t1` waited on `t1 join t2`, and `t1` was read
+        // whole (6 rows against 1). Copied, the inner join completes empty and `false` follows.
+        // Only through this edge: an operand that also reads the child otherwise completes
+        // only once the child is drained, too late to narrow it (seed 360 case 1967: an
+        // intersection over a union whose other side joins the child; copied, the child's
+        // keyed rows were read twice, 67 rows → 95). And not when another parent gave about
+        // what this filter fetches: the original reads those rows anyway (seed 394 case
+        // 858: a join's keys on the source beside an intersection's select; 12 rows → 17).
+        if waitingOnThisEdge == 0 {
+            waitingOnThisEdge = graph[child].parents.filter { up in
+                up != edge && up.parent != edge.parent && run.hasProvided(along: up)
+                    && Self.narrowsOnlyFromRowsOf(edge, besides: up, graph, run)
+            }.count
+            if waitingOnThisEdge > 0, anotherGaveAsMuch(filter, besides: edge, run) { return false }
+        }
         let thisEdge = run.hasProvided(along: edge) ? 0 : 1
         return waitingOnThisEdge > 0 && waiting + thisEdge == state.remainingParents && copyable(child, run)
+    }
+
+    /// Whether `up.parent` makes its filter along `up` from an incomplete operand that reads
+    /// `edge.parent` and reads `edge`'s child through `edge` alone.
+    private static func narrowsOnlyFromRowsOf(_ edge: Edge, besides up: Edge, _ graph: PlanGraph,
+                                              _ run: any RunnerContext) -> Bool {
+        guard let others = operandsGivingAFilter(along: up, graph) else { return false }
+        let child = graph.child(at: edge)
+        return others.contains { operand in
+            let below = graph.child(at: Edge(parent: up.parent, operand: operand))
+            return !run.isComplete(below) && (below == edge.parent || graph.subtree(of: below, upTo: 256)?.contains(edge.parent) ?? true)
+                && !reads(child, from: below, besides: edge, graph)
+        }
     }
 
     /// Whether `up.parent` gives a filter along `up` only from other operands' rows, none of
