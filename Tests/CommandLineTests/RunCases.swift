@@ -69,7 +69,7 @@ enum RunCases {
         out.append(line("rep-exponent", 12, "repetitions: 2e0", expect: ["exp.yaml:12", "write '2e0' as 2"]))
         // Said what was found, not the 64-bit range.
         out.append(line("rows-quoted", 4, "  rows: [\"20\"]", expect: ["exp.yaml:4", "dataset.rows[0]", "found the text '20'; write the number without quotes"]))
-        out.append(line("rows-null", 4, "  rows: [null]", expect: ["exp.yaml:4", "dataset.rows[0]", "expected an integer, found null"]))
+        out.append(line("rows-null", 4, "  rows: [null]", expect: ["exp.yaml:4", "dataset.rows[0]", "empty entry (null)"]))
         out.append(line("rows-huge", 4, "  rows: [99999999999999999999999999]", expect: ["exp.yaml:4", "'99999999999999999999999999' is out of range"]))
         out.append(line("rep-bool", 12, "repetitions: true", expect: ["exp.yaml:12", "expected an integer, found 'true'"]))
         out.append(config("out-twice", text(), expect: ["--out is given twice"], extra: ["--out", "a", "--out", "b"]))
@@ -211,6 +211,10 @@ enum RunCases {
         out.append(line("rows-underscore", 4, "  rows: [1_0]", expect: ["dataset.rows[0]", "'1_0'"]))
         out.append(line("repetitions-binary", 12, "repetitions: 0b11", expect: ["exp.yaml:12:1", "repetitions", "'0b11'"]))
         out.append(line("repetitions-str-tag", 12, "repetitions: !!str 1", expect: ["repetitions", "tagged as text"]))
+        // A null list entry is said as such, not as a name containing `~`.
+        out.append(config("queries-null-entry", text([7: "queries: [~]", 8: nil, 9: nil]),
+                          expect: ["exp.yaml:7", "queries[0]", "empty entry (null)"]))
+        out.append(config("backend-null-entry", text([6: "backend: [memory, null]"]), expect: ["exp.yaml:6", "backend[1]", "null"]))
         out.append(BatteryCase("run/out-root", ["run", "exp.yaml", "--out", "/"], files: ["exp.yaml": text()], expect: ["--out"]))
         // A directory the system will not make (a read-only volume, here /proc) is named by its option.
         out.append(BatteryCase("run/out-unmakeable", ["run", "exp.yaml", "--out", "/proc/testbed-battery"], files: ["exp.yaml": text()],
