@@ -3,12 +3,14 @@ import XCTest
 
 /// A DuckDB helper that never answers: it writes its pid to `<script>.pid` (renamed into
 /// place, so a reader never sees it half-written), then sleeps without reading its input.
+/// A minute: long past the tests' waits, and short enough that a helper left running by a
+/// regression (holding the test's pipes open) ends the test's wait soon after.
 enum SleepingHelper {
     static let script = """
         import os, time
         open(__file__ + '.new', 'w').write(str(os.getpid()))
         os.rename(__file__ + '.new', __file__ + '.pid')
-        time.sleep(600)
+        time.sleep(60)
 
         """
 
