@@ -21,4 +21,13 @@ public enum DecimalText {
                 || b == UInt8(ascii: ".") || b == UInt8(ascii: "e") || b == UInt8(ascii: "E")
         }
     }
+
+    /// An integer as every integer input of the testbed is written (configs, options,
+    /// `--shard`): an optional minus sign, then `0` or digits without a leading zero. No
+    /// plus sign: `+5`, like `010`, is refused rather than read as 5.
+    public static func isDecimalInteger<S: StringProtocol>(_ text: S) -> Bool {
+        let digits = text.hasPrefix("-") ? text.dropFirst() : text[...]
+        guard let first = digits.first, digits.allSatisfy({ $0.isASCII && $0.isNumber }) else { return false }
+        return first != "0" || digits.count == 1
+    }
 }

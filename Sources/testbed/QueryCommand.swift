@@ -48,11 +48,12 @@ struct QueryCommand: ParsableCommand {
         }
         if verify {
             let evaluator = ReferenceEvaluator()
+            let results = run.results  // decodes every output's rows: once, not per output
             for (i, relation) in parsed.relations.enumerated() {
                 // Compared as lists sorted in the oracle's own order, not through Value's
                 // hashing, so a hashing bug cannot hide itself (as the fuzzer's checks do).
                 let expected = try evaluator.rows(of: relation)
-                let got = ReferenceOrder.sorted(run.results[i])
+                let got = ReferenceOrder.sorted(results[i])
                 if got.count != expected.count || !zip(got, expected).allSatisfy({ ReferenceOrder.equal($0, $1) }) {
                     let repeated = ReferenceOrder.duplicateCount(sorted: got)
                     writeToStandardError("testbed: output \(parsed.outputNames[i]) differs from the reference evaluator "

@@ -51,6 +51,7 @@ extension Testbed {
             }
             var command = try parseAsRoot()
             try RepeatedOptions.check(type(of: command), arguments: Array(CommandLine.arguments.dropFirst()))
+            try IntegerOptions.check(command, arguments: Array(CommandLine.arguments.dropFirst()))
             // Not for help (which ArgumentParser hands back as a command of its own).
             if !(command is Testbed), !String(describing: type(of: command)).contains("Help") { try checkTemporaryRoot() }
             try command.run()

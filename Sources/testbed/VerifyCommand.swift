@@ -305,7 +305,14 @@ private func commaSeparated<Element: ExpressibleByArgument & Equatable>(_ text: 
     var out: [Element] = []
     for part in text.split(separator: ",", omittingEmptySubsequences: false) {
         guard !part.isEmpty else { throw ValidationError("'\(text)' has an empty item; separate values by single commas") }
-        guard let value = Element(argument: String(part)) else { throw ValidationError("'\(part)' is not an integer") }
+        if !DecimalText.isDecimalInteger(part), let number = Int64(part).map(String.init) ?? UInt64(part).map(String.init) {
+            throw ValidationError("'\(part)' is not written in decimal digits; write \(number) (no plus sign or leading zero)")
+        }
+        guard let value = Element(argument: String(part)) else {
+            // A number, but not of the type: negative, or beyond its range.
+            throw ValidationError(Int64(part) != nil || DecimalText.isDecimalInteger(part)
+                ? "'\(part)' is out of this option's range" : "'\(part)' is not an integer")
+        }
         guard !out.contains(value) else { throw ValidationError("'\(part)' is listed twice") }
         out.append(value)
     }

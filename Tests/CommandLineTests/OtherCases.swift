@@ -16,6 +16,11 @@ enum OtherCases {
         gen("rows-overflow", ["--shape", "pets", "--rows", "99999999999999999999"], "--rows")
         gen("rows-text", ["--shape", "pets", "--rows", "many"], "--rows")
         gen("seed-neg", ["--shape", "pets", "--rows", "20", "--seed", "-2"], "--seed")
+        gen("rows-plus", ["--shape", "pets", "--rows", "+20", "--csv", "out"], "--rows: '+20' is not written in decimal digits")
+        gen("transactions-leading-zero", ["--shape", "documents", "--rows", "20", "--session", "ui-browse", "--transactions", "03", "--csv", "out"],
+            "--transactions: '03' is not written in decimal digits")
+        gen("session-param-plus", ["--shape", "documents", "--rows", "20", "--session", "import", "--session-param", "import-size=+3", "--changes-out", "c.txt"],
+            "import-size")
         gen("param-unknown", ["--shape", "pets", "--rows", "20", "--param", "colour=red"], "--param")
         gen("param-bad", ["--shape", "documents", "--rows", "20", "--param", "roots=-1"], "--param")
         gen("param-no-value", ["--shape", "documents", "--rows", "20", "--param", "roots="], "--param")
@@ -140,6 +145,8 @@ enum OtherCases {
         opt("sizes-max", ["--sizes", "9223372036854775807"], "--sizes")
         opt("sizes-zero", ["--sizes", "0"], "--sizes")
         opt("sizes-text", ["--sizes", "a,b"], "--sizes")
+        opt("sizes-plus", ["--sizes", "20,+200"], "'+200' is not written in decimal digits")
+        opt("seeds-negative", ["--seeds=1,-2"], "'-2' is out of this option's range")
         opt("sizes-empty", ["--sizes", ""], "--sizes")
         opt("seeds-neg", ["--seeds", "-1"], "--seeds")
         opt("random-zero", ["--random", "0"], "--random")
@@ -167,6 +174,8 @@ enum OtherCases {
     /// `hunt`'s own options (its grid and where it writes), checked before any hunting.
     static var hunt: [BatteryCase] {
         [
+            BatteryCase("hunt/max-reductions-leading-zero", ["hunt", "--random", "1", "--max-reductions", "03"],
+                        expect: ["--max-reductions: '03' is not written in decimal digits"]),
             BatteryCase("hunt/flagsets-twice", ["hunt", "--random", "1", "--flagsets", "all-on,all-on"], expect: ["--flagsets", "listed twice"]),
             BatteryCase("hunt/flagsets-empty-item", ["hunt", "--random", "1", "--flagsets", "all-on,,seed"], expect: ["--flagsets", "empty item"]),
             // Options of another mode were ignored without a word.

@@ -87,6 +87,13 @@ enum QueryCases {
             // A single-valued option or flag given twice is refused, not the last one taken.
             option("rows-exponent", ["--rows", "1e3"], "--rows <rows>'; it takes an integer in digits: write 1000")
             option("rows-fraction", ["--rows", "2.5"], "--rows <rows>'; it takes a whole number")
+            // Integers in decimal digits, as configs write them: these were read as 20 and 1.
+            option("rows-plus", ["--rows", "+20"], "--rows: '+20' is not written in decimal digits; write 20")
+            option("rows-plus-equals", ["--rows=+20"], "--rows: '+20' is not written in decimal digits")
+            option("rows-leading-zero", ["--rows", "020"], "--rows: '020' is not written in decimal digits")
+            option("seed-plus", ["--rows", "20", "--seed", "+1"], "--seed: '+1' is not written in decimal digits")
+            option("param-plus", ["--rows", "20", "--param", "max-depth=+3"], "--param max-depth: '+3' is not valid")
+            option("param-selected-leading-zero", ["--rows", "20", "--param", "selected=05"], "--param selected: '05' is not valid")
             option("rows-twice", ["--rows", "20", "--rows", "30"], "--rows is given twice ('--rows 20', then '--rows 30')")
             option("rows-twice-equals", ["--rows=20", "--seed", "1", "--rows", "20"], "--rows is given twice")
             option("preset-twice", ["--rows", "20", "--preset", "all-on", "--preset", "seed"], "--preset is given twice")

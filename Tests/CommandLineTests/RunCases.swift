@@ -69,7 +69,7 @@ enum RunCases {
         out.append(line("rep-exponent", 12, "repetitions: 2e0", expect: ["exp.yaml:12", "write '2e0' as 2"]))
         // Said what was found, not the 64-bit range.
         out.append(line("rows-quoted", 4, "  rows: [\"20\"]", expect: ["exp.yaml:4", "dataset.rows[0]", "found the text '20'; write the number without quotes"]))
-        out.append(line("rows-null", 4, "  rows: [null]", expect: ["exp.yaml:4", "dataset.rows[0]", "expected an integer, found null"]))
+        out.append(line("rows-null", 4, "  rows: [null]", expect: ["exp.yaml:4", "dataset.rows[0]", "empty entry (null)"]))
         out.append(line("rows-huge", 4, "  rows: [99999999999999999999999999]", expect: ["exp.yaml:4", "'99999999999999999999999999' is out of range"]))
         out.append(line("rep-bool", 12, "repetitions: true", expect: ["exp.yaml:12", "expected an integer, found 'true'"]))
         out.append(config("out-twice", text(), expect: ["--out is given twice"], extra: ["--out", "a", "--out", "b"]))
@@ -211,6 +211,27 @@ enum RunCases {
         out.append(line("rows-underscore", 4, "  rows: [1_0]", expect: ["dataset.rows[0]", "'1_0'"]))
         out.append(line("repetitions-binary", 12, "repetitions: 0b11", expect: ["exp.yaml:12:1", "repetitions", "'0b11'"]))
         out.append(line("repetitions-str-tag", 12, "repetitions: !!str 1", expect: ["repetitions", "tagged as text"]))
+        // A plus sign too: `+5` was read as 5 here while `--rows +5` is refused.
+        out.append(line("rows-plus", 4, "  rows: [+20]", expect: ["exp.yaml:4", "dataset.rows[0]", "'+20'", "plus sign"]))
+        out.append(line("repetitions-plus", 12, "repetitions: +1", expect: ["exp.yaml:12", "repetitions", "'+1'"]))
+        // A negative seed is a number out of the seed's range, not "not an integer".
+        out.append(line("seed-negative", 5, "  seed: -1", expect: ["exp.yaml:5:3", "dataset.seed", "'-1' is out of range"]))
+        // Shape parameters are text, read by the same decimal rule: `010` read as 10 (YAML
+        // 1.1's 8), `+5` as 5 and `!!int "3"` as 3, without a word.
+        let params = [5: "  seed: 1\n  params: {selected: @}"]
+        for (tag, value, expect) in [("params-octal", "010", ["exp.yaml:6", "dataset.params.selected", "'010'", "reads it as 8"]),
+                                     ("params-plus", "+5", ["dataset.params.selected", "'+5'", "reads it as 5"]),
+                                     ("params-int-tag", "!!int \"3\"", ["exp.yaml:6", "dataset.params.selected", "tagged"]),
+                                     ("params-quoted-octal", "\"010\"", ["exp.yaml:6", "dataset.params.selected", "'010' is not valid"]),
+                                     ("params-quoted-plus", "'+2'", ["dataset.params.max-depth", "decimal digits"])] {
+            let edits = params.mapValues { $0.replacingOccurrences(of: "selected", with: tag == "params-quoted-plus" ? "max-depth" : "selected")
+                .replacingOccurrences(of: "@", with: value) }
+            out.append(config(tag, text(edits), expect: expect))
+        }
+        // A null list entry is said as such, not as a name containing `~`.
+        out.append(config("queries-null-entry", text([7: "queries: [~]", 8: nil, 9: nil]),
+                          expect: ["exp.yaml:7", "queries[0]", "empty entry (null)"]))
+        out.append(config("backend-null-entry", text([6: "backend: [memory, null]"]), expect: ["exp.yaml:6", "backend[1]", "null"]))
         out.append(BatteryCase("run/out-root", ["run", "exp.yaml", "--out", "/"], files: ["exp.yaml": text()], expect: ["--out"]))
         // A directory the system will not make (a read-only volume, here /proc) is named by its option.
         out.append(BatteryCase("run/out-unmakeable", ["run", "exp.yaml", "--out", "/proc/testbed-battery"], files: ["exp.yaml": text()],
@@ -218,7 +239,8 @@ enum RunCases {
         out.append(BatteryCase("run/out-file", ["run", "exp.yaml", "--out", "exp.yaml"], files: ["exp.yaml": text()], expect: ["--out"]))
         out.append(BatteryCase("run/out-ctrl", ["run", "exp.yaml", "--out", "r\u{1b}un"], files: ["exp.yaml": text()], expect: ["--out"]))
         for (tag, value) in [("shard-zero", "0/2"), ("shard-beyond", "3/2"), ("shard-text", "x"), ("shard-neg", "-1/2"),
-                             ("shard-overflow", "1/99999999999999999999"), ("shard-empty", ""), ("shard-zero-total", "1/0")] {
+                             ("shard-overflow", "1/99999999999999999999"), ("shard-empty", ""), ("shard-zero-total", "1/0"),
+                             ("shard-plus", "+1/2"), ("shard-plus-total", "1/+2"), ("shard-leading-zero", "01/2")] {
             out.append(BatteryCase("run/" + tag, ["run", "exp.yaml", "--shard", value], files: ["exp.yaml": text()], expect: ["--shard"]))
         }
         out.append(BatteryCase("run/resume-missing-dir", ["run", "exp.yaml", "--resume", "--out", "nothere"], files: ["exp.yaml": text()],

@@ -21,11 +21,12 @@ final class SignalCleanupTests: XCTestCase {
 
     /// Starts `testbed arguments` in the work directory, waits until `ready` holds (the
     /// temporary exists), sends `signal`, and returns the exit status as a shell reports it.
-    private func interrupt(_ arguments: [String], by signal: Int32, when ready: () -> Bool) throws -> Int32 {
+    private func interrupt(_ arguments: [String], by signal: Int32, environment: [String: String] = [:],
+                           when ready: () -> Bool) throws -> Int32 {
         let process = Process()
         (process.executableURL, process.arguments) = try Battery.signalledCommand(arguments)
         process.currentDirectoryURL = URL(fileURLWithPath: work)
-        process.environment = ProcessInfo.processInfo.environment.merging(["TMPDIR": tmp]) { $1 }
+        process.environment = ProcessInfo.processInfo.environment.merging(["TMPDIR": tmp].merging(environment) { $1 }) { $1 }
         process.standardOutput = FileHandle.nullDevice
         XCTAssertTrue(FileManager.default.createFile(atPath: errors, contents: nil))
         let errorFile = try FileHandle(forWritingTo: URL(fileURLWithPath: errors))
@@ -152,5 +153,24 @@ final class SignalCleanupTests: XCTestCase {
         XCTAssertEqual(status, 128 + SIGINT)
         XCTAssertEqual(entries(work), ["given"])
         XCTAssertEqual(entries(work + "/given"), [])
+    }
+
+    /// The DuckDB helper runs in a process group of its own (so that Ctrl-C reaches only the
+    /// testbed): a helper that does not read its input outlived a testbed ended by a signal.
+    func testAQueryStoppedWhileItsDuckDBHelperStartsKillsTheHelper() throws {
+        try SleepingHelper.requireDuckDB()
+        let helper = (work as NSString).deletingLastPathComponent + "/sleeper.py"
+        try SleepingHelper.script.write(toFile: helper, atomically: true, encoding: .utf8)
+        for signal in [SIGTERM, SIGINT] {
+            unlink(helper + ".pid")
+            let status = try interrupt(["query", "selected-document-parent", "--rows", "20", "--engine", "duckdb"], by: signal,
+                                       environment: ["TESTBED_DUCKDB_HELPER": helper]) {
+                FileManager.default.fileExists(atPath: helper + ".pid")
+            }
+            XCTAssertEqual(status, 128 + signal)
+            let pid = try SleepingHelper.pid(of: helper)
+            XCTAssertNotEqual(kill(pid, 0), 0, "the helper \(pid) outlived the testbed")
+            if kill(pid, 0) == 0 { kill(pid, SIGKILL) }
+        }
     }
 }

@@ -147,6 +147,10 @@ final class ParserTests: XCTestCase {
             "'documents' is a table name; an output may not take it", catalog: c)
         assertQueryError("output documents join [id = owner] selected_documents", line: 1, column: 29,
             "join (right operand): unknown attribute 'owner' (the relation has [id])", catalog: c)
+        // A pair given twice was accepted, though `rename` refuses an attribute renamed twice.
+        assertQueryError("output documents join [id = id, id = id] selected_documents", line: 1, column: 33,
+            "the join pair 'id = id' is given twice; give each pair once", catalog: c)
+        XCTAssertNoThrow(try Query.parse("output documents join [id = id, parent_id = id] selected_documents", catalog: c))
         assertQueryError("output documents rename [name -> id]", line: 1, column: 18,
             "rename 'name' -> 'id' collides with existing attribute 'id' in [id, name, parent_id]", catalog: c)
         assertQueryError("output documents project [select]", line: 1, column: 27,

@@ -20,27 +20,43 @@ public final class DuckDBClient {
     private var closed = false
 
     /// Starts the helper with `python` and checks the protocol version.
-    public init(python: String, script: String, label: String = "duckdb") throws {
+    public convenience init(python: String, script: String, label: String = "duckdb") throws {
+        try self.init(setup: DuckDBHelperSetup(python: python, script: script), label: label)
+    }
+
+    /// Starts the helper as `setup` says and checks the protocol version. A helper that does
+    /// not answer the first request properly, or not within the start-up timeout, is the
+    /// engine missing (the setup names the wrong thing), and is killed.
+    public init(setup: DuckDBHelperSetup, label: String = "duckdb") throws {
         self.label = label
+        let script = setup.script
         guard access(script, R_OK) == 0 else {
             throw EngineError.missing(engine: label, "the DuckDB helper script \(script) is not there (set TESTBED_DUCKDB_HELPER to its path)")
         }
         do {
-            process = try ChildProcess(arguments: [python, script], ownProcessGroup: true)
+            process = try ChildProcess(arguments: [setup.python, script], ownProcessGroup: true)
         } catch {
-            throw EngineError.missing(engine: label, "cannot start \(python): \(error); install Python 3 and run `bash scripts/setup.sh --engines`")
+            throw EngineError.missing(engine: label, "cannot start \(setup.pythonName): \(error); install Python 3 and run `bash scripts/setup.sh --engines`")
         }
         let hello: JSON
-        do { hello = try DuckDBClient.send(process, ["op": .string("hello")], id: 0, label: label) } catch {
-            process.finish(grace: 2)
+        do {
+            hello = try DuckDBClient.send(process, ["op": .string("hello")], id: 0, label: label, within: Double(setup.startTimeout))
+        } catch {
+            process.finish(grace: 0)
+            if let timeout = error as? ChildProcessError, timeout.timedOut {
+                throw EngineError.missing(engine: label, "\(setup.scriptName), run by \(setup.pythonName), did not answer within "
+                    + "\(setup.startTimeout) s of starting (\(DuckDBHelperSetup.timeoutVariable) sets the limit)")
+            }
             if let engineError = error as? EngineError, case let .failed(_, text) = engineError, text.contains("not installed") {
                 throw EngineError.missing(engine: label, text)
             }
-            throw EngineError.startup(engine: label, "\(error)")
+            var why = "\(error)"
+            if let engineError = error as? EngineError, case let .failed(_, text) = engineError { why = text }
+            throw EngineError.missing(engine: label, "\(setup.scriptName), run by \(setup.pythonName), did not start as the DuckDB helper: \(why)")
         }
         guard hello["protocol"]?.int == 1 else {
             process.finish(grace: 2)
-            throw EngineError.startup(engine: label, "\(script) speaks protocol \(hello["protocol"]?.text ?? "?"), this client 1")
+            throw EngineError.missing(engine: label, "\(setup.scriptName) speaks protocol \(hello["protocol"]?.text ?? "?"), this client 1")
         }
         version = hello["duckdb"]?.string ?? "?"
         self.python = hello["python"]?.string ?? "?"
@@ -59,13 +75,20 @@ public final class DuckDBClient {
     /// The helper's process id (tests kill it to check the error).
     public var processID: Int32 { process.pid }
 
-    private static func send(_ process: ChildProcess, _ request: [String: JSON], id: Int64, label: String) throws -> JSON {
+    /// Sends `request` and reads its answer; with `seconds`, an answer later than that is a
+    /// `ChildProcessError` whose `timedOut` is set.
+    private static func send(
+        _ process: ChildProcess, _ request: [String: JSON], id: Int64, label: String, within seconds: Double? = nil
+    ) throws -> JSON {
         var request = request
         request["id"] = .integer(id)
         do { try process.writeLine(JSON.object(request).text) } catch {
+            // A signal's cleanup killed the helper: the process is dying of the signal.
+            SignalCleanup.shared.parkIfDying()
             throw EngineError.failed(engine: label, "the DuckDB helper stopped (\(error)); its error, if any, is above")
         }
-        guard let line = try process.readLine() else {
+        guard let line = try process.readLine(within: seconds) else {
+            SignalCleanup.shared.parkIfDying()
             throw EngineError.failed(engine: label, "the DuckDB helper (\(process.arguments.joined(separator: " "))) exited; "
                 + "its error, if any, is above (is duckdb installed? `bash scripts/setup.sh --engines`)")
         }

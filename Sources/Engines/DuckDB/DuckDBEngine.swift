@@ -46,8 +46,9 @@ public final class DuckDBEngine: BaselineEngine {
 
     public init(label: String, settings: EngineSettings) throws {
         self.label = label
-        let (python, script) = DuckDBEngine.paths()
-        client = try DuckDBClient(python: python, script: script, label: label)
+        let setup: DuckDBHelperSetup
+        do { setup = try DuckDBHelperSetup.fromEnvironment() } catch { throw EngineError.missing(engine: label, error.description) }
+        client = try DuckDBClient(setup: setup, label: label)
         do {
             try client.setThreads(Int(settings["threads"] ?? "1") ?? 1)
             if let names = settings["disabled_optimizers"] {
@@ -69,7 +70,7 @@ public final class DuckDBEngine: BaselineEngine {
         let types = try tables.map { try DuckDBClient.columnTypes(of: $0, label: label) }
         var template = Array((DuckDBEngine.temporaryRoot + "/testbed-duckdb-XXXXXX").utf8CString)
         guard let made = mkdtemp(&template) else {
-            let origin = DuckDBEngine.environment("TMPDIR") == nil ? "" : " (TMPDIR)"
+            let origin = DuckDBHelperSetup.environment("TMPDIR") == nil ? "" : " (TMPDIR)"
             throw EngineError.missing(
                 engine: label, "cannot create a temporary directory under '\(DuckDBEngine.temporaryRoot)'\(origin): \(String(cString: strerror(errno)))")
         }
@@ -124,46 +125,11 @@ public final class DuckDBEngine: BaselineEngine {
 
     public func stop() { client.close() }
 
-    // MARK: Where the helper is
+    static var temporaryRoot: String { DuckDBHelperSetup.environment("TMPDIR") ?? "/tmp" }
 
-    /// The Python interpreter (`TESTBED_PYTHON`, else `python3`) and the helper script
-    /// (`TESTBED_DUCKDB_HELPER`, else `scripts/engines/duckdb_helper.py` under the current
-    /// directory, else in the source tree this binary was built from).
-    static func paths() -> (python: String, script: String) {
-        let python = environment("TESTBED_PYTHON") ?? "python3"
-        if let script = environment("TESTBED_DUCKDB_HELPER") { return (python, script) }
-        let relative = "scripts/engines/duckdb_helper.py"
-        if access(relative, R_OK) == 0 { return (python, relative) }
-        var path = #filePath
-        for _ in 0..<4 {
-            if let slash = path.lastIndex(of: "/") { path = String(path[..<slash]) }
-        }
-        return (python, path + "/" + relative)
-    }
-
-    static var temporaryRoot: String { environment("TMPDIR") ?? "/tmp" }
-
-    static func environment(_ name: String) -> String? {
-        guard let value = getenv(name) else { return nil }
-        let text = String(cString: value)
-        return text.isEmpty ? nil : text
-    }
-
-    /// nil when the helper script is there and Python imports duckdb, else why not.
+    /// nil when the environment names a helper script and a Python 3 that imports duckdb
+    /// (`DuckDBHelperSetup`), else why not.
     static func missing() -> String? {
-        let (python, script) = paths()
-        guard access(script, R_OK) == 0 else {
-            return "the DuckDB helper script \(script) is not there (set TESTBED_DUCKDB_HELPER to its path)"
-        }
-        let status = run([python, "-c", "import duckdb"])
-        if status == 0 { return nil }
-        return (status == 127 ? "\(python) is not on PATH" : "the duckdb Python package is not installed for \(python)")
-            + "; install it with `bash scripts/setup.sh --engines` (pip install duckdb)"
-    }
-
-    /// Runs a program quietly and returns its exit status (127 when it cannot start).
-    private static func run(_ arguments: [String]) -> Int32 {
-        guard let child = try? ChildProcess(arguments: arguments, quiet: true) else { return 127 }
-        return child.finish()
+        do { return try DuckDBHelperSetup.fromEnvironment().checkInterpreter() } catch { return error.description }
     }
 }

@@ -86,6 +86,10 @@ public enum ConfigLoader {
             return "expected an integer written in digits; write '\(text)' as \(Int64(number))"
         }
         if ["", "~", "null", "Null", "NULL"].contains(text) { return "expected an integer, found null" }
+        // A number, but not of the type: said as out of range, not as "not an integer".
+        if let integer = Int64(text), integer < 0, String(describing: type) == "UInt64" {
+            return "\(Printable.quoted(text)) is out of range; expected an integer from 0 to \(UInt64.max)"
+        }
         return "expected an integer, found \(Printable.excerpt(text))"
     }
 

@@ -25,7 +25,29 @@ enum IntegerSpelling {
                 return (path, message)
             }
         }
+        for path in parameterPaths {
+            guard case let .mapping(parameters)? = NodeLocator.node(at: path, in: root) else { continue }
+            for (key, value) in parameters {
+                guard let name = key.scalar?.string, let message = parameterProblem(value) else { continue }
+                return (path + [name], message)
+            }
+        }
         return nil
+    }
+
+    /// `dataset.params` and `changes.params` hold text, handed to the shape or session,
+    /// which reads an integer by the same decimal rule. What YAML would make of a value is
+    /// refused where the config says it: a plain `010` (YAML 1.1's 8) or a value tagged as
+    /// another type (`!!int "3"`, whose text was taken as it stood).
+    private static let parameterPaths: [[String]] = [["dataset", "params"], ["changes", "params"]]
+
+    private static func parameterProblem(_ node: Node) -> String? {
+        guard case let .scalar(scalar) = node, scalar.tag.rawValue != Tag.Name.str.rawValue else { return nil }
+        let text = scalar.string
+        if scalar.style == .singleQuoted || scalar.style == .doubleQuoted {
+            return "a parameter's value is text, but \(Printable.quoted(text)) is tagged \(scalar.tag.rawValue); remove the tag"
+        }
+        return problem(node)
     }
 
     private static func problem(_ node: Node) -> String? {
@@ -35,15 +57,8 @@ enum IntegerSpelling {
             return "expected an integer, found \(Printable.quoted(text)) tagged as text (!!str); remove the tag"
         }
         // What Yams would read as an integer, written otherwise than in decimal digits.
-        guard let read = Int64.construct(from: scalar), !isDecimal(text) else { return nil }
+        guard let read = Int64.construct(from: scalar), !DecimalText.isDecimalInteger(text) else { return nil }
         return "expected an integer written in decimal digits, found \(Printable.quoted(text)) (YAML 1.1 reads it as \(read)); "
-            + "write it without a leading zero, base prefix, underscores or colons"
-    }
-
-    /// An optional sign, then `0` or digits without a leading zero.
-    private static func isDecimal(_ text: String) -> Bool {
-        let digits = text.hasPrefix("-") || text.hasPrefix("+") ? text.dropFirst() : Substring(text)
-        guard let first = digits.first, digits.allSatisfy({ $0.isASCII && $0.isNumber }) else { return false }
-        return first != "0" || digits.count == 1
+            + "write it without a plus sign, leading zero, base prefix, underscores or colons"
     }
 }

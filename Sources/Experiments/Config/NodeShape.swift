@@ -1,6 +1,6 @@
 import Yams
 
-/// Two shapes of YAML the config's decoder does not catch, checked before anything walks the
+/// Shapes of YAML the config's decoder does not catch, checked before anything walks the
 /// tree:
 ///
 /// - Aliases that expand a small text into a huge tree (each level's list naming the level
@@ -9,6 +9,8 @@ import Yams
 ///   `nodeLimit` nodes, counted as expanded, and the count stops there.
 /// - A mapping key that is not a scalar (`? [a, b]: c`): the decoder dropped it without a
 ///   word, so a misspelt flag set written so vanished from the run.
+/// - A list entry that is null (`queries: [~]`, an empty `- `): read as the text `~` or
+///   `null`, it was refused for the characters of a name it never meant to be.
 enum NodeShape {
     /// Far above any real config: the catalog's largest experiment has a few hundred nodes.
     static let nodeLimit = 100_000
@@ -35,12 +37,21 @@ enum NodeShape {
             }
         case let .sequence(items):
             for (index, item) in items.enumerated() {
+                if isNull(item) {
+                    return (path + ["[\(index)]"], "an empty entry (null) in a list; write its value, or remove the entry")
+                }
                 if let found = walk(item, path + ["[\(index)]"], &budget) { return found }
             }
         case .scalar, .alias:
             break
         }
         return nil
+    }
+
+    /// A plain `~`, `null` or nothing, not tagged as text.
+    private static func isNull(_ node: Node) -> Bool {
+        guard case let .scalar(scalar) = node, scalar.style == .plain || scalar.style == .any else { return false }
+        return scalar.tag.rawValue != Tag.Name.str.rawValue && ["", "~", "null", "Null", "NULL"].contains(scalar.string)
     }
 
     private static func kind(of node: Node) -> String {

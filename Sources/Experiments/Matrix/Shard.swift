@@ -1,3 +1,5 @@
+import FileSupport
+
 /// `--shard K/N`: the cells whose position in the canonical order is K-1 modulo N. Dealing
 /// cells round-robin spreads every size over every shard, so shards take similar time.
 public struct Shard: Equatable, Sendable, CustomStringConvertible {
@@ -14,8 +16,9 @@ public struct Shard: Equatable, Sendable, CustomStringConvertible {
     /// Parses `K/N` with 1 ≤ K ≤ N.
     public init(parsing text: String) throws {
         let parts = text.split(separator: "/", omittingEmptySubsequences: false)
-        guard parts.count == 2, let k = Int(parts[0]), let n = Int(parts[1]), n >= 1, k >= 1, k <= n else {
-            throw ExperimentFailure.usage("--shard '\(text)': expected K/N with 1 <= K <= N, e.g. 2/4")
+        guard parts.count == 2, parts.allSatisfy(DecimalText.isDecimalInteger),
+              let k = Int(parts[0]), let n = Int(parts[1]), n >= 1, k >= 1, k <= n else {
+            throw ExperimentFailure.usage("--shard '\(text)': expected K/N in decimal digits with 1 <= K <= N, e.g. 2/4")
         }
         self.init(index: k, count: n)
     }

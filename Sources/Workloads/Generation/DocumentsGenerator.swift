@@ -73,7 +73,7 @@ struct DocumentsGenerator: ShapeGenerator {
             selection = .subtree
         } else if selectedText == "root" {
             selection = .root
-        } else if let k = Int(selectedText), k >= 1, k <= rows {
+        } else if let k = ShapeParameters.decimalInteger(selectedText), k >= 1, k <= rows {
             selection = .count(k)
         } else {
             throw WorkloadError.badParameter(

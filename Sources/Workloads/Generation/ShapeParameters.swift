@@ -44,7 +44,7 @@ public struct ShapeParameters: Sendable, Equatable, CustomStringConvertible {
     /// no parameter can overflow arithmetic or ask for unbounded work.
     func integer(_ key: String, default value: Int, minimum: Int = 0, maximum: Int) throws -> Int {
         guard let text = values[key] else { return value }
-        guard let n = Int(text), n >= minimum, n <= maximum else {
+        guard let n = Self.decimalInteger(text), n >= minimum, n <= maximum else {
             throw WorkloadError.outOfRange(name: key, value: text, minimum: minimum, maximum: maximum)
         }
         return n
@@ -70,10 +70,16 @@ public struct ShapeParameters: Sendable, Equatable, CustomStringConvertible {
     /// A count (`40`) or a fraction of `total` (`0.01`, at least 1 when positive).
     func countOrFraction(_ key: String, default value: Int, of total: Int) throws -> Int {
         guard let text = values[key] else { return value }
-        if let n = Int(text), n >= 1 { return n }
+        if let n = Self.decimalInteger(text), n >= 1 { return n }
         if text.contains("."), let f = DecimalText.double(text), f > 0, f <= 1 {
             return max(1, Int((Double(total) * f).rounded()))
         }
         throw WorkloadError.badParameter(name: key, value: text, expected: "a count >= 1 or a fraction in (0, 1] such as 0.01")
+    }
+
+    /// `text` as an integer when written as every integer of the testbed is: `+5` and `010`
+    /// were read as 5 and 10 here, while a config's integer keys refuse them.
+    static func decimalInteger(_ text: String) -> Int? {
+        DecimalText.isDecimalInteger(text) ? Int(text) : nil
     }
 }

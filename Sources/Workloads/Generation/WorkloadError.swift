@@ -47,7 +47,8 @@ public enum WorkloadError: Error, Equatable, CustomStringConvertible {
         case let .badParameter(name, value, expected):
             return (name, value.isEmpty ? "expected \(expected)" : "'\(value)' is not valid; expected \(expected)")
         case let .outOfRange(name, value, minimum, maximum):
-            return (name, "'\(value)' is not valid; expected an integer from \(minimum) to \(maximum)")
+            let spelling = Int(value) != nil && !DecimalText.isDecimalInteger(value) ? " written in decimal digits (no plus sign or leading zero)" : ""
+            return (name, "'\(value)' is not valid; expected an integer from \(minimum) to \(maximum)\(spelling)")
         case let .repeatedParameter(name, first, second):
             return (name, "given twice ('\(first)', then '\(second)'); give it once")
         case .unknownShape, .unknownParameter, .malformedParameter, .impossible, .output, .insufficientMemory:

@@ -210,6 +210,9 @@ struct QueryParser {
                     let (l, lt) = try expectName("an attribute of the left operand")
                     try expectSymbol("=", "between the attributes of a join pair")
                     let (r, rt) = try expectName("an attribute of the right operand")
+                    if list.contains(where: { $0.0 == JoinPair(Attribute(l), Attribute(r)) }) {
+                        throw error("the join pair \(Printable.quoted(l + " = " + r)) is given twice; give each pair once", at: lt)
+                    }
                     list.append((JoinPair(Attribute(l), Attribute(r)), lt, rt))
                 } while current.isSymbol(",")
                 try expectSymbol("]", "or ',' in the join's attribute pairs")

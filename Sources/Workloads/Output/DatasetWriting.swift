@@ -25,8 +25,8 @@ extension Shape {
     /// stream holding one byte a pet (for the content hash, which needs value order). Every
     /// other combination needs the whole dataset in memory first. Either way the memory
     /// this takes is estimated first and refused (`WorkloadError.insufficientMemory`) when
-    /// it does not fit. The output is written to a temporary sibling and renamed into place,
-    /// so a failure leaves nothing behind.
+    /// it does not fit. The output is written to a temporary and renamed into place (into an
+    /// empty directory given, see `publishDirectory`), so a failure leaves nothing behind.
     public func write(
         rows: Int, seed: UInt64, parameters: ShapeParameters = ShapeParameters(), to output: DatasetOutput?,
         chunkRows: Int = StreamingTableWriter.defaultChunkRows, memory: MachineMemory = .current()
@@ -108,6 +108,11 @@ extension DatasetOutput {
     }
 
     private static func requireParent(of path: String, option: String) throws {
+        // Found only when the dataset, generated, could not be renamed onto the link.
+        if FileSystem.isSymbolicLink(path) {
+            throw WorkloadError.output("\(option): \(Printable.quoted(path)) is a symbolic link; give the directory itself "
+                + "(or the link with a trailing '/')")
+        }
         var trimmed = path
         while trimmed.count > 1 && trimmed.hasSuffix("/") { trimmed.removeLast() }
         // The output is written beside its place and renamed onto it, which a path ending in
@@ -121,38 +126,5 @@ extension DatasetOutput {
             throw WorkloadError.output(
                 "\(option): \(Printable.quoted(path)) cannot be created: its directory \(Printable.quoted(parent)) does not exist")
         }
-    }
-}
-
-/// Fills a fresh temporary sibling of `directory` and renames it into place, so a reader never
-/// sees a half-written dataset. `directory` must be missing or empty. On any failure the
-/// temporary directory is removed with `remove` and the error says that nothing was left;
-/// a signal that ends the process meanwhile removes it too.
-func publishDirectory<T>(
-    _ directory: String, describedAs what: String, removing remove: (String) -> Void,
-    fill: (_ temporary: String) throws -> T
-) throws -> T {
-    switch FileSystem.kind(of: directory) {
-    case .missing: break
-    case .directory where FileSystem.isEmptyDirectory(directory): break
-    case .directory: throw WorkloadError.output("'\(directory)' already exists and is not empty; choose a new directory")
-    default: throw WorkloadError.output("'\(directory)' exists and is not a directory")
-    }
-    let temporary = FileSystem.temporarySibling(of: directory)
-    do {
-        // Registered before it is made, so no signal can leave it behind.
-        let result = try SignalCleanup.shared.removing(temporary) {
-            try FileSystem.makeDirectory(temporary)
-            return try fill(temporary)
-        }
-        if FileSystem.kind(of: directory) == .directory { FileSystem.removeEmptyDirectory(directory) }
-        try FileSystem.rename(temporary, to: directory)
-        return result
-    } catch let error as WorkloadError {
-        remove(temporary)
-        throw error
-    } catch {
-        remove(temporary)
-        throw WorkloadError.output("cannot write \(what) \(Printable.quoted(directory)) (nothing was left behind): \(error)")
     }
 }

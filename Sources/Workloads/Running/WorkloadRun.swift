@@ -86,9 +86,12 @@ public final class LoadedDataset {
 /// Text for `testbed query`: each output as a table, then the counters.
 public func renderRun(_ query: Query, _ run: QueryRun) -> String {
     var out = ""
-    let names = query.outputNames  // computed once: per output it made 1,000 outputs quadratic
+    // Both computed once: per output, each made many outputs quadratic (`results` decodes
+    // every output's rows each time it is read).
+    let names = query.outputNames
+    let results = run.results
     for (i, output) in query.outputs.enumerated() {
-        let rows = i < run.results.count ? run.results[i] : []
+        let rows = i < results.count ? results[i] : []
         out += "== \(names[i]) (\(rows.count) row\(rows.count == 1 ? "" : "s"))\n"
         out += TablePrinter.render(scheme: output.relation.scheme, rows: rows)
         out += "\n"
