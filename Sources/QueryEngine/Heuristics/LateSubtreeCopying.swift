@@ -69,10 +69,10 @@ public final class LateSubtreeCopying: Heuristic {
             return
         }
         guard state.remainingParents > 0, copyable(child, run) else { return }
+        let narrowed = run.providedFilter(along: edge).map { Predicate.all([$0, filter]) } ?? filter
         if Self.reachesSource(child, filter, run, where: { $0.canFetchSelectively($1) && Self.deliversHalfAtMost($0, $1) })
             || narrowsToNothing(filter, along: edge, run)
-            || othersWaitOnThisEdge(child, besides: edge, state, giving: run.providedFilter(along: edge).map { .all([$0, filter]) } ?? filter, run)
-            && Self.deliversAQuarterAtMost(child, run.providedFilter(along: edge).map { .all([$0, filter]) } ?? filter, run)
+            || othersWaitOnThisEdge(child, besides: edge, state, giving: narrowed, run) && Self.deliversAQuarterAtMost(child, narrowed, run)
             || narrowingIsLostBeforeActivation(filter, along: edge, run) {
             run.copySubtree(along: edge)
         }
@@ -246,6 +246,7 @@ public final class LateSubtreeCopying: Heuristic {
     /// 20 unindexed: 21 rows against 1). An other parent already active counts as waiting
     /// too when it has given nothing along its edge: it gave its filter where it could at
     /// activation, so what is left is a filter from rows (15/1679, 65 rows against 4).
+    /// `filter`: what `edge` holds once the filter being given or narrowed is in place.
     private func othersWaitOnThisEdge(_ child: NodeID, besides edge: Edge, _ state: FilterState,
                                       giving filter: Predicate, _ run: any RunnerContext) -> Bool {
         let graph = run.graph
