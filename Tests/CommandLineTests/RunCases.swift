@@ -211,6 +211,7 @@ enum RunCases {
         out.append(line("rows-underscore", 4, "  rows: [1_0]", expect: ["dataset.rows[0]", "'1_0'"]))
         out.append(line("repetitions-binary", 12, "repetitions: 0b11", expect: ["exp.yaml:12:1", "repetitions", "'0b11'"]))
         out.append(line("repetitions-str-tag", 12, "repetitions: !!str 1", expect: ["repetitions", "tagged as text"]))
+        out.append(line("seed-float-tag", 5, "  seed: !!float 3", expect: ["exp.yaml:5", "dataset.seed", "tagged tag:yaml.org,2002:float"]))
         // A plus sign too: `+5` was read as 5 here while `--rows +5` is refused.
         out.append(line("rows-plus", 4, "  rows: [+20]", expect: ["exp.yaml:4", "dataset.rows[0]", "'+20'", "plus sign"]))
         out.append(line("repetitions-plus", 12, "repetitions: +1", expect: ["exp.yaml:12", "repetitions", "'+1'"]))

@@ -56,6 +56,11 @@ enum IntegerSpelling {
         if scalar.tag.rawValue == Tag.Name.str.rawValue, Int64(text) != nil {
             return "expected an integer, found \(Printable.quoted(text)) tagged as text (!!str); remove the tag"
         }
+        // Another explicit tag (`!!float 3`) was read as the integer its text spells.
+        if scalar.tag.rawValue == Tag.Name.float.rawValue || scalar.tag.rawValue == Tag.Name.bool.rawValue
+            || scalar.tag.rawValue == Tag.Name.null.rawValue {
+            return "expected an integer, found \(Printable.quoted(text)) tagged \(scalar.tag.rawValue); remove the tag"
+        }
         // What Yams would read as an integer, written otherwise than in decimal digits.
         guard let read = Int64.construct(from: scalar), !DecimalText.isDecimalInteger(text) else { return nil }
         return "expected an integer written in decimal digits, found \(Printable.quoted(text)) (YAML 1.1 reads it as \(read)); "
