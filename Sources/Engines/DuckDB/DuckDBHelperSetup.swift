@@ -117,10 +117,9 @@ public struct DuckDBHelperSetup: Sendable {
         return text.isEmpty ? nil : text
     }
 
-    /// Decimal digits without a leading zero or sign, as the testbed's other integers.
+    /// Decimal digits without a leading zero or sign, by the testbed's one integer rule.
     private static func wholeNumber(_ text: String) -> Int? {
-        guard let first = text.first, first != "0" || text.count == 1,
-              text.allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
+        guard !text.hasPrefix("-"), DecimalText.isDecimalInteger(text) else { return nil }
         return Int(text)
     }
 
@@ -129,28 +128,30 @@ public struct DuckDBHelperSetup: Sendable {
         if !name.contains("/") {
             let path = environment("PATH") ?? "/usr/bin:/bin"
             let found = path.split(separator: ":").contains { directory in
-                var info = stat()
                 let candidate = "\(directory)/\(name)"
-                return stat(candidate, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG && access(candidate, X_OK) == 0
+                return FileSystem.kind(of: candidate) == .file && access(candidate, X_OK) == 0
             }
             return found ? nil : "is not on PATH"
         }
-        var info = stat()
-        guard stat(name, &info) == 0 else { return "cannot be run: \(String(cString: strerror(errno)))" }
-        if (info.st_mode & S_IFMT) == S_IFDIR { return "is a directory, not a program" }
-        guard (info.st_mode & S_IFMT) == S_IFREG else { return "is not a regular file" }
-        guard access(name, X_OK) == 0 else { return "is not executable" }
-        return nil
+        return notARegularFile(name, access: X_OK, missing: "cannot be run", directory: "is a directory, not a program",
+                               denied: "is not executable")
     }
 
     /// Why `path` is not a readable regular file, or nil.
     private static func notAFile(_ path: String) -> String? {
-        var info = stat()
-        guard stat(path, &info) == 0 else { return "is not there: \(String(cString: strerror(errno)))" }
-        if (info.st_mode & S_IFMT) == S_IFDIR { return "is a directory, not the helper script" }
-        guard (info.st_mode & S_IFMT) == S_IFREG else { return "is not a regular file" }
-        guard access(path, R_OK) == 0 else { return "cannot be read: \(String(cString: strerror(errno)))" }
-        return nil
+        notARegularFile(path, access: R_OK, missing: "is not there", directory: "is a directory, not the helper script",
+                        denied: "cannot be read")
+    }
+
+    /// Why `path` is not a regular file that `access(mode)` allows, in the caller's words.
+    private static func notARegularFile(_ path: String, access mode: Int32, missing: String, directory: String,
+                                        denied: String) -> String? {
+        switch FileSystem.kind(of: path) {
+        case .missing: return missing
+        case .directory: return directory
+        case .other: return "is not a regular file"
+        case .file: return access(path, mode) == 0 ? nil : denied
+        }
     }
 
     private static func defaultScript() -> String {
