@@ -51,6 +51,10 @@ extension FilterAwareOrdering {
         if onDemandOnly {
             guard Self.searchesOnDemand(node, nodes), firstFetch < whole * 100 else { return nil }
         }
+        if firstFetch < whole * 100,
+            let sampled = Self.sampledSearchRows(node, from: pinnedEnd, to: openEnd, starts: values, nodes, run) {
+            return sampled
+        }
         let reach = (Double(firstFetch) * Double(whole) * 100).squareRoot().rounded(.up)
         return reach < Double(Int.max / 2) ? max(firstFetch, Int(reach)) : nil
     }
