@@ -50,13 +50,16 @@ final class HuntClassTwentySixthRoundTests: HuntCaseTestCase {
     /// an indexed column fetches by the index, so `late-subtree-copying` copied `shared`,
     /// although the keys match most of `t0` (here 125 of 150), and `t0` was read three
     /// times (471 rows). A copy now needs a source the narrowing fetches at most half of.
+    /// Since the thirty-ninth session case 8 also vetoes the seed's own copies for filters
+    /// that keep more than half of every source they reach: 366 → 233, what `seed` read in
+    /// the case.
     func testACopyForAnIndexFetchOfMostRowsIsNotMade() throws {
         let rows: [[Value]] = (0..<150).map { i in [.integer(i % 100), .integer(i % 10), .integer(i % 7)] }
         let t0 = try MemoryTable(name: "t0", columns: ["a", "b", "e"], rows: rows, indexedAttributes: ["a", "e"])
         let t1 = try MemoryTable(name: "t1", columns: ["a"], rows: (0..<83).map { [.integer($0)] })
         let shared = try Relation(source: t0).rename(["a": "f"]).join(Relation(source: t0))
         let query = try shared.select("b" *>= .real(3.0)).difference(shared).join(Relation(source: t1))
-        XCTAssertEqual(try totalRead(query, [t0, t1]), 366)
+        XCTAssertEqual(try totalRead(query, [t0, t1]), 233)
         XCTAssertEqual(try totalRead(query, [t0, t1], disable: ["late-subtree-copying"]), 366)
     }
 
