@@ -57,6 +57,10 @@ public final class LateSubtreeCopying: Heuristic {
     /// `waveGivesTheSame`'s walk up the graph, its buffers kept between asks.
     private let above = Above()
 
+    /// Case 8's sampled answers, kept while a table's version holds: a prepared query asks
+    /// about the same copies every run.
+    private let halves = SampledHalves()
+
     /// Both cases need a node waiting on two parents.
     public func hooks(for graph: PlanGraph) -> HeuristicHooks { graph.hasSharedNode ? .all : .none }
 
@@ -771,8 +775,8 @@ public final class LateSubtreeCopying: Heuristic {
         }
         let child = graph.child(at: edge)
         if selectWillNarrowOneRead(edge, child, graph, run) { return false }
-        if let filter = run.filterBeingProvided(along: edge), !Self.narrowsASourceToHalf(child, filter, run),
-            !Self.anotherGaveANarrowFilter(child, besides: edge, run), !Self.breaksAWait(edge, run) {
+        if let filter = run.filterBeingProvided(along: edge), !narrowsASourceToHalf(child, filter, run),
+            !anotherGaveANarrowFilter(child, besides: edge, run), !Self.breaksAWait(edge, run) {
             return true
         }
         var memo: [NodeID: Bool] = [:]
@@ -808,11 +812,26 @@ public final class LateSubtreeCopying: Heuristic {
     /// Without the exception for a narrow filter already given, over 43,993 queries of
     /// held-out seeds 360–432 the veto read fewer rows on 37 and more on 3 (at most 1.7×
     /// the best flag set), and 305/1278 below went from 0 rows to 100.
-    private static func narrowsASourceToHalf(_ child: NodeID, _ filter: Predicate, _ run: any RunnerContext) -> Bool {
-        reachesSource(child, filter, run) { deliversHalfAtMost($0, $1) }
+    /// Asked of every copy, so a source's estimate settles it first: an index that finds at
+    /// most half the rows needs no sample (sampling a large table whose sample holds no
+    /// matching row counts its values, about 200,000 instructions; the seed query's copy
+    /// for `id in {…}` paid that every run).
+    private func narrowsASourceToHalf(_ child: NodeID, _ filter: Predicate, _ run: any RunnerContext) -> Bool {
+        // A source, the usual copy, is asked in place: the walk allocates its visits.
+        if case let .source(source) = run.graph[child].operation { return narrowsToHalf(source, filter) }
+        return Self.reachesSource(child, filter, run) { narrowsToHalf($0, $1) }
     }
 
-    private static func anotherGaveANarrowFilter(_ child: NodeID, besides edge: Edge, _ run: any RunnerContext) -> Bool {
+    private func narrowsToHalf(_ source: any SourceRelation, _ filter: Predicate) -> Bool {
+        if let estimate = source.estimatedCount(filter: filter), let whole = source.estimatedCount(filter: nil),
+            estimate <= whole / 2 {
+            return true
+        }
+        guard let table = source as? MemoryTable else { return Self.deliversHalfAtMost(source, filter) }
+        return halves.answer(table, filter) { Self.deliversHalfAtMost(table, filter) }
+    }
+
+    private func anotherGaveANarrowFilter(_ child: NodeID, besides edge: Edge, _ run: any RunnerContext) -> Bool {
         run.graph[child].parents.contains { up in
             up != edge && run.providedFilter(along: up).map { narrowsASourceToHalf(child, $0, run) } == true
         }
@@ -1215,5 +1234,27 @@ public final class LateSubtreeCopying: Heuristic {
         let room = min(limit, run.growthBudget.remaining)
         guard room > 0, let subtree = run.graph.subtree(of: node, upTo: room) else { return false }
         return !subtree.contains { run.hasStarted($0) || run.isComplete($0) }
+    }
+}
+
+/// `LateSubtreeCopying`'s case 8 answers per memory table, its content version and the
+/// filter (at most 256 kept; then they start over). Each entry holds its table, so that no
+/// other table can take its identity while the entry lives.
+final class SampledHalves {
+    private struct Key: Hashable {
+        let table: ObjectIdentifier
+        let version: Int
+        let filter: Predicate
+    }
+
+    private var known: [Key: (table: MemoryTable, answer: Bool)] = [:]
+
+    func answer(_ table: MemoryTable, _ filter: Predicate, _ compute: () -> Bool) -> Bool {
+        let key = Key(table: ObjectIdentifier(table), version: table.contentVersion, filter: filter)
+        if let entry = known[key], entry.table === table { return entry.answer }
+        if known.count >= 256 { known.removeAll(keepingCapacity: true) }
+        let answer = compute()
+        known[key] = (table, answer)
+        return answer
     }
 }
