@@ -71,11 +71,12 @@ extension FilterAwareOrdering {
     /// The closure's operand's source, and the two attributes under the source's names,
     /// when the operand is a chain of projects, renames and selects with one operand each.
     /// A select's predicate reaches the source as its filter (`select-pushdown`), which is
-    /// what a fetch tests and what the rows are matched against; without it the search is
-    /// sized as if every fetched row led on (held-out seed 490 case 1308 at `--rows 300`:
-    /// `t0 join t3 select (… c <= 3 …) closure [b -> c] select (c == 17 or c == 13) join
-    /// t2`; the select contradicts the pin, so the search fetches nothing, but guessed at
-    /// several rows it waited behind `t2`'s five, 5 rows against 0).
+    /// what a fetch tests and what the sample's rows are matched against. Without
+    /// `select-pushdown` the fetched rows are still counted right, but every one of them is
+    /// taken to lead on, so the search may be sized above what it fetches. Held-out seed 490
+    /// case 1308 at `--rows 300`: `t0 join t3 select (… c <= 3 …) closure [b -> c] select (c
+    /// == 17 or c == 13) join t2`; the select contradicts the pin, so the search fetches
+    /// nothing, but guessed at several rows it waited behind `t2`'s five (5 rows against 0).
     private static func sourceNames(below closure: NodeID, _ first: Attribute, _ second: Attribute,
                                     _ nodes: [PlanNode]) -> (NodeID, Attribute, Attribute)? {
         guard nodes[closure].children.count == 1 else { return nil }
@@ -95,4 +96,3 @@ extension FilterAwareOrdering {
         return nil
     }
 }
-

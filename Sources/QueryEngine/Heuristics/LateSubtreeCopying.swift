@@ -796,26 +796,25 @@ public final class LateSubtreeCopying: Heuristic {
     }
 
     /// Case 8: a copy for a filter that keeps more than half of every source it reaches
-    /// (sampled for a memory table, `deliversHalfAtMost`) reads most of those sources
-    /// again, while uncopied they are read once under the OR of every parent's filter.
-    /// Vetoed, unless the copy breaks a wait (`breaksAWait`) or another parent has given a
-    /// filter that keeps at most half (`anotherGaveANarrowFilter`): copied, the original
-    /// serves that filter alone (held-out seed 305 case 1278 at the default rows: `t2
-    /// select (wide) join t2 select (a contradiction)`, `t2` 100 unindexed rows; the copy
-    /// for the wide select leaves the original `false`, the join then gives the copy
-    /// `false`, and nothing is read, where vetoed `t2` was read whole). Issue 15, thirty-ninth
-    /// session, held-out seed 460 case 1817 at `--rows 300`: `shared = t1 join t1` under
-    /// `(t1 project [c, e] join shared) project [b, e] join ((shared union t1) join t0 join
-    /// shared)`, `t1` 299 rows indexed on `b` and `e`. The seed's criterion 3 copied `t1`
-    /// for every join's IN-set of 200-odd keys, each keeping about 237 of its rows: `t1`
-    /// was read five times (1,495 rows against 371; `seed` 1,082). With the veto 608 rows.
-    /// Without the exception for a narrow filter already given, over 43,993 queries of
-    /// held-out seeds 360–432 the veto read fewer rows on 37 and more on 3 (at most 1.7×
-    /// the best flag set), and 305/1278 below went from 0 rows to 100.
-    /// Asked of every copy, so a source's estimate settles it first: an index that finds at
-    /// most half the rows needs no sample (sampling a large table whose sample holds no
-    /// matching row counts its values, about 200,000 instructions; the seed query's copy
-    /// for `id in {…}` paid that every run).
+    /// reads most of those sources again, while uncopied they are read once under the OR of
+    /// every parent's filter. Vetoed, unless the copy breaks a wait (`breaksAWait`) or
+    /// another parent has already given a filter that keeps at most half
+    /// (`anotherGaveANarrowFilter`): copied, the original then serves that filter alone.
+    ///
+    /// Issue 15, thirty-ninth session, held-out seed 460 case 1817 at `--rows 300`: `shared
+    /// = t1 join t1` under `(t1 project [c, e] join shared) project [b, e] join ((shared
+    /// union t1) join t0 join shared)`, `t1` 299 rows indexed on `b` and `e`. The seed's
+    /// criterion 3 copied `t1` for each join's IN-set of 200-odd keys, each keeping about
+    /// 237 of its rows: `t1` was read five times (1,495 rows against 371; `seed` 1,082).
+    /// Vetoed, 608 rows. The exception comes from held-out seed 305 case 1278 at the default
+    /// rows, `t2 select (wide) join t2 select (a contradiction)`, `t2` 100 unindexed rows:
+    /// the copy for the wide select leaves the original to the contradiction's `false`, the
+    /// join then gives the copy `false`, and nothing is read; vetoed, `t2` was read whole.
+    ///
+    /// A source's estimate is asked first: an index that finds at most half the rows needs
+    /// no sample (a large table whose sample holds no matching row has its values counted,
+    /// about 200,000 instructions, which the seed query's copy for `id in {…}` paid every
+    /// run); other answers are sampled (`deliversHalfAtMost`) and kept (`SampledHalves`).
     private func narrowsASourceToHalf(_ child: NodeID, _ filter: Predicate, _ run: any RunnerContext) -> Bool {
         // A source, the usual copy, is asked in place: the walk allocates its visits.
         if case let .source(source) = run.graph[child].operation { return narrowsToHalf(source, filter) }
@@ -1234,27 +1233,5 @@ public final class LateSubtreeCopying: Heuristic {
         let room = min(limit, run.growthBudget.remaining)
         guard room > 0, let subtree = run.graph.subtree(of: node, upTo: room) else { return false }
         return !subtree.contains { run.hasStarted($0) || run.isComplete($0) }
-    }
-}
-
-/// `LateSubtreeCopying`'s case 8 answers per memory table, its content version and the
-/// filter (at most 256 kept; then they start over). Each entry holds its table, so that no
-/// other table can take its identity while the entry lives.
-final class SampledHalves {
-    private struct Key: Hashable {
-        let table: ObjectIdentifier
-        let version: Int
-        let filter: Predicate
-    }
-
-    private var known: [Key: (table: MemoryTable, answer: Bool)] = [:]
-
-    func answer(_ table: MemoryTable, _ filter: Predicate, _ compute: () -> Bool) -> Bool {
-        let key = Key(table: ObjectIdentifier(table), version: table.contentVersion, filter: filter)
-        if let entry = known[key], entry.table === table { return entry.answer }
-        if known.count >= 256 { known.removeAll(keepingCapacity: true) }
-        let answer = compute()
-        known[key] = (table, answer)
-        return answer
     }
 }
