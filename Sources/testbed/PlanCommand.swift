@@ -50,8 +50,8 @@ struct PlanCommand: ParsableCommand {
         let written: [String]
         do {
             written = try PlanExport.writePlans(snapshots, to: out, baseName: catalogQuery.name)
-        } catch let error as CocoaError {
-            throw usageFailure("--out: cannot write plans to \(Printable.quoted(out)): \(error.localizedDescription)")
+        } catch let error as FileSystemError {
+            throw usageFailure("--out: cannot write plans to \(Printable.quoted(out)): \(error)")
         }
         print("flags \(flagSet.canonical)")
         for path in written { print("wrote \(path)") }

@@ -3,7 +3,7 @@ import XCTest
 
 /// Commands stopped by SIGINT, SIGTERM or SIGPIPE while they hold a temporary still die of
 /// the signal (130, 143 or 141), and leave nothing behind: `generate`'s `.NAME.tmp-PID` sibling, a plist
-/// backend's directory under TMPDIR, `hunt`'s claimed `--out`.
+/// backend's directory under TMPDIR, `hunt`'s claimed `--out`, `plan`'s files.
 final class SignalCleanupTests: XCTestCase {
     private var work = ""
     private var tmp = ""
@@ -153,6 +153,26 @@ final class SignalCleanupTests: XCTestCase {
         XCTAssertEqual(status, 128 + SIGINT)
         XCTAssertEqual(entries(work), ["given"])
         XCTAssertEqual(entries(work + "/given"), [])
+    }
+
+    /// `plan` stopped while Graphviz lays out a graph (seconds for a wide union) left the
+    /// files it had written: one of eight in an `--out` it made. It now takes back the
+    /// directories it made, and in a directory that was there the files that were not.
+    func testAPlanStoppedMidWayLeavesNoHalfSetOfPlans() throws {
+        let query = (work as NSString).deletingLastPathComponent + "/wide.rq"
+        let selects = (0..<44).map { "(documents select (id == \($0)))" }.joined(separator: " union ")
+        try "# shape: documents\noutput \(selects)\n".write(toFile: query, atomically: true, encoding: .utf8)
+        let plan = ["plan", query, "--rows", "20", "--out"]
+        var status = try interrupt(plan + ["made/plans"], by: SIGTERM) {
+            FileManager.default.fileExists(atPath: work + "/made/plans/wide-relation.dot")
+        }
+        XCTAssertEqual(status, 128 + SIGTERM)
+        XCTAssertEqual(entries(work), [])
+        try FileManager.default.createDirectory(atPath: work + "/given", withIntermediateDirectories: false)
+        try "mine".write(toFile: work + "/given/notes.txt", atomically: true, encoding: .utf8)
+        status = try interrupt(plan + ["given"], by: SIGTERM) { FileManager.default.fileExists(atPath: work + "/given/wide-relation.dot") }
+        XCTAssertEqual(status, 128 + SIGTERM)
+        XCTAssertEqual(entries(work + "/given"), ["notes.txt"])
     }
 
     /// SIGPIPE, the reader of the progress lines going away (`testbed hunt … 2>&1 | head -1`),

@@ -1,3 +1,4 @@
+import FileSupport
 import Foundation
 import Relational
 
@@ -37,22 +38,36 @@ public enum PlanExport {
         // A failed write (a full disk, a read-only volume) takes back what this call wrote:
         // its files, and the directories it made, so no half set of plans is left.
         let firstMade = firstMissingComponent(of: directory)
+        let largest = max(snapshots.planned.liveNodeIDs.count, snapshots.final.liveNodeIDs.count)
+        let graphs = graphs(snapshots, title: baseName)
+        let bases = graphs.map { (directory as NSString).appendingPathComponent("\(fileNamePart(baseName))-\($0.suffix)") }
+        // So does a signal that ends the process meanwhile (`plan` left one file of eight in
+        // the `--out` it made when stopped during a slow layout): the directories it made, or
+        // in a directory that was there the files that were not, and any temporary.
+        let paths = bases.flatMap { [$0 + ".dot", $0 + ".svg"] }
+        let fresh = paths.filter { !FileSystem.exists($0) }
+        let takeBack: @Sendable () -> Void = {
+            if let firstMade { return SignalCleanup.removeTreeBeingWritten(firstMade) }
+            for path in paths { FileSystem.remove(FileSystem.temporarySibling(of: path)) }
+            for path in fresh { FileSystem.remove(path) }
+        }
+        let token = SignalCleanup.shared.add(takeBack)
+        defer { SignalCleanup.shared.remove(token) }
         var written: [String] = []
         do {
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-            let largest = max(snapshots.planned.liveNodeIDs.count, snapshots.final.liveNodeIDs.count)
-            for (suffix, dot, layoutSize) in graphs(snapshots, title: baseName) {
-                let base = (directory as NSString).appendingPathComponent("\(fileNamePart(baseName))-\(suffix)")
+            try FileSystem.makeDirectories(directory)
+            for ((_, dot, layoutSize), base) in zip(graphs, bases) {
                 try writeAtomically(dot, to: base + ".dot")
                 written.append(base + ".dot")
                 if largest <= svgNodeLimit && layoutSize <= svgLayoutLimit {
-                    try writeAtomically(try GraphvizRenderer.svg(fromDOT: dot), to: base + ".svg")
+                    let svg = try GraphvizRenderer.svg(fromDOT: dot)
+                    try writeAtomically(svg, to: base + ".svg")
                     written.append(base + ".svg")
                 }
             }
         } catch {
-            for path in written { try? FileManager.default.removeItem(atPath: path) }
-            if let firstMade { try? FileManager.default.removeItem(atPath: firstMade) }
+            for path in written { FileSystem.remove(path) }
+            if let firstMade { FileSystem.removeTree(firstMade) }
             throw error
         }
         return written
@@ -94,7 +109,10 @@ public enum PlanExport {
         return missing
     }
 
+    /// Through a temporary named after `path` (`.NAME.tmp-PID`), which a signal's cleanup
+    /// can find; and not once a signal is ending the process (its cleanup may be done).
     static func writeAtomically(_ text: String, to path: String) throws {
-        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        SignalCleanup.shared.parkIfDying()
+        try FileSystem.writeTextAtomically(text, to: path)
     }
 }
