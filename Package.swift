@@ -45,7 +45,7 @@ let package = Package(
         // cost"); debug builds keep them, and so does scripts/test.sh's optimised test
         // build, which passes -enforce-exclusivity=checked after this flag.
         .target(
-            name: "QueryEngine", dependencies: ["Relational", "CGraphviz"],
+            name: "QueryEngine", dependencies: ["Relational", "CGraphviz", "FileSupport"],
             swiftSettings: [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]),
         .target(name: "PostgresClient", dependencies: ["Relational", "CLibPQ", "FileSupport"]),
         .target(name: "PostgresStore", dependencies: ["Relational", "PostgresClient"]),

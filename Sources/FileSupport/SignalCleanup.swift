@@ -6,10 +6,12 @@ import Musl
 import Darwin
 #endif
 
-/// Work that must happen if SIGINT, SIGTERM or SIGHUP ends the process: removing a
+/// Work that must happen if SIGINT, SIGTERM, SIGHUP or SIGPIPE ends the process: removing a
 /// half-written temporary, stopping a server. The signal handler only wakes a thread, which
 /// runs every registered action and then lets the signal end the process by its default
-/// action (exit 130 or 143, as before). Only signals that still have their default action
+/// action (exit 130, 143, 129 or 141, as before). SIGPIPE is the reader of the output going
+/// away (`testbed hunt … 2>&1 | head -1`): it killed the process at its next progress line
+/// and left `hunt`'s `--out` holding only its lock. Only signals that still have their default action
 /// are taken over: a program that handles or ignores one (`run`'s own handler during its
 /// cells, a background job's ignored SIGINT) keeps it.
 public final class SignalCleanup: @unchecked Sendable {
@@ -164,6 +166,10 @@ public final class SignalCleanup: @unchecked Sendable {
         return taken
     }
 
+    /// The signals whose end runs the actions. A thread whose write raised SIGPIPE goes on
+    /// with the write failed (EPIPE) until the signal thread ends the process.
+    static let handledSignals = [SIGINT, SIGTERM, SIGHUP, SIGPIPE]
+
     private static func installHandlers() {
         guard let fds = ProcessSpawn.pipe() else { return }
         signalPipeWrite = fds.write
@@ -176,7 +182,7 @@ public final class SignalCleanup: @unchecked Sendable {
         // The main thread may reach `exit` while the signal thread runs its actions; the
         // process must still die of the signal.
         atexit { SignalCleanup.shared.parkIfDying() }
-        for sig in [SIGINT, SIGTERM, SIGHUP] {
+        for sig in handledSignals {
             let previous = signal(sig) { received in
                 var byte = UInt8(truncatingIfNeeded: received)
                 _ = write(signalPipeWrite, &byte, 1)

@@ -12,7 +12,13 @@ public struct BinaryPlistReader {
     /// The root object of `bytes`; throws `PlistFormatError`.
     public static func decode(_ bytes: [UInt8]) throws -> PlistObject {
         let reader = try BinaryPlistReader(bytes)
-        return try reader.object(reader.root, depth: 0)
+        // A file whose containers are not shared decodes each reference slot once, and every
+        // slot takes at least a byte of the file: decoding more objects than the file has
+        // bytes means containers referenced from several places, which a damaged or crafted
+        // file can nest into 2^64 copies (a 243-byte file took all memory and aborted). The
+        // depth is added so that a reference cycle is still reported as too deep a nesting.
+        var budget = bytes.count + maximumDepth
+        return try reader.object(reader.root, depth: 0, budget: &budget)
     }
 
     private let root: Int
@@ -46,8 +52,13 @@ public struct BinaryPlistReader {
         root = Int(top)
     }
 
-    private func object(_ number: Int, depth: Int) throws -> PlistObject {
+    private func object(_ number: Int, depth: Int, budget: inout Int) throws -> PlistObject {
         guard depth <= Self.maximumDepth else { throw PlistFormatError("objects nested more than \(Self.maximumDepth) deep") }
+        budget -= 1
+        guard budget >= 0 else {
+            throw PlistFormatError("containers shared by other containers expand to more objects than the file's "
+                + "\(bytes.count) bytes can hold (a damaged or crafted file)")
+        }
         let at = offsets[number]
         let marker = bytes[at]
         let low = Int(marker & 0x0F)
@@ -88,7 +99,7 @@ public struct BinaryPlistReader {
             try need(start, count * refSize)
             var items: [PlistObject] = []
             items.reserveCapacity(count)
-            for i in 0..<count { items.append(try object(try reference(start + i * refSize), depth: depth + 1)) }
+            for i in 0..<count { items.append(try object(try reference(start + i * refSize), depth: depth + 1, budget: &budget)) }
             return .array(items)
         case 0xD:
             let (count, start) = try length(at, low)
@@ -96,10 +107,10 @@ public struct BinaryPlistReader {
             var pairs: [(String, PlistObject)] = []
             pairs.reserveCapacity(count)
             for i in 0..<count {
-                guard case let .string(key) = try object(try reference(start + i * refSize), depth: depth + 1) else {
+                guard case let .string(key) = try object(try reference(start + i * refSize), depth: depth + 1, budget: &budget) else {
                     throw PlistFormatError("a dictionary at byte \(at) has a key that is not a string")
                 }
-                pairs.append((key, try object(try reference(start + (count + i) * refSize), depth: depth + 1)))
+                pairs.append((key, try object(try reference(start + (count + i) * refSize), depth: depth + 1, budget: &budget)))
             }
             return .dictionary(pairs)
         case 0x3: throw PlistFormatError("a date at byte \(at) is not a relation value")

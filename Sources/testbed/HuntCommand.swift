@@ -267,9 +267,9 @@ struct HuntCommand: ParsableCommand {
             let written: [String]
             do {
                 written = try measurer.writePlans(contents.graph, bestOrder: regret.bestOrder, to: plans)
-            } catch let error as CocoaError {
+            } catch let error as FileSystemError {
                 // As `plan --out`: a read-only volume was "the command failed", exit 1.
-                throw usageFailure("--plans: cannot write plans to \(Printable.quoted(plans)): \(error.localizedDescription)")
+                throw usageFailure("--plans: cannot write plans to \(Printable.quoted(plans)): \(error)")
             }
             print("hunt: wrote \(written.count) plan files to \(plans)")
         }

@@ -50,13 +50,16 @@ struct PlanCommand: ParsableCommand {
         let written: [String]
         do {
             written = try PlanExport.writePlans(snapshots, to: out, baseName: catalogQuery.name)
-        } catch let error as CocoaError {
-            throw usageFailure("--out: cannot write plans to \(Printable.quoted(out)): \(error.localizedDescription)")
+        } catch let error as FileSystemError {
+            throw usageFailure("--out: cannot write plans to \(Printable.quoted(out)): \(error)")
         }
         print("flags \(flagSet.canonical)")
         for path in written { print("wrote \(path)") }
-        if !written.contains(where: { $0.hasSuffix(".svg") }) {
-            print("no SVG: the graph has more than \(PlanExport.svgNodeLimit) nodes (render the DOT with `dot -Tsvg` if you must)")
+        let withoutSVG = written.filter { $0.hasSuffix(".dot") && !written.contains(String($0.dropLast(4)) + ".svg") }
+        if !withoutSVG.isEmpty {
+            print("no SVG for \(withoutSVG.map { Printable.quoted($0) }.joined(separator: ", ")): too large for Graphviz to lay out "
+                + "(more than \(PlanExport.svgNodeLimit) nodes, or a layout size over \(PlanExport.svgLayoutLimit) counting "
+                + "the bends of long edges); render the DOT with `dot -Tsvg` if you must")
         }
     }
 }

@@ -68,10 +68,11 @@ enum Battery {
     }
 
     /// The testbed started through `env --default-signal`, for tests that signal it: a test
-    /// runner started in the background by a shell has SIGINT ignored, a child inherits
-    /// that, and the testbed rightly leaves an ignored signal alone.
+    /// runner started in the background by a shell has SIGINT ignored (and a runtime may
+    /// ignore SIGPIPE), a child inherits that, and the testbed rightly leaves an ignored
+    /// signal alone.
     static func signalledCommand(_ arguments: [String]) throws -> (executable: URL, arguments: [String]) {
-        (URL(fileURLWithPath: "/usr/bin/env"), ["--default-signal=INT,TERM,HUP", try executable().path] + arguments)
+        (URL(fileURLWithPath: "/usr/bin/env"), ["--default-signal=INT,TERM,HUP,PIPE", try executable().path] + arguments)
     }
 
     /// name -> (size, FNV-1a of the contents) for every entry under `root`, recursively.

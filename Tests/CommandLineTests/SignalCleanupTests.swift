@@ -1,9 +1,9 @@
 import Foundation
 import XCTest
 
-/// Commands stopped by SIGINT or SIGTERM while they hold a temporary still die of the signal
-/// (130 or 143), and leave nothing behind: `generate`'s `.NAME.tmp-PID` sibling, a plist
-/// backend's directory under TMPDIR, `hunt`'s claimed `--out`.
+/// Commands stopped by SIGINT, SIGTERM or SIGPIPE while they hold a temporary still die of
+/// the signal (130, 143 or 141), and leave nothing behind: `generate`'s `.NAME.tmp-PID` sibling, a plist
+/// backend's directory under TMPDIR, `hunt`'s claimed `--out`, `plan`'s files.
 final class SignalCleanupTests: XCTestCase {
     private var work = ""
     private var tmp = ""
@@ -153,6 +153,61 @@ final class SignalCleanupTests: XCTestCase {
         XCTAssertEqual(status, 128 + SIGINT)
         XCTAssertEqual(entries(work), ["given"])
         XCTAssertEqual(entries(work + "/given"), [])
+    }
+
+    /// `plan` stopped while Graphviz lays out a graph (seconds for a wide union) left the
+    /// files it had written: one of eight in an `--out` it made. It now takes back the
+    /// directories it made, and in a directory that was there the files that were not.
+    func testAPlanStoppedMidWayLeavesNoHalfSetOfPlans() throws {
+        let query = (work as NSString).deletingLastPathComponent + "/wide.rq"
+        let selects = (0..<44).map { "(documents select (id == \($0)))" }.joined(separator: " union ")
+        try "# shape: documents\noutput \(selects)\n".write(toFile: query, atomically: true, encoding: .utf8)
+        let plan = ["plan", query, "--rows", "20", "--out"]
+        var status = try interrupt(plan + ["made/plans"], by: SIGTERM) {
+            FileManager.default.fileExists(atPath: work + "/made/plans/wide-relation.dot")
+        }
+        XCTAssertEqual(status, 128 + SIGTERM)
+        XCTAssertEqual(entries(work), [])
+        try FileManager.default.createDirectory(atPath: work + "/given", withIntermediateDirectories: false)
+        try "mine".write(toFile: work + "/given/notes.txt", atomically: true, encoding: .utf8)
+        status = try interrupt(plan + ["given"], by: SIGTERM) { FileManager.default.fileExists(atPath: work + "/given/wide-relation.dot") }
+        XCTAssertEqual(status, 128 + SIGTERM)
+        XCTAssertEqual(entries(work + "/given"), ["notes.txt"])
+    }
+
+    /// SIGPIPE, the reader of the progress lines going away (`testbed hunt … 2>&1 | head -1`),
+    /// killed the hunt at its next progress line and left `--out` holding only its lock; it
+    /// now takes back `--out` as the other signals do, and still dies of the signal (141).
+    func testAHuntWhoseProgressReaderGoesAwayLeavesNoOutputDirectory() throws {
+        let process = Process()
+        (process.executableURL, process.arguments) = try Battery.signalledCommand(
+            ["hunt", "--random", "100000", "--seed", "3", "--rows", "300", "--orders", "0", "--no-reduce", "--out", "fresh"])
+        process.currentDirectoryURL = URL(fileURLWithPath: work)
+        process.environment = ProcessInfo.processInfo.environment.merging(["TMPDIR": tmp]) { $1 }
+        let output = Pipe()
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = output
+        try process.run()
+        try output.fileHandleForWriting.close()
+        var first = Data()
+        while !first.contains(UInt8(ascii: "\n")) {
+            let chunk = output.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            first += chunk
+        }
+        XCTAssertTrue(String(decoding: first, as: UTF8.self).hasPrefix("hunt: "), String(decoding: first, as: UTF8.self))
+        XCTAssertEqual(entries(work + "/fresh"), ["run.lock"])
+        try output.fileHandleForReading.close()
+        let ended = Date().addingTimeInterval(120)
+        while process.isRunning && Date() < ended { usleep(20_000) }
+        if process.isRunning {
+            kill(process.processIdentifier, SIGKILL)
+            XCTFail("the hunt was still running two minutes after its reader went away")
+        }
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationReason, .uncaughtSignal)
+        XCTAssertEqual(process.terminationStatus, SIGPIPE)
+        XCTAssertEqual(entries(work), [])
     }
 
     /// The DuckDB helper runs in a process group of its own (so that Ctrl-C reaches only the

@@ -183,6 +183,14 @@ final class RunDirectoryTests: XCTestCase {
     func testSigtermDuringTheCellsIsAnInterruptionThatResumeFinishes() throws {
         let scratch = try Scratch()
         let out = scratch.path + "/run"
+        // SIGTERM's handler as the run found it: the default action, or SignalCleanup's when
+        // an earlier test in this process made a temporary or wrote plans.
+        func sigtermHandler() -> UnsafeRawPointer? {
+            let current = signal(SIGTERM, SIG_IGN)
+            signal(SIGTERM, current)
+            return current.map { unsafeBitCast($0, to: UnsafeRawPointer.self) }
+        }
+        let before = sigtermHandler()
         let hooks = RunHooks(shouldStop: { finished in
             guard finished == 2 else { return false }
             // Raised only when handled: the default action would end the test process.
@@ -196,7 +204,7 @@ final class RunDirectoryTests: XCTestCase {
         XCTAssertEqual(try runConfig(tinyConfig(), in: scratch, out: out, hooks: hooks, console: console), 143, console.err)
         XCTAssertEqual(try state(out), RunState(experiment: "tiny", shard: .whole, status: .interrupted, cellsDone: 2, cellsTotal: 12))
         XCTAssertTrue(console.err.contains("--resume"), console.err)
-        XCTAssertNil(signal(SIGTERM, SIG_DFL), "the default action is back after the run")
+        XCTAssertEqual(sigtermHandler(), before, "the handler the run found is back after it")
         XCTAssertEqual(try runConfig(tinyConfig(), in: scratch, out: out, resume: true), 0)
         XCTAssertEqual(try readTimings(out + "/" + TimingsFile.name).count, 24)
     }

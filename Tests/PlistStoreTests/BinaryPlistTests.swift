@@ -61,6 +61,40 @@ final class BinaryPlistTests: XCTestCase {
         XCTAssertThrowsError(try BinaryPlistReader.decode(BinaryPlistWriter.encode(.array([])).map { $0 == 0xA0 ? 0x09 : $0 }))
     }
 
+    /// Object i is an array holding object i + 1 `fanout` times, the last object null: each
+    /// level doubles what the references stand for, in a file of a few bytes a level.
+    private func sharedArrays(levels: Int, fanout: Int) -> [UInt8] {
+        var objects: [[UInt8]] = (0..<levels).map { [0xA0 | UInt8(fanout)] + Array(repeating: UInt8($0 + 1), count: fanout) }
+        objects.append([0x00])
+        var bytes = Array("bplist00".utf8)
+        var offsets: [UInt8] = []
+        for object in objects {
+            offsets.append(UInt8(bytes.count))
+            bytes += object
+        }
+        let table = UInt8(bytes.count)
+        return bytes + offsets + [0, 0, 0, 0, 0, 0, 1, 1] + [0, 0, 0, 0, 0, 0, 0, UInt8(objects.count)]
+            + [0, 0, 0, 0, 0, 0, 0, 0] + [0, 0, 0, 0, 0, 0, 0, table]
+    }
+
+    /// Containers referenced from several containers are refused once they stand for more
+    /// objects than the file has bytes: forty levels of a two-way shared array (243 bytes)
+    /// took all memory and aborted. Twenty levels (a million nulls) decoded before the limit.
+    func testSharedContainersThatExpandPastTheFileAreRefused() throws {
+        let bomb = sharedArrays(levels: 20, fanout: 2)
+        XCTAssertLessThan(bomb.count, 200)
+        XCTAssertThrowsError(try BinaryPlistReader.decode(bomb)) { error in
+            XCTAssertTrue("\(error)".contains("shared by other containers"), "\(error)")
+            XCTAssertTrue("\(error)".contains("\(bomb.count) bytes"), "\(error)")
+        }
+        // Sharing that does not expand still decodes: one array shared by two, and a leaf
+        // named from many places (Apple's writer shares equal strings and numbers).
+        XCTAssertEqual(try BinaryPlistReader.decode(sharedArrays(levels: 2, fanout: 2)),
+                       .array([.array([.null, .null]), .array([.null, .null])]))
+        XCTAssertEqual(try BinaryPlistReader.decode(sharedArrays(levels: 1, fanout: 14)),
+                       .array(Array(repeating: .null, count: 14)))
+    }
+
     /// Equal keys (3 and 3.0, 0 and -0.0) name the same file; different classes do not.
     func testKeyFileNamesFollowValueEquality() {
         XCTAssertEqual(RowKey.fileStem([.integer(3)]), RowKey.fileStem([.real(3.0)]))

@@ -87,4 +87,32 @@ final class LargePlanExportTests: XCTestCase {
         XCTAssertEqual(written.count, 4)
         XCTAssertTrue(written.allSatisfy { $0.hasSuffix(".dot") })
     }
+
+    /// The relation graph of a 45-way union of selects on one table has 90 nodes, far under
+    /// the node limit, but every select's edge down to the shared table crosses the union
+    /// chain: Graphviz took seconds on it, minutes at 75 ways and over a quarter of an hour
+    /// at 150 (`plan`, and a run with `plans: true`, waiting on it). It is written as DOT only.
+    func testAGraphWhoseLongEdgesMakeItSlowToLayOutIsWrittenAsDOTOnly() throws {
+        let table = Relation(source: try Fixtures.documents(20))
+        var union = try table.select(Attribute("id") *== .integer(0))
+        for i in 1..<45 { union = try union.union(table.select(Attribute("id") *== .integer(Int64(i)))) }
+        let run = try QueryEngine(preset: "all-on").run([union], capture: true)
+        let snapshots = try XCTUnwrap(run.snapshots)
+        XCTAssertLessThan(GraphLayoutSize.planGraph(snapshots.final), PlanExport.svgLayoutLimit, "flattened, one rank of selects")
+        XCTAssertGreaterThan(GraphLayoutSize.relationGraph(snapshots.relations), PlanExport.svgLayoutLimit)
+        let directory = NSTemporaryDirectory() + "plans-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let written = Set(try PlanExport.writePlans(snapshots, to: directory, baseName: "wide").map { ($0 as NSString).lastPathComponent })
+        XCTAssertTrue(written.isSuperset(of: ["wide-relation.dot", "wide-final.dot", "wide-final.svg"]), "\(written)")
+        XCTAssertFalse(written.contains("wide-relation.svg"), "\(written)")
+    }
+
+    /// Nodes plus the bends `dot` adds to an edge spanning more than one rank.
+    func testTheLayoutSizeCountsTheBendsOfLongEdges() {
+        XCTAssertEqual(GraphLayoutSize.of(nodeCount: 3, edges: [(0, 1), (1, 2)]), 3)
+        XCTAssertEqual(GraphLayoutSize.of(nodeCount: 3, edges: [(0, 1), (1, 2), (0, 2)]), 4)
+        // A chain of five with the top also pointing at the bottom: three bends.
+        XCTAssertEqual(GraphLayoutSize.of(nodeCount: 5, edges: [(0, 1), (1, 2), (2, 3), (3, 4), (0, 4)]), 8)
+        XCTAssertEqual(GraphLayoutSize.of(nodeCount: 2, edges: []), 2)
+    }
 }

@@ -69,4 +69,16 @@ final class ExistingDirectoryOutputTests: XCTestCase {
         }
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: scratch + "/target"), [])
     }
+
+    /// `--sqlite` given a link to a file was told to give "the directory itself (or the link
+    /// with a trailing '/')": a file is neither. The link and its target stay as they were.
+    func testALinkGivenAsTheSQLiteFileIsRefusedAsAFile() throws {
+        try "old".write(toFile: scratch + "/target.sqlite", atomically: true, encoding: .utf8)
+        try FileManager.default.createSymbolicLink(atPath: scratch + "/link.sqlite", withDestinationPath: scratch + "/target.sqlite")
+        XCTAssertThrowsError(try DatasetOutput.sqlite(path: scratch + "/link.sqlite", replace: true)) { error in
+            XCTAssertEqual("\(error)", "--sqlite: '\(scratch)/link.sqlite' is a symbolic link; give the file's own path, not a link to it")
+        }
+        XCTAssertEqual(try String(contentsOfFile: scratch + "/target.sqlite", encoding: .utf8), "old")
+        XCTAssertEqual(try FileManager.default.destinationOfSymbolicLink(atPath: scratch + "/link.sqlite"), scratch + "/target.sqlite")
+    }
 }

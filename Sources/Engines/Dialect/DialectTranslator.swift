@@ -200,10 +200,10 @@ final class Emitter {
     }
 
     /// Refuses an integer column holding integers beyond 2^53 meeting a real column.
-    private func checkExact(_ a: (ColumnType, Bool), _ b: (ColumnType, Bool), _ where_: String) throws {
+    private func checkExact(_ a: (ColumnType, Bool), _ b: (ColumnType, Bool), _ where_: @autoclosure () -> String) throws {
         func meets(_ i: (ColumnType, Bool), _ r: (ColumnType, Bool)) -> Bool { i.0 == .integer && i.1 && r.0 == .real }
         guard meets(a, b) || meets(b, a) else { return }
-        throw refuse("\(where_): an integer column holding integers beyond 2^53 meets a real column; "
+        throw refuse("\(where_()): an integer column holding integers beyond 2^53 meets a real column; "
             + "\(dialect.name) would compare them as doubles, which cannot hold those integers exactly")
     }
 

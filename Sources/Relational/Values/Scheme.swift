@@ -34,10 +34,13 @@ public struct Scheme: Hashable, Sendable, CustomStringConvertible {
         return nil
     }
 
-    /// Position of an attribute, or an error naming it and the scheme.
-    public func requireIndex(of attribute: Attribute, context: String) throws -> Int {
+    /// Position of an attribute, or an error naming it and the scheme. The context is built
+    /// only for the error: callers describe whole predicates in it (`select (\(predicate))`),
+    /// and a translation asks once per attribute reference, so a select of 100,000 `or`ed
+    /// comparisons built 200,000 descriptions of itself (minutes on `query --engine sqlite`).
+    public func requireIndex(of attribute: Attribute, context: @autoclosure () -> String) throws -> Int {
         guard let index = index(of: attribute) else {
-            throw RelationError.unknownAttribute(attribute, scheme: self, context: context)
+            throw RelationError.unknownAttribute(attribute, scheme: self, context: context())
         }
         return index
     }

@@ -79,7 +79,7 @@ extension DatasetOutput {
     /// `replace`. Errors name `option`.
     public static func sqlite(path: String, option: String = "--sqlite", analyze: Bool = false, replace: Bool = false) throws -> DatasetOutput {
         let path = try FileSystem.checkedOutputPath(path, option: option, directory: false)
-        try requireParent(of: path, option: option)
+        try requireParent(of: path, option: option, directory: false)
         if FileSystem.kind(of: path) == .file && !replace {
             throw WorkloadError.output("\(option): \(Printable.quoted(path)) already exists; pass --force to replace it")
         }
@@ -107,11 +107,15 @@ extension DatasetOutput {
         return .plist(PlistDestination(directory: path, layout: layout))
     }
 
-    private static func requireParent(of path: String, option: String) throws {
+    private static func requireParent(of path: String, option: String, directory: Bool = true) throws {
         // Found only when the dataset, generated, could not be renamed onto the link.
         if FileSystem.isSymbolicLink(path) {
-            throw WorkloadError.output("\(option): \(Printable.quoted(path)) is a symbolic link; give the directory itself "
-                + "(or the link with a trailing '/')")
+            // A file is written beside its place and renamed onto it, which would replace the
+            // link rather than write where it points: `--sqlite` was told to give "the
+            // directory itself (or the link with a trailing '/')", neither of which a file is.
+            throw WorkloadError.output("\(option): \(Printable.quoted(path)) is a symbolic link; "
+                + (directory ? "give the directory itself (or the link with a trailing '/')"
+                             : "give the file's own path, not a link to it"))
         }
         var trimmed = path
         while trimmed.count > 1 && trimmed.hasSuffix("/") { trimmed.removeLast() }
