@@ -53,8 +53,8 @@ final class HuntClassFortySecondRoundTests: HuntCaseTestCase {
     /// misses the pin. The key reaches the select's edge after the select's own predicate
     /// (`select-pushdown` gives it at the start), so the closure's filter is the AND of the
     /// two, which no row meets; the runner passes nothing through a closure, and the union's
-    /// table was read whole (30 rows against 1). `closure-seeding` now gives the operand
-    /// `false` for such a filter.
+    /// table was read whole (30 rows against 1). `late-filter-narrowing`, which gives a
+    /// closure's operand `false` for a `false` filter, now does so for such a filter too.
     func testAJoinKeyContradictingAPinEmptiesAClosureOverAUnion() throws {
         let rows: [[Value]] = (0..<29).map { (i: Int) -> [Value] in [.integer(Int64(i)), .integer(Int64(i * 3 % 29))] }
         let edges = try MemoryTable(name: "edges", columns: ["c", "d"], rows: rows)
@@ -62,7 +62,7 @@ final class HuntClassFortySecondRoundTests: HuntCaseTestCase {
         let both = try Relation(source: edges).union(Relation(source: edges).rename(["c": "d", "d": "c"]))
         let query = try both.closure("d", "c").select("d" *== 41).join(Relation(source: key))
         XCTAssertEqual(try totalRead(query, [edges, key]), 1, "30 before")
-        XCTAssertEqual(try totalRead(query, [edges, key], disable: ["closure-seeding"]), 30)
+        XCTAssertEqual(try totalRead(query, [edges, key], disable: ["late-filter-narrowing"]), 30)
         XCTAssertEqual(try totalRead(query, [edges, key], preset: "seed"), 30)
     }
 

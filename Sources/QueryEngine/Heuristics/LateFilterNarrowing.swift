@@ -35,7 +35,7 @@ public final class LateFilterNarrowing: Heuristic {
         // subtree, changing a child): each read copies the runner's node lists.
         var graph = run.graph
         guard case .apply = graph[node].operation, let filter = run.filterState(of: node).filter else { return }
-        if filter == .constant(false) {
+        if Self.matchesNothing(filter, at: node, graph) {
             passNothing(node, run)
             graph = run.graph
         }
@@ -53,7 +53,22 @@ public final class LateFilterNarrowing: Heuristic {
 
     /// A node whose filter narrowed to `false` needs no rows at all (`passNothing`).
     public func filterNarrowed(_ node: NodeID, run: any RunnerContext) {
-        if run.filterState(of: node).filter == .constant(false) { passNothing(node, run) }
+        if let filter = run.filterState(of: node).filter, Self.matchesNothing(filter, at: node, run.graph) {
+            passNothing(node, run)
+        }
+    }
+
+    /// `false`, or at a closure (which passes no other filter) conjuncts that contradict
+    /// (`Predicate.conjunctsContradict`), such as a select's pin and a join's keys that miss
+    /// it. Issue 15, thirty-ninth session, held-out seed 388 case 811 at `--rows 300`: `t1
+    /// join [b = d] (((t0 union t0 rename […]) closure [d -> c] select (d == 41.0 or d ==
+    /// 72) union t0) join t0 closure [d -> c] select (d == 13.0 or d == 52))`; the second
+    /// closure's one row reached the first as `c == 70 and d == 52`, against its select's
+    /// pin, and the union under it read `t0` whole (36 rows against 2).
+    private static func matchesNothing(_ filter: Predicate, at node: NodeID, _ graph: PlanGraph) -> Bool {
+        if filter == .constant(false) { return true }
+        guard case .apply(.closure) = graph[node].operation else { return false }
+        return filter.isUnsatisfiable || filter.conjunctsContradict
     }
 
     /// A node whose filter is `false` needs no row from any operand, but the runner passes

@@ -821,12 +821,11 @@ public final class LateSubtreeCopying: Heuristic {
         return Self.reachesSource(child, filter, run) { narrowsToHalf($0, $1) }
     }
 
+    /// Only a memory table is sized (an SQL source's estimate is a query, asked once per
+    /// filter and run through the runner's cache); any other source counts as narrowed.
     private func narrowsToHalf(_ source: any SourceRelation, _ filter: Predicate) -> Bool {
-        if let estimate = source.estimatedCount(filter: filter), let whole = source.estimatedCount(filter: nil),
-            estimate <= whole / 2 {
-            return true
-        }
-        guard let table = source as? MemoryTable else { return Self.deliversHalfAtMost(source, filter) }
+        guard let table = source as? MemoryTable else { return true }
+        if let estimate = table.estimatedCount(filter: filter), estimate <= table.count / 2 { return true }
         return halves.answer(table, filter) { Self.deliversHalfAtMost(table, filter) }
     }
 
