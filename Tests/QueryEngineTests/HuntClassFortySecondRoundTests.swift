@@ -2,8 +2,8 @@ import Relational
 import XCTest
 @testable import QueryEngine
 
-/// Issue 15, thirty-ninth session: held-out seeds 457 case 1622 and 465 case 1556 at
-/// `--rows 300`, a closure searched on demand from a pinned start, joined with a few
+/// Issue 15, thirty-ninth and fortieth sessions: held-out seeds 457 case 1622 and 465 case
+/// 1556 at `--rows 300`, a closure searched on demand from a pinned start, joined with a few
 /// unindexed rows whose keys miss the pin; and 388 case 811, which the first fix made read
 /// more, a closure given a filter whose conjuncts contradict; and 305 case 1278 at the
 /// default rows, which a first cut of `late-subtree-copying`'s veto (case 8) made read more.
@@ -25,7 +25,7 @@ final class HuntClassFortySecondRoundTests: HuntCaseTestCase {
     /// of the four (1 row). The search was guessed at the geometric mean of its first fetch
     /// and its table (about 5.5 rows of 30), above the keys' 4, and waited; its table is no
     /// larger than its statistics sample, so the search is followed through the sample
-    /// (`sampledSearchRows`): one row.
+    /// (`followedSearchRows`): one row.
     func testASearchOverASmallTableIsSizedByFollowingItThroughTheSample() throws {
         let edges = try edges(rows: 30, startAt: 11)
         let keys = try MemoryTable(name: "keys", columns: ["a"], rows: [[36], [0.5], [28], [3]])
@@ -34,18 +34,32 @@ final class HuntClassFortySecondRoundTests: HuntCaseTestCase {
         XCTAssertEqual(try totalRead(query, [edges, keys], disable: ["filter-aware-ordering"]), 1)
     }
 
-    /// The same over 150 edges, more than the 128-row sample: a round is known when the
-    /// sample holds as many of its rows as the index counts. The start's edge at row 0 is
-    /// sampled, so the search is known to fetch one row (held-out 465/1556: 5 rows → 1).
-    /// At row 6, which the evenly spaced sample skips, nothing is known past the first
-    /// round, and the search is sized as a branching process over the sample's fan-out.
-    func testASearchOverALargerTableIsFollowedOnlyWhileTheSampleHoldsItsRows() throws {
+    /// The same over 150 edges, more than the 128-row sample. With the start's edge at row 0
+    /// the sample holds it; at row 6 the evenly spaced sample skips it (held-out 465/1556),
+    /// and the thirty-ninth session, which followed the search through the sample only, left
+    /// it guessed (5 rows). Followed through the index on the pinned end it fetches one row
+    /// either way.
+    func testASearchOverALargerTableIsFollowedThroughItsIndex() throws {
         let keys = try MemoryTable(name: "keys", columns: ["a"], rows: [[36], [0.5], [28], [3], [38.5]])
         let sampled = try edges(rows: 150, startAt: 0)
         XCTAssertEqual(try totalRead(try query(sampled, keys), [sampled, keys]), 1, "5 before")
         let skipped = try edges(rows: 150, startAt: 6)
         XCTAssertFalse(skipped.statisticsSample().contains(Row([5, 29])))
-        XCTAssertEqual(try totalRead(try query(skipped, keys), [skipped, keys]), 5)
+        XCTAssertEqual(try totalRead(try query(skipped, keys), [skipped, keys]), 1, "5 before")
+        XCTAssertEqual(try totalRead(try query(skipped, keys), [skipped, keys], disable: ["filter-aware-ordering"]), 1)
+    }
+
+    /// A search that fetches more rows than the probe follows is guessed as before: from
+    /// `a == 100` along the 200-edge chain it fetches every edge, more than
+    /// `searchProbeLimit`; guessed at the geometric mean of its first fetch and its table
+    /// (about 14 rows), it waits behind the five keys, which miss the chain's starts and so
+    /// leave it nothing (5 rows; drained first, the search reads the 199 chain edges).
+    func testASearchLongerThanTheProbeLimitIsStillGuessed() throws {
+        let keys = try MemoryTable(name: "keys", columns: ["a"], rows: [[36], [0.5], [28], [3], [38.5]])
+        let chain = try edges(rows: 200, startAt: 6)
+        let query = try Relation(source: chain).closure("a", "b").select("a" *== 100).join(Relation(source: keys))
+        XCTAssertEqual(try totalRead(query, [chain, keys]), 5)
+        XCTAssertEqual(try totalRead(query, [chain, keys], disable: ["filter-aware-ordering"]), 199)
     }
 
     /// Held-out 388/811, the class: a closure over a union (so not searched on demand) under

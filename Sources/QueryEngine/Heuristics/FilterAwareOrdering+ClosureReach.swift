@@ -52,8 +52,8 @@ extension FilterAwareOrdering {
             guard Self.searchesOnDemand(node, nodes), firstFetch < whole * 100 else { return nil }
         }
         if firstFetch < whole * 100,
-            let sampled = Self.sampledSearchRows(node, from: pinnedEnd, to: openEnd, starts: values, nodes, run) {
-            return sampled
+            let followed = Self.followedSearchRows(node, from: pinnedEnd, to: openEnd, starts: values, nodes, run) {
+            return followed
         }
         let reach = (Double(firstFetch) * Double(whole) * 100).squareRoot().rounded(.up)
         return reach < Double(Int.max / 2) ? max(firstFetch, Int(reach)) : nil

@@ -549,6 +549,21 @@ public final class MemoryTable: SourceRelation {
     /// How many times `statisticsSample()` built a sample (not reset by `resetStatistics`).
     public private(set) var statisticsSamplesBuilt = 0
 
+    /// An estimate's probe of the index on `attribute`: the rows whose `attribute` is one of
+    /// `values`, when there are at most `limit` of them; nil when they are more, or no
+    /// index covers `attribute`. Like `estimatedCount(filter:)` (which walks the same index
+    /// groups to count them) and the statistics sample, it is planning's look at the data,
+    /// not a read: no cursor is made and `rowsExamined` is not counted. PostgreSQL's planner
+    /// probes an index the same way for a column's actual extremes
+    /// (`get_actual_variable_range`). Its only caller sizes a closure's search (the
+    /// search's rounds are index fetches), bounded by `limit`.
+    public func probeIndex(_ attribute: Attribute, values: Set<Value>, limit: Int) -> [Row]? {
+        guard let k = indexNumber(for: attribute), candidates(index: k, values: values, collect: false).count <= limit
+        else { return nil }
+        let positions = candidates(index: k, values: values, collect: true).positions
+        return positions.map { store.row(at: $0) }
+    }
+
     /// Rows whose `attribute` equals `value`, through the index (no scan).
     public func lookup(_ attribute: Attribute, _ value: Value) throws -> [Row] {
         guard let k = indexNumber(for: attribute) else {

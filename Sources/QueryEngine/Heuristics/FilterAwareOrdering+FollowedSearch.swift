@@ -1,15 +1,15 @@
 import Relational
 
-/// `filter-aware-ordering`'s exact size of a closure searched on demand, when the source's
-/// statistics sample holds every row the search would fetch: the search is then followed
-/// through the sample, round by round, and the rows it fetches are counted, instead of
-/// being guessed at the geometric mean of its first fetch and its whole table
-/// (`seededReach`). A round is known exactly when the sample holds as many rows with the
-/// round's keys as the source's index counts (always, for a table no larger than its
-/// sample).
+/// `filter-aware-ordering`'s exact size of a closure searched on demand, when the search
+/// can be followed without reading the table: through its statistics sample, when the
+/// sample is the whole table, or else through the index on the search's pinned end, whose
+/// groups are each round's fetch (`MemoryTable.probeIndex`, planning's look at the data,
+/// as `estimatedCount` is, and no more rows in all than a sample holds). The rows each
+/// round fetches are counted, instead of the search being guessed at the geometric mean of
+/// its first fetch and its whole table (`seededReach`).
 ///
-/// The hunt's cases (issue 15, thirty-ninth session, held-out seeds at `--rows 300`):
-/// 457/1622, `t0 project [c, e] closure [e -> c] select (e == 7.5 or e == 29.0) join [c =
+/// The hunt's cases (issue 15, held-out seeds at `--rows 300`): 457/1622 (thirty-ninth
+/// session), `t0 project [c, e] closure [e -> c] select (e == 7.5 or e == 29.0) join [c =
 /// c, e = b] t1 minus t0`, `t0` 30 rows indexed on `e`, `t1` five rows whose keys miss
 /// both pins. The search was guessed at the geometric mean of its first fetch and its
 /// table, above `t1`'s five rows, and waited behind `t1`, which was read whole (5 rows);
@@ -17,19 +17,26 @@ import Relational
 /// key leaves `t1` nothing to deliver (1 row). 465/1556 is the same class over a 150-row
 /// table, `t1 project [a, b] closure [a -> b] select (a == 5) join t2`: the search fetches
 /// one row (`5 → 29`, and no row starts at 29), but that row is one of the 22 the evenly
-/// spaced sample skips, so it stays open (5 rows against 1).
+/// spaced sample skips, so the thirty-ninth session, which followed larger tables through
+/// the sample only while it held each round's rows, left it guessed (5 rows against 1).
+/// Followed through the index (fortieth session) it is one row, and goes first (1 row).
 ///
-/// From the first round that is not known (its rows are not all in the sample), nothing
-/// is known and the guess stands. Sizing the rest as a branching process (each row's open
-/// end starting, on average, as many rows as the index counts for the sample's open ends)
-/// was tried on 465/1556 and does not help: there a fifth of the sample's ends are null,
-/// and the 23 rows with a null start make the mean fan-out 5.6, so the search is sized at
-/// its whole table; it reads one row only because its start leads nowhere.
+/// A search that would fetch more than `searchProbeLimit` rows is not followed; nor is one
+/// over a larger table whose pinned end has no index (its rounds are then scans). Sizing
+/// the rest as a branching process (each row's open end starting, on average, as many rows
+/// as the index counts for the sample's open ends) was tried on 465/1556 and does not
+/// help: there a fifth of the sample's ends are null, and the 23 rows with a null start
+/// make the mean fan-out 5.6, so the search is sized at its whole table; it reads one row
+/// only because its start leads nowhere.
 extension FilterAwareOrdering {
+    /// The most rows an index probe follows for one search: as many as a statistics sample
+    /// holds.
+    static let searchProbeLimit = MemoryTable.statisticsSampleLimit
+
     /// The source rows a search from `starts` on `pinnedEnd` toward `openEnd` fetches, in
     /// hundredths, when the closure's operand is projects, renames and selects over a memory
     /// table (see above); nil otherwise. Bounded by the table's rows and rounds.
-    static func sampledSearchRows(_ closure: NodeID, from pinnedEnd: Attribute, to openEnd: Attribute,
+    static func followedSearchRows(_ closure: NodeID, from pinnedEnd: Attribute, to openEnd: Attribute,
                                   starts: Set<Value>, _ nodes: [PlanNode], _ run: any RunnerContext) -> Int? {
         guard let (source, pinned, open) = Self.sourceNames(below: closure, pinnedEnd, openEnd, nodes),
             case let .source(relation) = nodes[source].operation, let table = relation as? MemoryTable,
@@ -46,16 +53,20 @@ extension FilterAwareOrdering {
             guard let compiled = try? CompiledPredicate(filter, scheme: table.scheme) else { return nil }
             ownFilter = compiled
         }
-        let sample = table.statisticsSample()
+        let sample = whole ? table.statisticsSample() : []
         var requested = starts
         var frontier = starts
-        var fetched = 0
+        var fetched = 0, probed = 0
         for _ in 0..<table.count + 1 {
             guard !frontier.isEmpty else { return fetched * 100 }
-            let rows = sample.filter { frontier.contains($0.values[pinnedColumn]) }
-            if !whole {
-                let keys = Predicate.any(frontier.map { pinned *== $0 })
-                guard table.estimatedCount(filter: keys) == rows.count else { return nil }
+            let rows: [Row]
+            if whole {
+                rows = sample.filter { frontier.contains($0.values[pinnedColumn]) }
+            } else {
+                guard let found = table.probeIndex(pinned, values: frontier, limit: Self.searchProbeLimit - probed)
+                else { return nil }
+                rows = found
+                probed += found.count
             }
             var next: Set<Value> = []
             for row in rows where ownFilter?.matches(row) ?? true {
