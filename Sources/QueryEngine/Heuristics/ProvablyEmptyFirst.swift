@@ -40,12 +40,13 @@ public final class ProvablyEmptyFirst: Heuristic {
         flags.isOn(emptyFirst) ? ProvablyEmptyFirst() : nil
     }
 
-    /// Per node, the filter last checked, its answer and the run that asked (filters only
+    /// Per node, the version of the filter last checked (`RunnerContext.filterVersion`), its
+    /// answer and the run that asked (filters only
     /// narrow within a run, so a node found empty stays empty; one found not empty is
     /// checked again when its filter changed). Entries of an earlier run are ignored rather
     /// than removed: emptying and regrowing the list cost a prepared run of the seed query
     /// about 700 instructions.
-    private var checked: [(filter: Predicate, empty: Bool, run: Int)?] = []
+    private var checked: [(version: Int, empty: Bool, run: Int)?] = []
     /// Which run of this instance is under way (`startNextRun` counts them).
     private var runNumber = 0
     /// What this pick's `deferInitiators` found, for its `chooseInitiator` (the runner asks
@@ -113,22 +114,28 @@ public final class ProvablyEmptyFirst: Heuristic {
     /// Cheapest refusals first: a filter that is not active or is `true` needs no graph node
     /// or estimate.
     private func isProvablyEmpty(_ node: NodeID, _ run: any RunnerContext) -> Bool {
+        // Asked again for every candidate at every pick: the answer holds while the node's
+        // filter is the same (its tables do not change in a run), and an empty one stays
+        // empty. Checked by the filter's version, the memo costs no look at the filter: with
+        // thousands of candidates (a source copied once per select of a thousand), reading
+        // the node's state and comparing filters cost about 500 instructions a candidate.
+        let version = run.filterVersion(of: node)
+        if node < checked.count, let known = checked[node], known.run == runNumber, known.empty || known.version == version {
+            return known.empty
+        }
+        let empty = isEmptyUnderActiveFilter(node, run)
+        if node >= checked.count { checked += repeatElement(nil, count: node + 1 - checked.count) }
+        checked[node] = (version, empty, runNumber)
+        return empty
+    }
+
+    private func isEmptyUnderActiveFilter(_ node: NodeID, _ run: any RunnerContext) -> Bool {
         let state = run.filterState(of: node)
         guard state.isActive, let filter = state.filter, !filter.isConstantTrue else { return false }
         // The node's fields read in place: binding it copied the whole node (its edge lists too).
         let graph = run.graph
         guard case .source = graph[node].operation else { return false }
-        // Asked again at every pick: the answer for the same filter holds for the run (its
-        // tables do not change), and the checks below walk the whole filter (an IN-set of
-        // keys, a long OR of selects): `many-selects-union` at 10k rows spent about 60k
-        // instructions a run re-checking its eight filters before this memo covered them.
-        if node < checked.count, let known = checked[node], known.run == runNumber, known.empty || known.filter == filter {
-            return known.empty
-        }
-        let empty = isEmpty(filter, node, graph, run)
-        if node >= checked.count { checked += repeatElement(nil, count: node + 1 - checked.count) }
-        checked[node] = (filter, empty, runNumber)
-        return empty
+        return isEmpty(filter, node, graph, run)
     }
 
     private func isEmpty(_ filter: Predicate, _ node: NodeID, _ graph: PlanGraph, _ run: any RunnerContext) -> Bool {

@@ -3,9 +3,12 @@ import Relational
 /// Everything the runner tracks for one node while a query runs.
 final class NodeRuntime {
     // Filter state (seed 000: parental filter and count of parents still without one).
-    var filter: Predicate?
+    var filter: Predicate? { didSet { filterVersion &+= 1 } }
     var remainingParents: Int
-    var filterActive = false
+    var filterActive = false { didSet { filterVersion &+= 1 } }
+    /// Changes whenever `filter` or `filterActive` is set, never otherwise
+    /// (`RunnerContext.filterVersion(of:)`).
+    private(set) var filterVersion = 0
     /// Per operand: the filter this node has provided to that child (nil: none yet). A
     /// later, narrower filter along the same edge replaces it (`FilterFlow.swift`).
     var providedToOperand: OperandFilters

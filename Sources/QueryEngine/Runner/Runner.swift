@@ -302,6 +302,8 @@ final class Runner: RunnerContext {
         return FilterState(filter: r.filter, remainingParents: r.remainingParents, isActive: r.filterActive)
     }
 
+    func filterVersion(of node: NodeID) -> Int { runtimes[node].filterVersion }
+
     func hasStarted(_ node: NodeID) -> Bool { runtimes[node].started }
 
     func isComplete(_ node: NodeID) -> Bool { runtimes[node].complete }

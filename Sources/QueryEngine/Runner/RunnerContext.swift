@@ -8,6 +8,12 @@ public protocol RunnerContext: AnyObject {
     /// The OR of filters parents have provided, how many parents (an output counts as one
     /// that never provides) have not yet provided one, and whether the filter is active.
     func filterState(of node: NodeID) -> FilterState
+    /// A number that changes whenever the node's filter or its activity is set (so whenever
+    /// either changes) and never goes down within a run: an answer about the node's filter
+    /// kept with it holds while it is the same, and is checked without comparing filters (an
+    /// IN-set of keys, a long OR).
+    /// Only within one run: a heuristic reused for the next run forgets such answers.
+    func filterVersion(of node: NodeID) -> Int
     /// True once any row has been requested from or delivered through the node.
     func hasStarted(_ node: NodeID) -> Bool
     func isComplete(_ node: NodeID) -> Bool
