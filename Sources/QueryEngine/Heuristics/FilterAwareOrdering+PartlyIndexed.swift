@@ -15,7 +15,8 @@ import Relational
 /// drained first, key `t1` to one row (5 rows).
 ///
 /// Only a filter that leaves the fetch something to test is sampled: one that reads an
-/// attribute the table has no index on, or an AND with conjuncts beside the one the most
+/// attribute the table has no index on, an IN-set of tuples (fetched by one attribute's
+/// index, `SampledEstimates.tupleSample`), or an AND with conjuncts beside the one the most
 /// selective index fetches by (`SampledEstimates.testedAfterTheFetch`; issue 15,
 /// twenty-seventh round, held-out seed 213 case 137: `t0` under `e == null and a == null`,
 /// indexed on both, 12 and 14 rows by its indexes and none by both, kept its count of 12 against
@@ -48,7 +49,9 @@ final class PartlyIndexedSamples {
     /// conjunct); the shapes a run asks most are refused in place.
     func hundredths(_ node: NodeID, table: MemoryTable, filter: Predicate, estimate: Int) -> Int? {
         let unindexed = Self.readsAnUnindexedAttribute(filter, table.indexedAttributes)
-        guard case .and = filter else { return unindexed ? answer(node, table, filter, estimate) : nil }
+        guard case .and = filter else {
+            return unindexed || SampledEstimates.isTupleSet(filter) ? answer(node, table, filter, estimate) : nil
+        }
         return answer(node, table, filter, estimate, checking: !unindexed)
     }
 
