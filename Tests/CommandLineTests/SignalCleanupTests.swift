@@ -38,14 +38,20 @@ final class SignalCleanupTests: XCTestCase {
         XCTAssertTrue(process.isRunning, "\(arguments) ended before the signal")
         XCTAssertTrue(ready(), "\(arguments) never made its temporary")
         kill(process.processIdentifier, signal)
-        let ended = Date().addingTimeInterval(60)
-        while process.isRunning && Date() < ended { usleep(20_000) }
+        awaitEnd(of: process, within: 60, "\(arguments) was still running a minute after signal \(signal)")
+        return process.terminationReason == .uncaughtSignal ? 128 + process.terminationStatus : process.terminationStatus
+    }
+
+    /// Waits up to `seconds` for `process` to end; one still running then is killed, and the
+    /// test fails saying `stillRunning`.
+    private func awaitEnd(of process: Process, within seconds: TimeInterval, _ stillRunning: @autoclosure () -> String) {
+        let deadline = Date().addingTimeInterval(seconds)
+        while process.isRunning && Date() < deadline { usleep(20_000) }
         if process.isRunning {
             kill(process.processIdentifier, SIGKILL)
-            XCTFail("\(arguments) was still running a minute after signal \(signal)")
+            XCTFail(stillRunning())
         }
         process.waitUntilExit()
-        return process.terminationReason == .uncaughtSignal ? 128 + process.terminationStatus : process.terminationStatus
     }
 
     private func entries(_ path: String) -> [String] {
@@ -198,13 +204,7 @@ final class SignalCleanupTests: XCTestCase {
         XCTAssertTrue(String(decoding: first, as: UTF8.self).hasPrefix("hunt: "), String(decoding: first, as: UTF8.self))
         XCTAssertEqual(entries(work + "/fresh"), ["run.lock"])
         try output.fileHandleForReading.close()
-        let ended = Date().addingTimeInterval(120)
-        while process.isRunning && Date() < ended { usleep(20_000) }
-        if process.isRunning {
-            kill(process.processIdentifier, SIGKILL)
-            XCTFail("the hunt was still running two minutes after its reader went away")
-        }
-        process.waitUntilExit()
+        awaitEnd(of: process, within: 120, "the hunt was still running two minutes after its reader went away")
         XCTAssertEqual(process.terminationReason, .uncaughtSignal)
         XCTAssertEqual(process.terminationStatus, SIGPIPE)
         XCTAssertEqual(entries(work), [])
