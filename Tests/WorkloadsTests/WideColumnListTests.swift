@@ -2,10 +2,10 @@ import Relational
 import XCTest
 @testable import Workloads
 
-/// Wide attribute lists in a query's literal, a change script's `add` and a generated table
-/// put each value at its own attribute. Each of them searched the list once per attribute
-/// (an empty literal of 100,000 attributes took 38 s to load); `Scheme.sortingOrder`
-/// replaces those searches, and `ColumnOrderTests` counts its comparisons.
+/// Wide attribute lists in a query's literal, a change script's `add`, a generated table and
+/// joins put each value at its own attribute. Each of them searched a list once per
+/// attribute (an empty literal of 100,000 attributes took 38 s to load); `Scheme.sortingOrder`
+/// and sets replace those searches, and `ColumnOrderTests` counts the sort's comparisons.
 /// Query text holds at most 10,000 constants, so rows given there are 10,000 wide.
 final class WideColumnListTests: XCTestCase {
     /// `a0 … a(n-1)` in a scrambled order (a multiplier prime to n); each holds its index.
@@ -47,5 +47,24 @@ final class WideColumnListTests: XCTestCase {
         let table = try DatasetTable(name: "wide", columns: scrambled(100_000).map { Attribute("a\($0)") },
                                      rows: [scrambled(100_000).map { .integer(Int64($0)) }], indexedAttributes: [])
         XCTAssertNil(misplaced(table.store.row(at: 0), table.scheme))
+    }
+
+    /// A join searched its pairs once per shared name (a natural join pairs every one), and
+    /// the parser searched an explicit join's pairs once per pair for repeats: each over
+    /// two minutes at 100,000 attributes.
+    func testJoinsOfWideOperandsShareTheirAttributes() throws {
+        let pairs = (0..<100_000).map { "a\($0) = a\($0)" }.joined(separator: ", ")
+        let query = try Query.parse("""
+            let w = relation [\(names(100_000))] { }
+            output w join w
+            output w join [\(pairs)] w
+            """, catalog: RelationCatalog())
+        for output in query.relations {
+            XCTAssertEqual(output.scheme.attributes, sortedNames(100_000))
+        }
+        XCTAssertThrowsError(try Query.parse("let w = relation [a, b] { }\noutput w join [a = a, b = b, a = a] w",
+                                             catalog: RelationCatalog())) { error in
+            XCTAssertTrue("\(error)".contains("the join pair 'a = a' is given twice"), "\(error)")
+        }
     }
 }
