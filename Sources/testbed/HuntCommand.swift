@@ -38,7 +38,7 @@ struct HuntCommand: ParsableCommand {
             """
     )
 
-    @Option(help: "Number of random queries, at least 1.")
+    @Option(help: "Number of random queries, \(WorkCounts.huntQueries.lowerBound) to \(WorkCounts.huntQueries.upperBound).")
     var random: Int?
 
     @Option(help: "Seed of the random queries.")
@@ -62,7 +62,7 @@ struct HuntCommand: ParsableCommand {
     @Option(help: "Reduce only cases where the --reduce-flagset reads at least this many rows more than the best, and keep that excess while reducing.")
     var minExcessRows: Int = 20
 
-    @Option(help: "Random initiator orders per case for the robustness report (0: none).")
+    @Option(help: "Random initiator orders per case for the robustness report, \(WorkCounts.huntOrders.lowerBound) (none) to \(WorkCounts.huntOrders.upperBound).")
     var orders: Int = 3
 
     @Option(help: "Output directory, new or empty (default: Results/hunt/s<seed>-n<N>; --case adds to any DIR).")
@@ -109,9 +109,7 @@ struct HuntCommand: ParsableCommand {
                 throw ValidationError("\(error)")
             }
         }
-        if let random, random < 1 {
-            throw ValidationError("--random: '\(random)' is not valid; expected an integer >= 1")
-        }
+        if let random { try WorkCounts.check("--random", random, WorkCounts.huntQueries) }
         guard rows >= 1, rows <= RandomCaseGenerator.rowLimit else {
             throw ValidationError("--rows: '\(rows)' is not valid; expected an integer from 1 to \(RandomCaseGenerator.rowLimit)")
         }
@@ -122,6 +120,7 @@ struct HuntCommand: ParsableCommand {
         if maxReductions < 0 { throw ValidationError("--max-reductions: '\(maxReductions)' is not a non-negative integer") }
         if minExcessRows < 1 { throw ValidationError("--min-excess-rows: '\(minExcessRows)' is not valid; expected an integer >= 1") }
         if orders < 0 { throw ValidationError("--orders: '\(orders)' is not a non-negative integer") }
+        try WorkCounts.check("--orders", orders, WorkCounts.huntOrders)
         if let out {
             do { _ = try FileSystem.checkedOutputPath(out, option: "--out", directory: true) } catch {
                 throw ValidationError("\(error)")

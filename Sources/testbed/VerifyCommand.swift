@@ -51,7 +51,7 @@ struct VerifyCommand: ParsableCommand {
             """
     )
 
-    @Option(help: "Number of random cases (fuzzing mode), at least 1.")
+    @Option(help: "Number of random cases (fuzzing mode), \(WorkCounts.verifyCases.lowerBound) to \(WorkCounts.verifyCases.upperBound).")
     var random: Int?
 
     @Option(help: "Seed of the random cases.")
@@ -79,7 +79,7 @@ struct VerifyCommand: ParsableCommand {
     @Option(help: "Catalog directory (default: $TESTBED_QUERIES, else Workloads/queries).")
     var directory: String?
 
-    @Option(help: "Engine runs per random case (random flag set and backend each).")
+    @Option(help: "Engine runs per random case (random flag set and backend each), \(WorkCounts.verifyRunsPerCase.lowerBound) to \(WorkCounts.verifyRunsPerCase.upperBound).")
     var runsPerCase: Int = 3
 
     @Option(help: "Where reduced repros are written.")
@@ -170,12 +170,14 @@ struct VerifyCommand: ParsableCommand {
         if random == 0 {
             throw ValidationError("--random: '0' is not valid; expected an integer >= 1 (zero cases would verify nothing)")
         }
+        if let random { try WorkCounts.check("--random", random, WorkCounts.verifyCases) }
         for (option, count) in [("--sizes", sizes.count), ("--seeds", seeds.count)] where count == 0 {
             throw ValidationError("\(option): give at least one value")
         }
         if runsPerCase < 1 {
             throw ValidationError("--runs-per-case: '\(runsPerCase)' is not valid; expected an integer >= 1")
         }
+        try WorkCounts.check("--runs-per-case", runsPerCase, WorkCounts.verifyRunsPerCase)
         if let size = sizes.first(where: { !Shape.rowRange.contains($0) }) {
             throw ValidationError("--sizes: '\(size)' is not a dataset size; expected integers from "
                 + "\(Shape.rowRange.lowerBound) to \(Shape.rowRange.upperBound)")

@@ -38,14 +38,45 @@ final class SignalCleanupTests: XCTestCase {
         XCTAssertTrue(process.isRunning, "\(arguments) ended before the signal")
         XCTAssertTrue(ready(), "\(arguments) never made its temporary")
         kill(process.processIdentifier, signal)
-        let ended = Date().addingTimeInterval(60)
-        while process.isRunning && Date() < ended { usleep(20_000) }
+        awaitEnd(of: process, within: 60, "\(arguments) was still running a minute after signal \(signal)")
+        return process.terminationReason == .uncaughtSignal ? 128 + process.terminationStatus : process.terminationStatus
+    }
+
+    /// Waits up to `seconds` for `process` to end; one still running then is killed, and the
+    /// test fails saying `stillRunning`.
+    private func awaitEnd(of process: Process, within seconds: TimeInterval, _ stillRunning: @autoclosure () -> String) {
+        let deadline = Date().addingTimeInterval(seconds)
+        while process.isRunning && Date() < deadline { usleep(20_000) }
         if process.isRunning {
             kill(process.processIdentifier, SIGKILL)
-            XCTFail("\(arguments) was still running a minute after signal \(signal)")
+            XCTFail(stillRunning())
         }
         process.waitUntilExit()
-        return process.terminationReason == .uncaughtSignal ? 128 + process.terminationStatus : process.terminationStatus
+    }
+
+    /// Starts `testbed arguments` with its standard error on a pipe, reads the first line,
+    /// hands it to `beforeClosing`, closes the pipe (as `| head -1` does) and returns the
+    /// process once it has ended.
+    private func closingTheReaderAfterTheFirstLine(_ arguments: [String], beforeClosing: (String) throws -> Void) throws -> Process {
+        let process = Process()
+        (process.executableURL, process.arguments) = try Battery.signalledCommand(arguments)
+        process.currentDirectoryURL = URL(fileURLWithPath: work)
+        process.environment = ProcessInfo.processInfo.environment.merging(["TMPDIR": tmp]) { $1 }
+        let output = Pipe()
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = output
+        try process.run()
+        try output.fileHandleForWriting.close()
+        var first = Data()
+        while !first.contains(UInt8(ascii: "\n")) {
+            let chunk = output.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            first += chunk
+        }
+        try beforeClosing(String(decoding: first, as: UTF8.self))
+        try output.fileHandleForReading.close()
+        awaitEnd(of: process, within: 120, "\(arguments) was still running two minutes after its reader went away")
+        return process
     }
 
     private func entries(_ path: String) -> [String] {
@@ -179,35 +210,39 @@ final class SignalCleanupTests: XCTestCase {
     /// killed the hunt at its next progress line and left `--out` holding only its lock; it
     /// now takes back `--out` as the other signals do, and still dies of the signal (141).
     func testAHuntWhoseProgressReaderGoesAwayLeavesNoOutputDirectory() throws {
-        let process = Process()
-        (process.executableURL, process.arguments) = try Battery.signalledCommand(
-            ["hunt", "--random", "100000", "--seed", "3", "--rows", "300", "--orders", "0", "--no-reduce", "--out", "fresh"])
-        process.currentDirectoryURL = URL(fileURLWithPath: work)
-        process.environment = ProcessInfo.processInfo.environment.merging(["TMPDIR": tmp]) { $1 }
-        let output = Pipe()
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = output
-        try process.run()
-        try output.fileHandleForWriting.close()
-        var first = Data()
-        while !first.contains(UInt8(ascii: "\n")) {
-            let chunk = output.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            first += chunk
+        let hunt = ["hunt", "--random", "100000", "--seed", "3", "--rows", "300", "--orders", "0", "--no-reduce", "--out", "fresh"]
+        let process = try closingTheReaderAfterTheFirstLine(hunt) { first in
+            XCTAssertTrue(first.hasPrefix("hunt: "), first)
+            XCTAssertEqual(entries(work + "/fresh"), ["run.lock"])
         }
-        XCTAssertTrue(String(decoding: first, as: UTF8.self).hasPrefix("hunt: "), String(decoding: first, as: UTF8.self))
-        XCTAssertEqual(entries(work + "/fresh"), ["run.lock"])
-        try output.fileHandleForReading.close()
-        let ended = Date().addingTimeInterval(120)
-        while process.isRunning && Date() < ended { usleep(20_000) }
-        if process.isRunning {
-            kill(process.processIdentifier, SIGKILL)
-            XCTFail("the hunt was still running two minutes after its reader went away")
-        }
-        process.waitUntilExit()
         XCTAssertEqual(process.terminationReason, .uncaughtSignal)
         XCTAssertEqual(process.terminationStatus, SIGPIPE)
         XCTAssertEqual(entries(work), [])
+    }
+
+    /// Starting a DuckDB helper ignored SIGPIPE for the rest of the process (so that a helper
+    /// that died was an error on write), and a `verify --engines duckdb` whose progress reader
+    /// went away ran every case and exited 0. The writes to the helper now hold SIGPIPE back
+    /// on their own thread only: the closed pipe ends the command (141), the helper killed
+    /// first.
+    func testAVerifyWithADuckDBOracleWhoseProgressReaderGoesAwayDiesOfSIGPIPE() throws {
+        try SleepingHelper.requireDuckDB()
+        let verify = ["verify", "--random", "2000", "--seed", "3", "--engines", "duckdb", "--no-reduce"]
+        let process = try closingTheReaderAfterTheFirstLine(verify) { first in
+            XCTAssertTrue(first.hasPrefix("verify: 100/2000 random cases"), first)
+        }
+        XCTAssertEqual(process.terminationReason, .uncaughtSignal)
+        XCTAssertEqual(process.terminationStatus, SIGPIPE)
+        XCTAssertEqual(processes(holding: "TMPDIR=" + tmp), [], "the DuckDB helper outlived the testbed")
+    }
+
+    /// The processes whose environment holds `entry` (`NAME=value`): a helper started by a
+    /// testbed given this test's TMPDIR. Linux's /proc; elsewhere none are found.
+    private func processes(holding entry: String) -> [String] {
+        let needle = Data((entry + "\0").utf8)
+        return entries("/proc").filter { name in
+            name.allSatisfy(\.isNumber) && FileManager.default.contents(atPath: "/proc/\(name)/environ")?.range(of: needle) != nil
+        }
     }
 
     /// The DuckDB helper runs in a process group of its own (so that Ctrl-C reaches only the

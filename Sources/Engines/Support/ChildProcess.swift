@@ -29,8 +29,6 @@ public final class ChildProcess {
     public init(arguments: [String], ownProcessGroup: Bool = false, quiet: Bool = false) throws {
         guard !arguments.isEmpty else { throw ChildProcessError(description: "no program to start") }
         self.arguments = arguments
-        // A helper that dies must give us an error on write, not kill us.
-        signal(SIGPIPE, SIG_IGN)
         // Close-on-exec ends: a write end leaked into a later child would keep a helper
         // from ever seeing the end of its input.
         guard let toChild = ProcessSpawn.pipe() else { throw ChildProcessError(description: "pipe: errno \(errno)") }
@@ -73,7 +71,8 @@ public final class ChildProcess {
         bytes.append(10)
         var offset = 0
         while offset < bytes.count {
-            let written = bytes[offset...].withUnsafeBytes { write(input, $0.baseAddress, $0.count) }
+            // A helper that died must give us an error on write, not end the process.
+            let written = bytes[offset...].withUnsafeBytes { PipeWrite.write(input, $0.baseAddress, $0.count) }
             if written < 0 {
                 if errno == EINTR { continue }
                 throw ChildProcessError(description: "\(arguments[0]) stopped reading its input (errno \(errno))")

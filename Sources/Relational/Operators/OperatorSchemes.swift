@@ -60,7 +60,10 @@ extension Operator {
             _ = try left.requireIndex(of: p.left, context: "join [\(p)] (left operand)")
             _ = try right.requireIndex(of: p.right, context: "join [\(p)] (right operand)")
         }
-        // Both schemes are sorted: one merge walk finds the shared names and the union.
+        // Both schemes are sorted: one merge walk finds the shared names and the union. The
+        // names paired with themselves are a set: a natural join pairs every shared name, and
+        // a search of the pairs for each one was quadratic in the width.
+        let selfPaired = Set(pairs.lazy.filter { $0.left == $0.right }.map(\.left))
         let l = left.attributes, r = right.attributes
         var all: [Attribute] = []
         all.reserveCapacity(l.count + r.count)
@@ -73,7 +76,7 @@ extension Operator {
                 all.append(r[j]); j += 1
             } else {
                 let a = l[i]
-                if !pairs.contains(where: { $0.left == a && $0.right == a }) { ambiguous.append(a) }
+                if !selfPaired.contains(a) { ambiguous.append(a) }
                 all.append(a); i += 1; j += 1
             }
         }

@@ -89,7 +89,7 @@ public final class MemoryTable: SourceRelation {
     ) throws {
         let scheme = try Scheme(columns)
         try self.init(name: name, scheme: scheme, indexedAttributes: indexedAttributes)
-        let order = scheme.attributes.compactMap { a in columns.firstIndex(of: a) }
+        let order = Scheme.sortingOrder(of: columns)
         for values in rows {
             guard values.count == columns.count else {
                 throw RelationError.rowWidth(expected: columns.count, got: values.count, relation: name)

@@ -19,6 +19,15 @@ public struct Scheme: Hashable, Sendable, CustomStringConvertible {
 
     public var count: Int { attributes.count }
 
+    /// For names written in `columns` order (distinct, as a scheme's), the position in
+    /// `columns` of each name in sorted order: a row given as `values` in `columns` order is
+    /// `order.map { values[$0] }` in scheme order. A sort of the positions, n log n
+    /// comparisons; finding each name by a linear search was quadratic in the width (an
+    /// empty literal of 100,000 attributes took 32 s to load).
+    public static func sortingOrder<Name: Comparable>(of columns: [Name]) -> [Int] {
+        columns.indices.sorted { columns[$0] < columns[$1] }
+    }
+
     public func contains(_ attribute: Attribute) -> Bool { index(of: attribute) != nil }
 
     /// Position of an attribute in rows of this scheme (binary search; schemes are short).

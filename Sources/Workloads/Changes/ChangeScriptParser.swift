@@ -78,20 +78,22 @@ extension QueryParser {
         let open = current
         try expectSymbol("[", "to list the added rows' attributes")
         var columns: [Attribute] = []
+        var listed: Set<Attribute> = []
         while !current.isSymbol("]") {
             if !columns.isEmpty { try expectSymbol(",", "or ']' between attribute names") }
             let (a, token) = try expectName("an attribute name")
             try requireAttribute(Attribute(a), of: target, at: token, context: "add to \(name)")
-            if columns.contains(Attribute(a)) { throw error("attribute '\(a)' is listed twice", at: token) }
+            if !listed.insert(Attribute(a)).inserted { throw error("attribute '\(a)' is listed twice", at: token) }
             columns.append(Attribute(a))
         }
         advance()
         guard columns.count == target.scheme.count else {
-            let missing = target.scheme.attributes.filter { !columns.contains($0) }.map(\.name)
+            let missing = target.scheme.attributes.filter { !listed.contains($0) }.map(\.name)
             throw error("add to \(name): the attribute list misses \(missing.joined(separator: ", ")) "
                 + "(the relation has \(target.scheme.listed()))", at: open)
         }
-        let order = target.scheme.attributes.map { a in columns.firstIndex(of: a) ?? 0 }
+        // Every attribute of the target once: the list is the scheme in another order.
+        let order = Scheme.sortingOrder(of: columns)
         try expectSymbol("{", "to start the added rows")
         return try parseLiteralRows(width: columns.count, widthSource: "the list names")
             .map { values in Row(order.map { values[$0] }) }

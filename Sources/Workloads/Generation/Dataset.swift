@@ -12,11 +12,7 @@ public struct DatasetTable: Sendable {
     /// `columns` in any order; each row's values in that order.
     public init(name: String, columns: [Attribute], rows: [[Value]], indexedAttributes: [Attribute]) throws {
         let scheme = try Scheme(columns)
-        var order: [Int] = []
-        for a in scheme.attributes {
-            guard let i = columns.firstIndex(of: a) else { continue }
-            order.append(i)
-        }
+        let order = Scheme.sortingOrder(of: columns)
         var store = ColumnStore(width: scheme.count)
         store.reserveCapacity(rows.count)
         for values in rows {

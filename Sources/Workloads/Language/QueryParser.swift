@@ -205,12 +205,13 @@ struct QueryParser {
             if current.isSymbol("[") {
                 advance()
                 var list: [(JoinPair, Token, Token)] = []
+                var given: Set<JoinPair> = []
                 repeat {
                     if !list.isEmpty { advance() }
                     let (l, lt) = try expectName("an attribute of the left operand")
                     try expectSymbol("=", "between the attributes of a join pair")
                     let (r, rt) = try expectName("an attribute of the right operand")
-                    if list.contains(where: { $0.0 == JoinPair(Attribute(l), Attribute(r)) }) {
+                    if !given.insert(JoinPair(Attribute(l), Attribute(r))).inserted {
                         throw error("the join pair \(Printable.quoted(l + " = " + r)) is given twice; give each pair once", at: lt)
                     }
                     list.append((JoinPair(Attribute(l), Attribute(r)), lt, rt))
