@@ -86,7 +86,10 @@ final class HuntClassFifteenthRoundTests: HuntCaseTestCase {
         let query = try shared.difference(shared)
         let tables = [t1, t2, t3]
         XCTAssertEqual(try totalRead(query, tables, preset: "seed"), 22)
-        XCTAssertEqual(try totalRead(query, tables, disable: ["filter-aware-ordering"]), 22)
+        // Since the fortieth session `sampled-estimate-ordering` sizes the IN-set of tuples
+        // by the sample too (`SampledEstimates.tupleSample`), so either heuristic does it.
+        XCTAssertEqual(try totalRead(query, tables, disable: ["filter-aware-ordering"]), 5)
+        XCTAssertEqual(try totalRead(query, tables, disable: ["filter-aware-ordering", "sampled-estimate-ordering"]), 22)
         XCTAssertEqual(try totalRead(query, tables), 5)
     }
 

@@ -4,7 +4,9 @@ import XCTest
 
 /// Issue 15, fortieth session: held-out seed 499 case 1255 at `--rows 300`, a source given a
 /// multi-attribute join's IN-set of tuples, indexed on each attribute alone, none of the
-/// tuples in it, sized at its index count and drained after a sampled table.
+/// tuples in it, sized at its index count and drained after a sampled table; and 519 case
+/// 1922, a copy vetoed that would have let a select narrow its own read with a predicate no
+/// index reads.
 final class HuntClassFortyThirdRoundTests: HuntCaseTestCase {
     /// `t0(a, b, e)`: 200 rows, `a` and `b` each 0…9, every pair but those with `a == b`;
     /// indexed on `a` and on `b`.
@@ -60,5 +62,26 @@ final class HuntClassFortyThirdRoundTests: HuntCaseTestCase {
         let sampled = try XCTUnwrap(SampledEstimates.tupleSample(t0, present, indexCount: bound))
         XCTAssertGreaterThan(sampled, 100)
         XCTAssertLessThanOrEqual(sampled, bound * 100)
+    }
+
+    /// Held-out 519/1922, the class: `shared = t1 select (b == a) intersect t1`, `(shared join
+    /// shared) select (e == 0)`, `t1` 200 rows indexed on `e`, five with `e == 0` and none of
+    /// those with `b == a`. Both reads of `t1` are given `e == 0`, five rows by the index
+    /// either way, so `late-subtree-copying` vetoed the copy for the select and `t1`
+    /// delivered its five rows. Copied, the select narrows its own read to `e == 0 and b ==
+    /// a`, which no row meets, and the intersection gives the other read `false`. The
+    /// exception for such copies (`selectWillNarrowOneRead`) now also asks the statistics
+    /// sample for the conjuncts no index reads (`sampleShowsFarLess`): 0 rows.
+    func testACopyIsMadeWhenTheSampleShowsTheSelectNarrowingItsRead() throws {
+        let rows: [[Value]] = (0..<200).map { (i: Int) -> [Value] in
+            [.integer(Int64(i)), .integer(Int64(i == 7 || i == 13 ? i : i + 1)), .integer(Int64(i % 40))]
+        }
+        let t1 = try MemoryTable(name: "t1", columns: ["a", "b", "e"], rows: rows, indexedAttributes: ["e"])
+        let shared = try Relation(source: t1).select(.comparison(.attribute("b"), .equal, .attribute("a")))
+            .intersection(Relation(source: t1))
+        let query = try shared.join(shared).select("e" *== 0)
+        XCTAssertEqual(try totalRead(query, [t1]), 0, "5 before")
+        XCTAssertEqual(try totalRead(query, [t1], disable: ["late-subtree-copying"]), 0)
+        XCTAssertEqual(try totalRead(query, [t1], preset: "seed"), 5)
     }
 }
