@@ -32,25 +32,15 @@ final class HuntCommandLineTests: XCTestCase {
     /// at the bounds the options pass, and the hunt stops at the next check, a TMPDIR that
     /// does not exist, so nothing runs.
     func testCountsPastTheirBoundsAreRefusedAndTheBoundsAccepted() throws {
-        let refused: [([String], String)] = [
-            (["--random", "1000001"], "testbed: --random: '1000001' is not valid; expected an integer from 1 to 1000000\n"),
-            (["--random", "5", "--orders", "1001"], "testbed: --orders: '1001' is not valid; expected an integer from 0 to 1000\n"),
-        ]
         let testbed = try TestbedProcess(label: "hunt-cli")
         defer { testbed.remove() }
-        // A TMPDIR that does not exist is the first check after the options': a count let
-        // through is told about it, and none can start the work.
-        let missing = testbed.directory.appendingPathComponent("missing").path
-        for (arguments, message) in refused {
-            let outcome = try testbed.run(["hunt"] + arguments, environment: ["TMPDIR": missing])
-            XCTAssertEqual(outcome.status, 2, "\(arguments): \(outcome.err)")
-            XCTAssertTrue(outcome.err.hasPrefix(message), "\(arguments): \(outcome.err)")
-            XCTAssertEqual(testbed.listing(), [], "nothing written")
-        }
-        let atTheBounds = try testbed.run(["hunt", "--random", "1000000", "--orders", "1000"], environment: ["TMPDIR": missing])
-        XCTAssertEqual(atTheBounds.status, 2, atTheBounds.err)
-        XCTAssertTrue(atTheBounds.err.hasPrefix("testbed: TMPDIR is '\(missing)': no such directory"), atTheBounds.err)
-        XCTAssertEqual(testbed.listing(), [], "nothing written")
+        try testbed.assertCountBounds(
+            "hunt",
+            refused: [
+                (["--random", "1000001"], "testbed: --random: '1000001' is not valid; expected an integer from 1 to 1000000\n"),
+                (["--random", "5", "--orders", "1001"], "testbed: --orders: '1001' is not valid; expected an integer from 0 to 1000\n"),
+            ],
+            accepted: [["--random", "1000000", "--orders", "1000"]])
     }
 
     /// `--case N` writes one case whole as a repro; `--repro DIR --plans P` replays it and

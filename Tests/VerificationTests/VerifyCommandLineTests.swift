@@ -56,31 +56,18 @@ final class VerifyCommandLineTests: XCTestCase {
     /// bound; at the bounds the options pass, and verify stops at the next check, a TMPDIR
     /// that does not exist, so nothing runs.
     func testCountsPastTheirBoundsAreRefusedAndTheBoundsAccepted() throws {
-        let refused: [([String], String)] = [
-            (["--random", "10000001"], "testbed: --random: '10000001' is not valid; expected an integer from 1 to 10000000\n"),
-            (["--random", "10000001", "--changes"], "testbed: --random: '10000001' is not valid; expected an integer from 1 to 10000000\n"),
-            (["--random", "5", "--runs-per-case", "1001"],
-             "testbed: --runs-per-case: '1001' is not valid; expected an integer from 1 to 1000\n"),
-        ]
         let testbed = try TestbedProcess(label: "verify-cli")
         defer { testbed.remove() }
-        // A TMPDIR that does not exist is the first check after the options': a count let
-        // through is told about it, and none can start the work.
-        let missing = testbed.directory.appendingPathComponent("missing").path
-        for (arguments, message) in refused {
-            let outcome = try testbed.run(["verify"] + arguments, environment: ["TMPDIR": missing])
-            XCTAssertEqual(outcome.status, 2, "\(arguments): \(outcome.err)")
-            XCTAssertTrue(outcome.err.hasPrefix(message), "\(arguments): \(outcome.err)")
-            XCTAssertEqual(outcome.out, "", "\(arguments): nothing ran")
-            XCTAssertEqual(testbed.listing(), [], "nothing written")
-        }
-        for changes in [[], ["--changes"]] {
-            let atTheBounds = try testbed.run(["verify", "--random", "10000000", "--runs-per-case", "1000"] + changes,
-                                              environment: ["TMPDIR": missing])
-            XCTAssertEqual(atTheBounds.status, 2, atTheBounds.err)
-            XCTAssertTrue(atTheBounds.err.hasPrefix("testbed: TMPDIR is '\(missing)': no such directory"), atTheBounds.err)
-            XCTAssertEqual(testbed.listing(), [], "nothing written")
-        }
+        try testbed.assertCountBounds(
+            "verify",
+            refused: [
+                (["--random", "10000001"], "testbed: --random: '10000001' is not valid; expected an integer from 1 to 10000000\n"),
+                (["--random", "10000001", "--changes"],
+                 "testbed: --random: '10000001' is not valid; expected an integer from 1 to 10000000\n"),
+                (["--random", "5", "--runs-per-case", "1001"],
+                 "testbed: --runs-per-case: '1001' is not valid; expected an integer from 1 to 1000\n"),
+            ],
+            accepted: [["--random", "10000000", "--runs-per-case", "1000"], ["--random", "10000000", "--runs-per-case", "1000", "--changes"]])
     }
 
     func testValidNumbersReachTheFuzzerAndTheCatalogRun() throws {
