@@ -84,4 +84,28 @@ final class HuntClassFortyThirdRoundTests: HuntCaseTestCase {
         XCTAssertEqual(try totalRead(query, [t1], disable: ["late-subtree-copying"]), 0)
         XCTAssertEqual(try totalRead(query, [t1], preset: "seed"), 5)
     }
+
+    /// Held-out 515/148, the class: `shared = t0 project [b, c] closure [b -> c]`, `shared_2 =
+    /// t2 join ((shared select (b == 11 or b == 5) union shared) join t1)`, `shared_2 join
+    /// shared_2`; `t0` 30 unindexed-edge rows, `t1` one row (`c == "k14"`), `t2` ten keys, none
+    /// "k14". Both keys reach the closure through the union's two operands, an OR of two
+    /// conjunctions that each contradict; `late-filter-narrowing` gave a closure `false` for
+    /// one contradicting conjunction only, so `t0` was read whole (41 rows). Now for such an
+    /// OR too: 11 rows.
+    func testAnOrOfContradictionsEmptiesAClosure() throws {
+        let edges: [[Value]] = (0..<30).map { (i: Int) -> [Value] in [.integer(Int64(i)), .integer(Int64(i + 1)), .integer(Int64(i))] }
+        let t0 = try MemoryTable(name: "t0", columns: ["b", "c", "d"], rows: edges, indexedAttributes: ["d"])
+        let t1 = try MemoryTable(name: "t1", columns: ["a", "c"], rows: [[1, "k14"]], indexedAttributes: ["c"])
+        let keys: [[Value]] = (0..<10).map { (i: Int) -> [Value] in [.integer(Int64(i))] }
+        let t2 = try MemoryTable(name: "t2", columns: ["c"], rows: keys)
+        let shared = try Relation(source: t0).project(["b", "c"]).closure("b", "c")
+        let pinned = try shared.select(.or(["b" *== 11, "b" *== 5]))
+        let inner = try pinned.union(shared).join(Relation(source: t1))
+        let shared2 = try Relation(source: t2).join(inner)
+        let query = try shared2.join(shared2)
+        let tables = [t0, t1, t2]
+        XCTAssertEqual(try totalRead(query, tables), 11, "41 before")
+        XCTAssertEqual(try totalRead(query, tables, disable: ["late-filter-narrowing"]), 41)
+        XCTAssertEqual(try totalRead(query, tables, preset: "seed"), 41)
+    }
 }

@@ -65,10 +65,24 @@ public final class LateFilterNarrowing: Heuristic {
     /// 72) union t0) join t0 closure [d -> c] select (d == 13.0 or d == 52))`; the second
     /// closure's one row reached the first as `c == 70 and d == 52`, against its select's
     /// pin, and the union under it read `t0` whole (36 rows against 2).
+    ///
+    /// An OR each of whose disjuncts so contradicts matches nothing too (its parents' filters
+    /// ORed, each narrowed by the same keys). Issue 15, fortieth session, held-out seed 515
+    /// case 148 at `--rows 300`: `shared = t0 project [b, c] closure [b -> c]` under `(shared
+    /// select (b == 11 or b == 5) union shared) join t1`, joined with `t2`; `t1`'s key `c ==
+    /// "k14"` and `t2`'s 84 keys, none of them "k14", reached the closure through both of the
+    /// union's operands as an OR of two contradicting conjunctions, and `t0` (298 rows,
+    /// indexed on `d` only) was read whole (383 rows against 84).
     private static func matchesNothing(_ filter: Predicate, at node: NodeID, _ graph: PlanGraph) -> Bool {
         if filter == .constant(false) { return true }
         guard case .apply(.closure) = graph[node].operation else { return false }
-        return filter.isUnsatisfiable || filter.conjunctsContradict
+        return contradicts(filter)
+    }
+
+    private static func contradicts(_ filter: Predicate) -> Bool {
+        if filter.isUnsatisfiable || filter.conjunctsContradict { return true }
+        if case let .or(parts) = filter { return parts.allSatisfy(contradicts) }
+        return false
     }
 
     /// A node whose filter is `false` needs no row from any operand, but the runner passes
