@@ -899,8 +899,9 @@ public final class LateSubtreeCopying: Heuristic {
     /// predicate contradicts itself and an intersection (16 against 0).
     private func selectWillNarrowOneRead(_ edge: Edge, _ child: NodeID, _ graph: PlanGraph,
                                          _ run: any RunnerContext) -> Bool {
-        // A child that feeds an output is read whole anyway: a copy only adds its rows. Below
-        // the child, a tree nothing else reads, so that the select's predicate narrows it.
+        // A child that feeds an output is read whole anyway: a copy only adds its rows.
+        if copiedSelectNarrows(edge, child, graph, run) { return true }
+        // Below the child, a tree nothing else reads, so that the select's predicate narrows it.
         guard !run.hasDrainedASource, graph[child].outputs.isEmpty,
             graph[child].children.allSatisfy({ SelectPushdown.readsAloneATree($0, graph) }) || Self.readsAloneBelow(child, graph),
             let given = run.filterBeingProvided(along: edge)
@@ -919,6 +920,26 @@ public final class LateSubtreeCopying: Heuristic {
         // (`readsAloneBelow`; 326/1842, where the other parent is a select that does not narrow).
         guard graph[edge.parent].scheme == graph[child].scheme, let above = Self.selectAbove(edge.parent, graph) else { return false }
         return selectNarrows(above, child, given, graph, run)
+    }
+
+    /// The child is itself a select over a node something else reads too, so its predicate
+    /// cannot narrow what is below it (`SelectPushdown.readsAloneATree`); a copy is a tree
+    /// the copied select alone reads, and its predicate narrows it as the copy is added. So
+    /// the copy reads what the filter and the predicate keep, which matches nothing or
+    /// fetches far less (`selectNarrows`), where uncopied both parents' one filter is read
+    /// once without the predicate. Issue 15, fortieth session, held-out seed 504 case 1912
+    /// at `--rows 300`: `shared = t0 rename […]`, `shared_2 = shared select (f == 19 and …)`
+    /// under `((shared intersect shared_2 intersect shared_2) select (g == null)) minus t0
+    /// rename […]`, `t0` indexed. Both intersections gave `shared_2` `g == null`, so its copy
+    /// was vetoed; `shared` was read under `g == null` (5 rows). Copied, `shared_2`'s copy
+    /// reads nothing and completes empty, both intersections are empty, and the difference
+    /// gives its right side `false` (0 rows).
+    private func copiedSelectNarrows(_ edge: Edge, _ child: NodeID, _ graph: PlanGraph, _ run: any RunnerContext) -> Bool {
+        guard case .apply(.select) = graph[child].operation, graph[child].outputs.isEmpty,
+            let operand = graph[child].children.first, !SelectPushdown.readsAloneATree(operand, graph),
+            let given = run.filterBeingProvided(along: edge)
+        else { return false }
+        return selectNarrows(child, child, given, graph, run)
     }
 
     /// Whether `select`'s own predicate, added to the filter `given` along the copied edge,
