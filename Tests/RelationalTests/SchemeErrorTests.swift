@@ -46,6 +46,21 @@ final class SchemeErrorTests: XCTestCase {
         XCTAssertEqual(try Scheme(["b", "a", "c"]).listed(atMost: 2), "[a, b, and 1 more]")
     }
 
+    /// The join's unmatched shared names are counted past 40 too: for two 100,000-column
+    /// operands the message ran to 989 KB.
+    func testAJoinsUnmatchedSharedNamesAreListedShort() throws {
+        let names = (0..<1_000).map { "c\($0)" }
+        let wide = try makeRelation("wide", names.map { Attribute($0) }, [Array(repeating: 1, count: 1_000)])
+        let unmatched = names.sorted().filter { $0 != "c0" }
+        let first40 = unmatched.prefix(40).map { "'\($0)'" }.joined(separator: ", ")
+        assertRelationError("join: both operands have \(first40), and 959 more but the join does not match them; "
+            + "rename one side or add them to the matching") {
+            try wide.equijoin(wide, matching: [JoinPair(Attribute("c0"), Attribute("c0"))])
+        }
+        XCTAssertEqual(Scheme.listing(["x", "y", "z"], atMost: 3), "x, y, z")
+        XCTAssertEqual(Scheme.listing(["x", "y", "z"], atMost: 1), "x, and 2 more")
+    }
+
     /// The context of an unknown-attribute error is built only for the error: the SQL
     /// translations describe the whole predicate in it once per attribute reference, which
     /// made `query --engine sqlite` of a select of 100,000 `or`ed comparisons run for minutes.

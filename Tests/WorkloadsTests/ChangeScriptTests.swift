@@ -117,4 +117,18 @@ final class ChangeScriptTests: XCTestCase {
         XCTAssertEqual(Set(try documents.rows()), before)
         XCTAssertFalse(db.inTransaction)
     }
+
+    /// An `add` to a wide table naming one attribute counts the missing ones past 40: the
+    /// message once listed all 99,999 of a 100,000-column table's.
+    func testAnAddMissingManyAttributesListsThemShort() throws {
+        let names = (0..<1_000).map { "c\($0)" }
+        let wide = try MemoryTable(name: "wide", columns: names.map { Attribute($0) }, rows: [])
+        let text = "add wide [c0] { (1) }"
+        XCTAssertThrowsError(try ChangeScript.parse(text, targets: RelationCatalog(sources: [wide]), file: "w.changes")) { error in
+            guard let e = error as? QueryError else { return XCTFail("\(error)") }
+            let missing = names.sorted().filter { $0 != "c0" }
+            XCTAssertTrue(e.message.contains("the attribute list misses \(missing.prefix(40).joined(separator: ", ")), and 959 more "), e.message)
+            XCTAssertLessThan(e.message.utf8.count, 1_000, e.message)
+        }
+    }
 }

@@ -24,7 +24,7 @@ public enum RelationError: Error, Equatable, CustomStringConvertible {
         case let .renameMerge(a, b, to, scheme):
             return "rename: '\(a)' and '\(b)' are both renamed to '\(to)' in \(scheme)"
         case let .ambiguousJoinAttributes(attributes):
-            let names = attributes.map { "'\($0)'" }.joined(separator: ", ")
+            let names = Scheme.listing(attributes.map { "'\($0)'" })
             return "join: both operands have \(names) but the join does not match them; "
                 + "rename one side or add them to the matching"
         case let .rowWidth(expected, got, relation):

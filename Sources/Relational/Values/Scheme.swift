@@ -61,7 +61,12 @@ public struct Scheme: Hashable, Sendable, CustomStringConvertible {
     /// The description for a message: past `limit` attributes the rest are counted, not
     /// listed (a 100,000-column table's unknown-attribute message ran to 789 KB).
     public func listed(atMost limit: Int = 40) -> String {
-        guard attributes.count > limit else { return description }
-        return "[" + attributes.prefix(limit).map(\.name).joined(separator: ", ") + ", and \(attributes.count - limit) more]"
+        "[" + Self.listing(attributes.map(\.name), atMost: limit) + "]"
+    }
+
+    /// Names joined for a message, past `limit` the rest counted: `a, b, and 3 more`.
+    public static func listing(_ names: [String], atMost limit: Int = 40) -> String {
+        guard names.count > limit else { return names.joined(separator: ", ") }
+        return names.prefix(limit).joined(separator: ", ") + ", and \(names.count - limit) more"
     }
 }

@@ -89,7 +89,7 @@ extension QueryParser {
         advance()
         guard columns.count == target.scheme.count else {
             let missing = target.scheme.attributes.filter { !listed.contains($0) }.map(\.name)
-            throw error("add to \(name): the attribute list misses \(missing.joined(separator: ", ")) "
+            throw error("add to \(name): the attribute list misses \(Scheme.listing(missing)) "
                 + "(the relation has \(target.scheme.listed()))", at: open)
         }
         // Every attribute of the target once: the list is the scheme in another order.
