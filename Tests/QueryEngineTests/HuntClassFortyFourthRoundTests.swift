@@ -4,7 +4,8 @@ import XCTest
 
 /// Issue 15, forty-first session: held-out seed 504 case 1912 at `--rows 300`, a shared
 /// select over a node something else reads too, whose copy `late-subtree-copying` vetoed
-/// although the copied select would narrow its own read to nothing.
+/// although the copied select would narrow its own read to nothing; and 307 case 346 at the
+/// default rows, a filter one sampled row meets, sized at the sample's spacing.
 final class HuntClassFortyFourthRoundTests: HuntCaseTestCase {
     /// `t0(a, b, d)`: 40 rows, `b` 0…39, `d` twice that; `a` null on the five rows with
     /// `b` 0…4 and `b` elsewhere. Indexed on every attribute.
@@ -45,5 +46,42 @@ final class HuntClassFortyFourthRoundTests: HuntCaseTestCase {
         let query = try query(t0, narrowing: "f" *< 19)
         XCTAssertEqual(try totalRead(query, [t0]), 5)
         XCTAssertEqual(try totalRead(query, [t0], disable: ["late-subtree-copying"]), 15)
+    }
+
+    /// `t0(d, e)`: `rows` rows, `d` indexed; only the first (always in the sample) has `e <
+    /// 0`, and its `d` is null.
+    private func oneNegative(_ rows: Int) throws -> MemoryTable {
+        let values: [[Value]] = (0..<rows).map { (i: Int) -> [Value] in
+            i == 0 ? [.null, -5] : [.integer(Int64(i)), .integer(Int64(i % 50))]
+        }
+        return try MemoryTable(name: "t0", columns: ["d", "e"], rows: values, indexedAttributes: ["d"])
+    }
+
+    /// Held-out 307/346, the class: `(t3 join [b = d] t0) select (e < 0)`, `t0` 900 rows
+    /// of which one meets `e < 0`, `t3` five rows indexed on `b`. The sample's one match
+    /// scaled to the table sized `t0` at 7 rows, so `t3`'s 5 went first (5 rows). On a table
+    /// this small one sampled match is now counted over the table (`SampledEstimates
+    /// .exactCountLimit`): `t0` goes first, and its null key matches nothing of `t3` (1 row).
+    func testOneSampledMatchOfASmallTableIsCounted() throws {
+        let t0 = try oneNegative(900)
+        let keys: [[Value]] = (1...5).map { (i: Int) -> [Value] in [.integer(Int64(7 * i)), .integer(Int64(i))] }
+        let t3 = try MemoryTable(name: "t3", columns: ["b", "c"], rows: keys, indexedAttributes: ["b"])
+        let query = try Relation(source: t3).equijoin(Relation(source: t0), matching: [JoinPair("b", "d")]).select("e" *< 0)
+        XCTAssertEqual(try totalRead(query, [t0, t3]), 1, "5 before")
+        XCTAssertEqual(try totalRead(query, [t0, t3], preset: "seed"), 5)
+    }
+
+    /// The size itself: one sampled match counts the table's matches up to the limit, and
+    /// is scaled past it (a larger table's count would cost a pass the estimate must not).
+    func testTheExactCountStopsAtItsLimit() throws {
+        let negative: Relational.Predicate = "e" *< 0
+        XCTAssertEqual(SampledEstimates.sample(try oneNegative(900), negative), 100)
+        let large = SampledEstimates.exactCountLimit + 1
+        let scaled = try XCTUnwrap(SampledEstimates.sample(try oneNegative(large), negative))
+        XCTAssertEqual(scaled, (large * 100 + 127) / 128)
+        // Two sampled matches are scaled as before.
+        let twice = try MemoryTable(name: "t", columns: ["d", "e"], rows: (0..<900).map { (i: Int) -> [Value] in
+            [.integer(Int64(i)), .integer(i == 0 || i == 7 ? -1 : 1)] })
+        XCTAssertEqual(SampledEstimates.sample(twice, negative), (900 * 200 + 127) / 128)
     }
 }
