@@ -5,7 +5,8 @@ import XCTest
 /// Issue 15, forty-first session: held-out seed 504 case 1912 at `--rows 300`, a shared
 /// select over a node something else reads too, whose copy `late-subtree-copying` vetoed
 /// although the copied select would narrow its own read to nothing; and 307 case 346 at the
-/// default rows, a filter one sampled row meets, sized at the sample's spacing.
+/// default rows, a filter one sampled row meets, sized at the sample's spacing; and 550
+/// case 1812 at `--rows 300`, an empty source drained first that started a shared node.
 final class HuntClassFortyFourthRoundTests: HuntCaseTestCase {
     /// `t0(a, b, d)`: 40 rows, `b` 0…39, `d` twice that; `a` null on the five rows with
     /// `b` 0…4 and `b` elsewhere. Indexed on every attribute.
@@ -83,5 +84,23 @@ final class HuntClassFortyFourthRoundTests: HuntCaseTestCase {
         let twice = try MemoryTable(name: "t", columns: ["d", "e"], rows: (0..<900).map { (i: Int) -> [Value] in
             [.integer(Int64(i)), .integer(i == 0 || i == 7 ? -1 : 1)] })
         XCTAssertEqual(SampledEstimates.sample(twice, negative), (900 * 200 + 127) / 128)
+    }
+
+    /// Held-out 550/1812, the class: `shared = t0 union t0 select (b == 7 and b > 2.5 and b
+    /// < -1.5)` under `shared join (t2 join shared)`, `t0` 40 rows indexed on `b`, `t2`
+    /// empty. `provably-empty-first` drained the select's copy of `t0` first (its filter
+    /// contradicts itself: 0 rows), which started `shared`; when `t2`'s empty product then
+    /// gave `shared` `false`, it could not be copied apart from the output join waiting on
+    /// it, and `t0` was read whole (40 rows). The union absorbs that copy's emptiness, so it
+    /// is now left to the ordering (`ProvablyEmptyFirst.emptinessIsAbsorbed`): 0 rows.
+    func testAnEmptySourceAUnionAbsorbsIsNotDrainedFirst() throws {
+        let values: [[Value]] = (0..<40).map { (i: Int) -> [Value] in [.integer(Int64(i))] }
+        let t0 = try MemoryTable(name: "t0", columns: ["b"], rows: values, indexedAttributes: ["b"])
+        let t2 = try MemoryTable(name: "t2", columns: ["a", "c"], rows: [], indexedAttributes: ["a"])
+        let contradiction: Relational.Predicate = .all(["b" *== 7, "b" *> 2.5, "b" *< -1.5])
+        let shared = try Relation(source: t0).union(Relation(source: t0).select(contradiction))
+        let query = try shared.join(Relation(source: t2).join(shared))
+        XCTAssertEqual(try totalRead(query, [t0, t2]), 0, "40 before")
+        XCTAssertEqual(try totalRead(query, [t0, t2], disable: ["provably-empty-first"]), 0)
     }
 }

@@ -90,7 +90,8 @@ public final class ProvablyEmptyFirst: Heuristic {
 
     public func deferInitiators(_ candidates: [NodeID], run: any RunnerContext) -> [NodeID] {
         // One candidate is drained whatever anyone picks: nothing to check.
-        guard candidates.count > 1, let empty = candidates.first(where: { isProvablyEmpty($0, run) }) else {
+        guard candidates.count > 1, let empty = candidates.first(where: { isProvablyEmpty($0, run) && !Self.emptinessIsAbsorbed($0, run) })
+        else {
             pick = .noEmptySource
             return []
         }
@@ -107,8 +108,44 @@ public final class ProvablyEmptyFirst: Heuristic {
         switch pick {
         case .noEmptySource?: return nil
         case let .emptySource(node)?: return node
-        case nil: return candidates.count > 1 ? candidates.first { isProvablyEmpty($0, run) } : nil
+        case nil: return candidates.count > 1 ? candidates.first { isProvablyEmpty($0, run) && !Self.emptinessIsAbsorbed($0, run) } : nil
         }
+    }
+
+    /// Whether a source's emptiness goes nowhere: every way up from it, through operators
+    /// an empty operand empties (select, project, rename, closure), ends at a union another
+    /// of whose operands has not completed, or at a difference's right operand. Drained
+    /// first it then saves no row, but it starts the nodes above it, and a started subtree
+    /// is never copied; left to the ordering, it still costs no row when its turn comes.
+    /// Issue 15, forty-first session, held-out seed 550 case 1812 at `--rows 300`: `shared =
+    /// t0 union t0 select (a contradiction)` under `shared join (t2 join shared)`, `t2`
+    /// empty. The select's copy of `t0` was drained first (0 rows) and started `shared`, so
+    /// when `t2`'s empty join gave it `false` it could not be copied apart from the output
+    /// join, which waited on it: `t0` was read whole (86 rows against 0).
+    static func emptinessIsAbsorbed(_ source: NodeID, _ run: any RunnerContext) -> Bool {
+        let graph = run.graph
+        var pending = [source]
+        var visits = 0
+        while let id = pending.popLast() {
+            visits += 1
+            guard visits <= 32, graph[id].outputs.isEmpty else { return false }
+            for up in graph[id].parents {
+                switch graph[up.parent].operation {
+                case .apply(.select), .apply(.project), .apply(.rename), .apply(.closure):
+                    pending.append(up.parent)
+                case .apply(.union):
+                    let others = graph[up.parent].children.indices.filter { $0 != up.operand }
+                    if others.allSatisfy({ run.isComplete(graph.child(at: Edge(parent: up.parent, operand: $0))) }) {
+                        pending.append(up.parent)
+                    }
+                case .apply(.difference):
+                    if up.operand == 0 { return false }
+                case .apply(.join), .apply(.intersection), .source, .dead:
+                    return false
+                }
+            }
+        }
+        return true
     }
 
     /// Cheapest refusals first: a filter that is not active or is `true` needs no graph node
