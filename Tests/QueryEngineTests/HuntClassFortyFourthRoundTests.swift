@@ -6,7 +6,9 @@ import XCTest
 /// select over a node something else reads too, whose copy `late-subtree-copying` vetoed
 /// although the copied select would narrow its own read to nothing; and 307 case 346 at the
 /// default rows, a filter one sampled row meets, sized at the sample's spacing; and 550
-/// case 1812 at `--rows 300`, an empty source drained first that started a shared node.
+/// case 1812 at `--rows 300`, an empty source drained first that started a shared node;
+/// and 329 case 960 at the default rows, a closure search pinned at both ends, sized at its
+/// first fetch.
 final class HuntClassFortyFourthRoundTests: HuntCaseTestCase {
     /// `t0(a, b, d)`: 40 rows, `b` 0…39, `d` twice that; `a` null on the five rows with
     /// `b` 0…4 and `b` elsewhere. Indexed on every attribute.
@@ -102,5 +104,30 @@ final class HuntClassFortyFourthRoundTests: HuntCaseTestCase {
         let query = try shared.join(Relation(source: t2).join(shared))
         XCTAssertEqual(try totalRead(query, [t0, t2]), 0, "40 before")
         XCTAssertEqual(try totalRead(query, [t0, t2], disable: ["provably-empty-first"]), 0)
+    }
+
+    /// Held-out 329/960, the class: `shared = t0 project [b, d] closure [d -> b]`, `(t1 join
+    /// t0) rename […] join (shared join shared intersect t1 rename [a -> b, b -> d])`, `t0`
+    /// 299 rows indexed on `b`, a chain `d → b` below 61 (row i: `(i, i, i - 1)`; above, `d`
+    /// leads nowhere, which keeps the reference evaluator's closure small), `t1` the one row
+    /// `(60, 20)`. The intersection's key pins both ends of the closure (`b == 60 and d ==
+    /// 20`), and the search, backwards from `b == 60`, was sized at its first fetch, a tie
+    /// with `t1 join t0`'s keyed fetch of `t0`, which was deferred behind it: the search read
+    /// 60 rows (held-out: 927). Sized from the end it starts at (`bothEndsReach`) and deferred behind the
+    /// smaller fetch (`deferLongSearches`), it waits; the keyed fetch finds nothing, and the
+    /// output join's empty side leaves the closure `false` (1 row).
+    func testASearchPinnedAtBothEndsIsSizedFromItsStart() throws {
+        let chain: [[Value]] = (1..<300).map { (i: Int) -> [Value] in
+            [.integer(Int64(i)), .integer(Int64(i)), .integer(Int64(i <= 60 ? i - 1 : i + 1_000))]
+        }
+        let t0 = try MemoryTable(name: "t0", columns: ["a", "b", "d"], rows: chain, indexedAttributes: ["b"])
+        let t1 = try MemoryTable(name: "t1", columns: ["a", "b"], rows: [[60, 20]], indexedAttributes: ["a", "b"])
+        let shared = try Relation(source: t0).project(["b", "d"]).closure("d", "b")
+        let left = try Relation(source: t1).join(Relation(source: t0)).rename(["a": "c", "b": "e", "d": "g"])
+        let right = try shared.join(shared).intersection(Relation(source: t1).rename(["a": "b", "b": "d"]))
+        let query = try left.join(right)
+        XCTAssertEqual(try totalRead(query, [t0, t1]), 1, "61 before")
+        XCTAssertEqual(try totalRead(query, [t0, t1], disable: ["closure-seeding"]), 1)
+        XCTAssertEqual(try totalRead(query, [t0, t1], preset: "seed"), 300)
     }
 }

@@ -88,7 +88,7 @@ extension FilterAwareOrdering {
     /// case 1308 at `--rows 300`: `t0 join t3 select (… c <= 3 …) closure [b -> c] select (c
     /// == 17 or c == 13) join t2`; the select contradicts the pin, so the search fetches
     /// nothing, but guessed at several rows it waited behind `t2`'s five (5 rows against 0).
-    private static func sourceNames(below closure: NodeID, _ first: Attribute, _ second: Attribute,
+    static func sourceNames(below closure: NodeID, _ first: Attribute, _ second: Attribute,
                                     _ nodes: [PlanNode]) -> (NodeID, Attribute, Attribute)? {
         guard nodes[closure].children.count == 1 else { return nil }
         var id = nodes[closure].children[0], names = (first, second)

