@@ -306,7 +306,8 @@ public final class FilterAwareOrdering: Heuristic {
                                         cheaperThan: producingSize, into: &deferred, nodes, run)
             }
         }
-        if finished > 0 { dropFinishedPairs(nodes, run) }
+        // Dropped in bulk: the first drop of a run copies the list the run started with.
+        if finished >= 16 { dropFinishedPairs(nodes, run) }
         if state.hasClosure { deferLongSearches(candidates, into: &deferred, nodes, run) }
         return deferred
     }
@@ -318,13 +319,25 @@ public final class FilterAwareOrdering: Heuristic {
     /// both estimated at 2 rows, and the search, listed first, read 927.
     private func deferLongSearches(_ candidates: [NodeID], into deferred: inout [NodeID], _ nodes: [PlanNode],
                                    _ run: any RunnerContext) {
-        var kept: [(id: NodeID, size: Int)] = []
-        for id in candidates where !deferred.contains(id) { kept.append((id, size(id, nodes, run))) }
-        guard kept.count > 1 else { return }
-        for (id, own) in kept {
+        // The two smallest sizes among the candidates kept: the others' smallest is the
+        // second for the smallest one, the first for every other (no list made per pick).
+        var smallest: (id: NodeID, size: Int)?
+        var second = Int.max
+        for id in candidates where !deferred.contains(id) {
+            let own = size(id, nodes, run)
+            if let known = smallest, known.size <= own {
+                second = min(second, own)
+            } else {
+                second = smallest?.size ?? Int.max
+                smallest = (id, own)
+            }
+        }
+        guard let smallest, second < Int.max else { return }
+        let before = deferred.count
+        for id in candidates where !deferred[..<before].contains(id) {
             let drained = drainedSize(id, nodes, run)
-            guard drained > own else { continue }
-            let others = kept.lazy.filter { $0.id != id }.map(\.size).min() ?? Int.max
+            guard drained > size(id, nodes, run) else { continue }
+            let others = id == smallest.id ? second : smallest.size
             if others <= drained / 2 { deferred.append(id) }
         }
     }
@@ -693,7 +706,8 @@ public final class FilterAwareOrdering: Heuristic {
             while bits != 0 {
                 let id = (w << 6) + bits.trailingZeroBitCount
                 bits &= bits - 1
-                if drainedSize(id, nodes, run) > limit, !isKeyedBySmallerSibling(id, than: limit, nodes, run) { return true }
+                let drained = state.hasClosure ? drainedSize(id, nodes, run) : size(id, nodes, run)
+                if drained > limit, !isKeyedBySmallerSibling(id, than: limit, nodes, run) { return true }
             }
         }
         return false
