@@ -113,9 +113,9 @@ final class HuntClassFortyFourthRoundTests: HuntCaseTestCase {
     /// `(60, 20)`. The intersection's key pins both ends of the closure (`b == 60 and d ==
     /// 20`), and the search, backwards from `b == 60`, was sized at its first fetch, a tie
     /// with `t1 join t0`'s keyed fetch of `t0`, which was deferred behind it: the search read
-    /// 60 rows (held-out: 927). Sized from the end it starts at (`bothEndsReach`) and deferred behind the
-    /// smaller fetch (`deferLongSearches`), it waits; the keyed fetch finds nothing, and the
-    /// output join's empty side leaves the closure `false` (1 row).
+    /// 60 rows (held-out: 927). Sized from the end it starts at (`searchesForwards`) and
+    /// deferred behind the smaller fetch (`deferLongSearches`), it waits; the keyed fetch
+    /// finds nothing, and the output join's empty side leaves the closure `false` (1 row).
     func testASearchPinnedAtBothEndsIsSizedFromItsStart() throws {
         let chain: [[Value]] = (1..<300).map { (i: Int) -> [Value] in
             [.integer(Int64(i)), .integer(Int64(i)), .integer(Int64(i <= 60 ? i - 1 : i + 1_000))]

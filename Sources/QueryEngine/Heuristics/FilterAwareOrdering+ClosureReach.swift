@@ -34,17 +34,21 @@ extension FilterAwareOrdering {
         guard own.isActive, let filter = own.filter, firstFetch < Int.max else { return nil }
         let pinned = filter.pinnedValueSets
         let pinnedEnd: Attribute, values: Set<Value>, openEnd: Attribute
+        var bothPinned = false
         switch (pinned[from], pinned[to]) {
         case let (start?, nil): (pinnedEnd, values, openEnd) = (from, start, to)
         case let (nil, end?): (pinnedEnd, values, openEnd) = (to, end, from)
         case let (start?, end?):
-            return bothEndsReach(node, from, to, starts: start, ends: end, firstFetch: firstFetch, nodes, run)
+            guard let forwards = Self.searchesForwards(node, from, to, nodes) else { return nil }
+            (pinnedEnd, values, openEnd) = forwards ? (from, start, to) : (to, end, from)
+            bothPinned = true
         default: return nil
         }
         // Unless a key above may pin the open end, the search is sized up only when fetched
         // on demand, and then when nothing above keys its pinned end or the keys miss it.
-        let onDemandOnly = !Self.keysAbovePin(openEnd, of: node, nodes)
-        guard !onDemandOnly || !Self.keysAbovePin(pinnedEnd, of: node, nodes)
+        // Both ends pinned, it is sized when fetched on demand (`searchesForwards`).
+        let onDemandOnly = bothPinned || !Self.keysAbovePin(openEnd, of: node, nodes)
+        guard bothPinned || !onDemandOnly || !Self.keysAbovePin(pinnedEnd, of: node, nodes)
             || Self.keysAboveMiss(values, on: pinnedEnd, of: node, nodes, run)
         else { return nil }
         var whole: Int? = 0
@@ -61,32 +65,23 @@ extension FilterAwareOrdering {
         return reach < Double(Int.max / 2) ? max(firstFetch, Int(reach)) : nil
     }
 
-    /// A closure searched on demand whose filter pins both ends: the search starts from one
-    /// (`from` when the source can fetch by it, as `closure-seeding` starts, else `to`), and
-    /// the other end's pin narrows only what it finds, not what it fetches, so it is sized
-    /// as a search from that end. Issue 15, forty-first session, held-out seed 329 case 960
-    /// at the default rows: `shared = t0 project [b, d] closure [d -> b]`, `(t1 join t0)
-    /// rename […] join (shared join shared intersect t1 rename [a -> b, b -> d])`, `t0` 998
-    /// rows indexed on `b`, `t1` one row. The intersection's key pinned both ends of the
-    /// closure, which was then sized at its first fetch (2 rows), so `t1 join t0`'s keyed
-    /// fetch of `t0` waited behind it and the backward search read 927 rows; that fetch,
-    /// drained first, finds nothing and empties the output join's other side (1 row).
-    private func bothEndsReach(_ node: NodeID, _ from: Attribute, _ to: Attribute, starts: Set<Value>, ends: Set<Value>,
-                               firstFetch: Int, _ nodes: [PlanNode], _ run: any RunnerContext) -> Int? {
-        guard Self.searchesOnDemand(node, nodes), let (source, fromName, toName) = Self.sourceNames(below: node, from, to, nodes),
+    /// For a closure whose filter pins both ends, whether its search starts from `from`
+    /// (true: when its source can fetch by it, as `closure-seeding` starts) or from `to`
+    /// (false); nil when it fetches by neither. The other end's pin narrows only what the
+    /// search finds, not what it fetches, so the search is sized from where it starts.
+    /// Issue 15, forty-first session, held-out seed 329 case 960 at the default rows:
+    /// `shared = t0 project [b, d] closure [d -> b]`, `(t1 join t0) rename […] join (shared
+    /// join shared intersect t1 rename [a -> b, b -> d])`, `t0` 998 rows indexed on `b`,
+    /// `t1` one row. The intersection's key pinned both ends of the closure, which was then
+    /// sized at its first fetch (2 rows), so `t1 join t0`'s keyed fetch of `t0` waited
+    /// behind it and the backward search read 927 rows; that fetch, drained first, finds
+    /// nothing and empties the output join's other side (1 row).
+    static func searchesForwards(_ closure: NodeID, _ from: Attribute, _ to: Attribute, _ nodes: [PlanNode]) -> Bool? {
+        guard let (source, fromName, toName) = Self.sourceNames(below: closure, from, to, nodes),
             case let .source(relation) = nodes[source].operation
         else { return nil }
-        let forwards = relation.canFetchSelectively(fromName *== .null)
-        guard forwards || relation.canFetchSelectively(toName *== .null) else { return nil }
-        let (pinnedEnd, values, openEnd) = forwards ? (from, starts, to) : (to, ends, from)
-        var whole: Int? = 0
-        forEachSource(under: node, nodes) { id in whole = whole.flatMap { sum in nodes[id].approximateCount.map { sum + $0 } } }
-        guard let whole, firstFetch < whole * 100 else { return nil }
-        if let followed = Self.followedSearchRows(node, from: pinnedEnd, to: openEnd, starts: values, nodes, run) {
-            return followed
-        }
-        let reach = (Double(firstFetch) * Double(whole) * 100).squareRoot().rounded(.up)
-        return reach < Double(Int.max / 2) ? max(firstFetch, Int(reach)) : nil
+        if relation.canFetchSelectively(fromName *== .null) { return true }
+        return relation.canFetchSelectively(toName *== .null) ? false : nil
     }
 
     /// Whether `attribute` of `node` is a key of the first join or intersection above it,

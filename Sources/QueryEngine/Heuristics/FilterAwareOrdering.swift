@@ -315,7 +315,7 @@ public final class FilterAwareOrdering: Heuristic {
     /// Defers a source a closure searches on demand when the search is sized at least
     /// twice another candidate's (`drainedSize`): its estimate is the search's first fetch,
     /// so the initiator ordering would drain it as if that were all it reads. Held-out seed
-    /// 329 case 960 (see `bothEndsReach`): the search and `t1 join t0`'s keyed fetch were
+    /// 329 case 960 (see `searchesForwards`): the search and `t1 join t0`'s keyed fetch were
     /// both estimated at 2 rows, and the search, listed first, read 927.
     private func deferLongSearches(_ candidates: [NodeID], into deferred: inout [NodeID], _ nodes: [PlanNode],
                                    _ run: any RunnerContext) {
@@ -716,7 +716,7 @@ public final class FilterAwareOrdering: Heuristic {
     /// What draining a source reads: its size, or, for one a closure above searches on
     /// demand (through projects, selects and renames, each its only parent), at least the
     /// closure's (the search's reach, `seededReach`; the source's own estimate is the
-    /// search's first fetch). Held-out seed 329 case 960 (see `bothEndsReach`): the search
+    /// search's first fetch). Held-out seed 329 case 960 (see `searchesForwards`): the search
     /// under the producing side, sized at its 2-row first fetch, was no larger than the
     /// waiting side's keyed fetch, which was deferred behind it (927 rows against 1).
     private func drainedSize(_ source: NodeID, _ nodes: [PlanNode], _ run: any RunnerContext) -> Int {
