@@ -927,13 +927,13 @@ public final class LateSubtreeCopying: Heuristic {
     /// the copied select alone reads, and its predicate narrows it as the copy is added. So
     /// the copy reads what the filter and the predicate keep, which matches nothing or
     /// fetches far less (`selectNarrows`), where uncopied both parents' one filter is read
-    /// once without the predicate. Issue 15, fortieth session, held-out seed 504 case 1912
-    /// at `--rows 300`: `shared = t0 rename […]`, `shared_2 = shared select (f == 19 and …)`
-    /// under `((shared intersect shared_2 intersect shared_2) select (g == null)) minus t0
-    /// rename […]`, `t0` indexed. Both intersections gave `shared_2` `g == null`, so its copy
-    /// was vetoed; `shared` was read under `g == null` (5 rows). Copied, `shared_2`'s copy
-    /// reads nothing and completes empty, both intersections are empty, and the difference
-    /// gives its right side `false` (0 rows).
+    /// once without the predicate. Issue 15, held-out seed 504 case 1912 at `--rows 300`
+    /// (found in the fortieth session): `shared = t0 rename […]`, `shared_2 = shared select
+    /// (f == 19 and …)` under `((shared intersect shared_2 intersect shared_2) select (g ==
+    /// null)) minus t0 rename […]`, `t0` indexed. Both intersections gave `shared_2` `g ==
+    /// null`, so its copy was vetoed; `shared` was read under `g == null` (5 rows). Copied,
+    /// `shared_2`'s copy reads nothing and completes empty, both intersections are empty,
+    /// and the difference gives its right side `false` (0 rows).
     private func copiedSelectNarrows(_ edge: Edge, _ child: NodeID, _ graph: PlanGraph, _ run: any RunnerContext) -> Bool {
         guard case .apply(.select) = graph[child].operation, graph[child].outputs.isEmpty,
             let operand = graph[child].children.first, !SelectPushdown.readsAloneATree(operand, graph),

@@ -90,8 +90,7 @@ public final class ProvablyEmptyFirst: Heuristic {
 
     public func deferInitiators(_ candidates: [NodeID], run: any RunnerContext) -> [NodeID] {
         // One candidate is drained whatever anyone picks: nothing to check.
-        guard candidates.count > 1, let empty = candidates.first(where: { isProvablyEmpty($0, run) && !Self.emptinessIsAbsorbed($0, run) })
-        else {
+        guard candidates.count > 1, let empty = firstToDrain(candidates, run) else {
             pick = .noEmptySource
             return []
         }
@@ -108,8 +107,13 @@ public final class ProvablyEmptyFirst: Heuristic {
         switch pick {
         case .noEmptySource?: return nil
         case let .emptySource(node)?: return node
-        case nil: return candidates.count > 1 ? candidates.first { isProvablyEmpty($0, run) && !Self.emptinessIsAbsorbed($0, run) } : nil
+        case nil: return candidates.count > 1 ? firstToDrain(candidates, run) : nil
         }
+    }
+
+    /// The first provably empty candidate whose emptiness goes somewhere.
+    private func firstToDrain(_ candidates: [NodeID], _ run: any RunnerContext) -> NodeID? {
+        candidates.first { isProvablyEmpty($0, run) && !Self.emptinessIsAbsorbed($0, run) }
     }
 
     /// Whether a source's emptiness goes nowhere: every way up from it, through operators
