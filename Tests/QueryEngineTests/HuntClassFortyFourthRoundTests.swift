@@ -93,8 +93,8 @@ final class HuntClassFortyFourthRoundTests: HuntCaseTestCase {
     /// empty. `provably-empty-first` drained the select's copy of `t0` first (its filter
     /// contradicts itself: 0 rows), which started `shared`; when `t2`'s empty product then
     /// gave `shared` `false`, it could not be copied apart from the output join waiting on
-    /// it, and `t0` was read whole (40 rows). The union absorbs that copy's emptiness, so it
-    /// is now left to the ordering (`ProvablyEmptyFirst.emptinessIsAbsorbed`): 0 rows.
+    /// it, and `t0` was read whole (40 rows). The union absorbs that copy's emptiness and
+    /// has two parents, so it is now deferred (`ProvablyEmptyFirst`'s `absorption`): 0 rows.
     func testAnEmptySourceAUnionAbsorbsIsNotDrainedFirst() throws {
         let values: [[Value]] = (0..<40).map { (i: Int) -> [Value] in [.integer(Int64(i))] }
         let t0 = try MemoryTable(name: "t0", columns: ["b"], rows: values, indexedAttributes: ["b"])

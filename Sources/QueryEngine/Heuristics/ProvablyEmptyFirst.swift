@@ -18,6 +18,11 @@ import Relational
 /// both ways (`b < e and b > e`, `Predicate.comparedAttributesContradict`), is empty too,
 /// whatever the estimate.
 ///
+/// An empty source whose emptiness goes nowhere (`absorption`) is not drained first: it
+/// would only start the nodes above it. Where one of them is shared, it is deferred, and
+/// so is a source the ordering would drain first on its own, its estimate 0 (a `false`
+/// filter, or an index that finds nothing).
+///
 /// Otherwise it asks only about a source whose estimate is its whole table (an index answering the
 /// filter already counts it exactly, and a zero estimate is drained first anyway), so on
 /// queries whose filters the indexes answer it finds nothing and costs one estimate
@@ -46,7 +51,17 @@ public final class ProvablyEmptyFirst: Heuristic {
     /// checked again when its filter changed). Entries of an earlier run are ignored rather
     /// than removed: emptying and regrowing the list cost a prepared run of the seed query
     /// about 700 instructions.
-    private var checked: [(version: Int, empty: Bool, run: Int)?] = []
+    private var checked: [(version: Int, emptiness: Emptiness, run: Int)?] = []
+
+    /// What is known of a source's rows under its active filter.
+    private enum Emptiness {
+        case notEmpty
+        /// None, but the initiator ordering drains it first anyway: its filter rules every
+        /// row out (`false`), or the memory table's index finds none (its estimate, 0).
+        case estimatedEmpty
+        /// None, by a check the estimate cannot see.
+        case provablyEmpty
+    }
     /// Which run of this instance is under way (`startNextRun` counts them).
     private var runNumber = 0
     /// What this pick's `deferInitiators` found, for its `chooseInitiator` (the runner asks
@@ -89,13 +104,25 @@ public final class ProvablyEmptyFirst: Heuristic {
     }
 
     public func deferInitiators(_ candidates: [NodeID], run: any RunnerContext) -> [NodeID] {
+        pick = .noEmptySource
         // One candidate is drained whatever anyone picks: nothing to check.
-        guard candidates.count > 1, let empty = firstToDrain(candidates, run) else {
-            pick = .noEmptySource
-            return []
+        guard candidates.count > 1 else { return [] }
+        var absorbed: [NodeID] = []
+        for candidate in candidates {
+            let empty = emptiness(candidate, run)
+            guard empty != .notEmpty else { continue }
+            switch absorption(candidate, run) {
+            case .goesOn:
+                guard empty == .provablyEmpty else { continue }
+                pick = .emptySource(candidate)
+                return candidates.filter { $0 != candidate }
+            case .absorbed(startsASharedNode: true):
+                absorbed.append(candidate)
+            case .absorbed(startsASharedNode: false):
+                continue
+            }
         }
-        pick = .emptySource(empty)
-        return candidates.filter { $0 != empty }
+        return absorbed
     }
 
     /// The empty source `deferInitiators` found, if any. The candidates here are that call's,
@@ -113,73 +140,129 @@ public final class ProvablyEmptyFirst: Heuristic {
 
     /// The first provably empty candidate whose emptiness goes somewhere.
     private func firstToDrain(_ candidates: [NodeID], _ run: any RunnerContext) -> NodeID? {
-        candidates.first { isProvablyEmpty($0, run) && !Self.emptinessIsAbsorbed($0, run) }
+        candidates.first { emptiness($0, run) == .provablyEmpty && absorption($0, run) == .goesOn }
+    }
+
+    /// Where a source's emptiness goes.
+    private enum Absorption: Equatable {
+        /// Up some way from the source, an empty operand empties its node.
+        case goesOn
+        /// Every way up ends where it changes nothing; `startsASharedNode`: a node on the
+        /// way (the absorbing one included) has more than one parent.
+        case absorbed(startsASharedNode: Bool)
     }
 
     /// Whether a source's emptiness goes nowhere: every way up from it, through operators
-    /// an empty operand empties (select, project, rename, closure), ends at a union another
-    /// of whose operands has not completed, or at a difference's right operand. Drained
-    /// first it then saves no row, but it starts the nodes above it, and a started subtree
-    /// is never copied; left to the ordering, it still costs no row when its turn comes.
-    /// Issue 15, forty-first session, held-out seed 550 case 1812 at `--rows 300`: `shared =
-    /// t0 union t0 select (a contradiction)` under `shared join (t2 join shared)`, `t2`
-    /// empty. The select's copy of `t0` was drained first (0 rows) and started `shared`, so
-    /// when `t2`'s empty join gave it `false` it could not be copied apart from the output
-    /// join, which waited on it: `t0` was read whole (86 rows against 0).
-    static func emptinessIsAbsorbed(_ source: NodeID, _ run: any RunnerContext) -> Bool {
+    /// an empty operand empties (select, project, rename, closure), ends at a difference's
+    /// right operand or at a union another of whose operands may still deliver rows (it has
+    /// not completed and an undrained source under it is not provably empty). Drained first
+    /// it then saves no row, but it starts the nodes above it, and a started subtree is
+    /// never copied: such a source is not drained first (left to the ordering). Issue 15,
+    /// forty-first session, held-out seed 550 case 1812 at `--rows 300`: `shared = t0 union
+    /// t0 select (a contradiction)` under `shared join (t2 join shared)`, `t2` empty. The
+    /// select's copy of `t0` was drained first (0 rows) and started `shared`, so when `t2`'s
+    /// empty join gave it `false` it could not be copied apart from the output join, which
+    /// waited on it: `t0` was read whole (86 rows against 0).
+    ///
+    /// The ordering still drains it first when it is estimated at no row (its filter
+    /// `false`, or an index that finds nothing), so where it would start a node with more
+    /// than one parent, one a copy may yet split, it is deferred. Held-out seeds 563 case
+    /// 62 (`shared = t1 minus t1 select (… and false …)` under `shared join (shared join
+    /// (t0 join t2) select (…))`, 63 rows against 1) and 576 case 219 (`shared = t1 union
+    /// t1 select (…)` under `shared join t0 intersect (shared union t1)`, 278 against 17),
+    /// both at `--rows 300`. Not elsewhere: its completion is what lets a difference above
+    /// it deliver (kept repro 149/1583: deferred, `t1 minus t1 select (…)`'s two rows
+    /// waited, and `t0`, unkeyed, gave 19 rows against 2). A union whose other operands
+    /// are all empty too passes the emptiness on: two copies of `t0` under `t0 union t0
+    /// rename […]`, both `false`, drained first, empty a join above (deferred, seven cases
+    /// of the hunted corpus read up to 5 rows more).
+    private func absorption(_ source: NodeID, _ run: any RunnerContext) -> Absorption {
         let graph = run.graph
+        // The common answer, a source one join reads, without the walk's list.
+        if graph[source].parents.count == 1, graph[source].outputs.isEmpty {
+            switch graph[graph[source].parents[0].parent].operation {
+            case .apply(.join), .apply(.intersection): return .goesOn
+            default: break
+            }
+        }
         var pending = [source]
         var visits = 0
+        var shared = false
         while let id = pending.popLast() {
             visits += 1
-            guard visits <= 32, graph[id].outputs.isEmpty else { return false }
+            guard visits <= 32, graph[id].outputs.isEmpty else { return .goesOn }
+            if graph[id].parents.count > 1 { shared = true }
             for up in graph[id].parents {
                 switch graph[up.parent].operation {
                 case .apply(.select), .apply(.project), .apply(.rename), .apply(.closure):
                     pending.append(up.parent)
                 case .apply(.union):
                     let others = graph[up.parent].children.indices.filter { $0 != up.operand }
-                    if others.allSatisfy({ run.isComplete(graph.child(at: Edge(parent: up.parent, operand: $0))) }) {
+                    if others.contains(where: { mayDeliverRows(graph.child(at: Edge(parent: up.parent, operand: $0)), run) }) {
+                        if graph[up.parent].parents.count > 1 { shared = true }
+                    } else {
                         pending.append(up.parent)
                     }
                 case .apply(.difference):
-                    if up.operand == 0 { return false }
+                    if up.operand == 0 { return .goesOn }
+                    if graph[up.parent].parents.count > 1 { shared = true }
                 case .apply(.join), .apply(.intersection), .source, .dead:
-                    return false
+                    return .goesOn
                 }
             }
         }
-        return true
+        return .absorbed(startsASharedNode: shared)
+    }
+
+    /// Whether a node not complete has an undrained source under it that is not provably
+    /// empty (within 32 nodes; beyond, it is assumed to).
+    private func mayDeliverRows(_ node: NodeID, _ run: any RunnerContext) -> Bool {
+        let graph = run.graph
+        var pending = [node]
+        var visits = 0
+        while let id = pending.popLast() {
+            visits += 1
+            guard visits <= 32 else { return true }
+            guard !run.isComplete(id) else { continue }
+            if case .source = graph[id].operation {
+                if run.hasStarted(id) || emptiness(id, run) == .notEmpty { return true }
+                continue
+            }
+            pending.append(contentsOf: graph[id].children)
+        }
+        return false
     }
 
     /// Cheapest refusals first: a filter that is not active or is `true` needs no graph node
     /// or estimate.
-    private func isProvablyEmpty(_ node: NodeID, _ run: any RunnerContext) -> Bool {
+    private func emptiness(_ node: NodeID, _ run: any RunnerContext) -> Emptiness {
         // Asked again for every candidate at every pick: the answer holds while the node's
         // filter is the same (its tables do not change in a run), and an empty one stays
         // empty. Checked by the filter's version, the memo costs no look at the filter: with
         // thousands of candidates (a source copied once per select of a thousand), reading
         // the node's state and comparing filters cost about 500 instructions a candidate.
         let version = run.filterVersion(of: node)
-        if node < checked.count, let known = checked[node], known.run == runNumber, known.empty || known.version == version {
-            return known.empty
+        if node < checked.count, let known = checked[node], known.run == runNumber,
+            known.emptiness != .notEmpty || known.version == version {
+            return known.emptiness
         }
-        let empty = isEmptyUnderActiveFilter(node, run)
+        let found = emptinessUnderActiveFilter(node, run)
         if node >= checked.count { checked += repeatElement(nil, count: node + 1 - checked.count) }
-        checked[node] = (version, empty, runNumber)
-        return empty
+        checked[node] = (version, found, runNumber)
+        return found
     }
 
-    private func isEmptyUnderActiveFilter(_ node: NodeID, _ run: any RunnerContext) -> Bool {
+    private func emptinessUnderActiveFilter(_ node: NodeID, _ run: any RunnerContext) -> Emptiness {
         let state = run.filterState(of: node)
-        guard state.isActive, let filter = state.filter, !filter.isConstantTrue else { return false }
+        guard state.isActive, let filter = state.filter, !filter.isConstantTrue else { return .notEmpty }
         // The node's fields read in place: binding it copied the whole node (its edge lists too).
         let graph = run.graph
-        guard case .source = graph[node].operation else { return false }
-        return isEmpty(filter, node, graph, run)
+        guard case .source = graph[node].operation else { return .notEmpty }
+        if filter.isUnsatisfiable { return .estimatedEmpty }
+        return emptiness(filter, node, graph, run)
     }
 
-    private func isEmpty(_ filter: Predicate, _ node: NodeID, _ graph: PlanGraph, _ run: any RunnerContext) -> Bool {
+    private func emptiness(_ filter: Predicate, _ node: NodeID, _ graph: PlanGraph, _ run: any RunnerContext) -> Emptiness {
         // A filter whose equality pins an attribute that another conjunct rejects matches
         // nothing, whatever an index estimates for the equality alone (issue 15, sixteenth
         // session, held-out seed 90 case 1913: a join's null key AND-ed onto a select's `c >
@@ -188,13 +271,19 @@ public final class ProvablyEmptyFirst: Heuristic {
         // So does one comparing two attributes both ways (`b < e and b > e`; held-out seed
         // 190 case 1238 at `--rows 3000`: no index reads it, and `t0`, sampled at about 10
         // of its 2,670 rows, was drained after a 5-row table, 5 rows against 0).
-        if filter.conjunctsContradict { return true }
+        if filter.conjunctsContradict { return .provablyEmpty }
+        guard let estimate = run.estimate(node) else { return .notEmpty }
+        // A memory table's estimate counts what its index finds, every match among them:
+        // none found, none match (held-out seed 576 case 219, see `absorption`).
+        if estimate == 0, case let .source(source) = graph[node].operation {
+            return source is MemoryTable ? .estimatedEmpty : .notEmpty
+        }
         // The source bound (its existential copied) only once the estimate has passed.
-        guard let estimate = run.estimate(node), estimate > 0,
-            let whole = graph[node].approximateCount, estimate >= whole,
+        guard estimate > 0, let whole = graph[node].approximateCount, estimate >= whole,
             case let .source(source) = graph[node].operation
-        else { return false }
+        else { return .notEmpty }
         return source.provablyMatchesNothing(filter) || indexFindsNothing(filter, source)
+            || everyDisjunctFindsNothing(filter, source) ? .provablyEmpty : .notEmpty
     }
 
     /// A filter with a NOT the source's index cannot read: with the NOTs pushed onto the
@@ -206,5 +295,19 @@ public final class ProvablyEmptyFirst: Heuristic {
     private func indexFindsNothing(_ filter: Predicate, _ source: any SourceRelation) -> Bool {
         guard let pushed = filter.negationsPushed else { return false }
         return source.estimatedCount(filter: pushed) == 0
+    }
+
+    /// An OR each of whose parts the column ranges rule out or an index finds nothing for,
+    /// where the whole is answered by neither (a range beside an equality, with a hash index
+    /// on the column). Held-out seed 207 case 1033 at `--rows 3000`: `t1 select ((d >
+    /// 9007199254740992.0 or d == 78) or (… and false)) join t0`, `t1` 1,452 rows indexed on
+    /// `d`, none above the range's bound or equal to 78. Sampled at under a row, it went
+    /// after `t0`'s five rows (5 rows against 0).
+    private func everyDisjunctFindsNothing(_ filter: Predicate, _ source: any SourceRelation) -> Bool {
+        guard case let .or(parts) = (filter.negationsPushed ?? filter).flattened else { return false }
+        return parts.allSatisfy { part in
+            part.isUnsatisfiable || source.provablyMatchesNothing(part)
+                || (source.canFetchSelectively(part) && source.estimatedCount(filter: part) == 0)
+        }
     }
 }
