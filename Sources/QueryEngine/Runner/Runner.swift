@@ -358,6 +358,13 @@ final class Runner: RunnerContext {
         return estimate
     }
 
+    func readableEstimate(_ node: NodeID) -> Int? {
+        guard !onDemandSources.isEmpty, onDemandSources[node] != nil, case let .source(source) = graph.nodes[node].operation
+        else { return estimate(node) }
+        let runtime = runtimes[node]
+        return estimates.estimate(node: node, source, activeFilter: runtime.filterActive ? runtime.filter : nil)
+    }
+
     func operandRows(of node: NodeID, operand: Int, atMost limit: Int) -> [Row]? {
         guard let kernel = runtimes[node].kernel else { return nil }
         let count = kernel.retainedRowCount(ofOperand: operand)

@@ -38,6 +38,11 @@ public protocol RunnerContext: AnyObject {
     /// A source's current size estimate under its active filter (nil: cannot estimate).
     func estimate(_ source: NodeID) -> Int?
 
+    /// The most rows draining a source is estimated to read: its `estimate`, but for a
+    /// source fetched on demand, whose `estimate` is the search's first fetch while the
+    /// search may go on to every row its own filter lets through, that whole estimate.
+    func readableEstimate(_ source: NodeID) -> Int?
+
     /// Provides a filter from `edge.parent` to the child at `edge`. Along an edge that
     /// already has one, the new filter narrows it (`Runner/FilterFlow.swift`).
     func provideFilter(_ filter: Predicate, along edge: Edge)
