@@ -57,12 +57,21 @@ extension FilterAwareOrdering {
         if onDemandOnly {
             guard Self.searchesOnDemand(node, nodes), firstFetch < whole * 100 else { return nil }
         }
-        if firstFetch < whole * 100,
-            let followed = Self.followedSearchRows(node, from: pinnedEnd, to: openEnd, starts: values, nodes, run) {
-            return followed
+        var atLeast = firstFetch
+        if firstFetch < whole * 100 {
+            switch Self.followedSearchRows(node, from: pinnedEnd, to: openEnd, starts: values, nodes, run) {
+            case let .exact(rows)?: return rows
+            case let .atLeast(rows)?:
+                // Taken only where the keys above would empty the search: otherwise it
+                // still reads as much after their side, and drained first its rows may key
+                // that side (held-out seeds 416 case 882 and 405 case 1086 at `--rows
+                // 300`: taken there too, 192 rows → 340 and 202 → 267).
+                if Self.keysAboveMiss(values, on: pinnedEnd, of: node, nodes, run) { atLeast = max(atLeast, rows) }
+            case nil: break
+            }
         }
         let reach = (Double(firstFetch) * Double(whole) * 100).squareRoot().rounded(.up)
-        return reach < Double(Int.max / 2) ? max(firstFetch, Int(reach)) : nil
+        return reach < Double(Int.max / 2) ? max(atLeast, Int(reach)) : nil
     }
 
     /// For a closure whose filter pins both ends, whether its search starts from `from`
@@ -91,8 +100,9 @@ extension FilterAwareOrdering {
     }
 
     /// Whether the first join or intersection above `node` keys `attribute` (pinned to
-    /// `values` by the closure's filter) from an operand not started whose key values are
-    /// known (`knownValues`) and hold none of `values`: its key filter, AND-ed with the pin,
+    /// `values` by the closure's filter) from an operand not complete whose key values are
+    /// known (`knownValues`; once it has started, `boundingValues`) and hold none of
+    /// `values`: its key filter, AND-ed with the pin,
     /// then leaves the search nothing to find. Issue 15, held-out seed 192 case 433 at
     /// `--rows 3000`: `t0 closure [d -> b] select (d == 732) join t1 intersect t1 join t0`,
     /// `t0` 281 rows indexed on `d`, `t1` five unindexed rows, none of them 732. Sized at its
@@ -102,8 +112,13 @@ extension FilterAwareOrdering {
                               _ nodes: [PlanNode], _ run: any RunnerContext) -> Bool {
         guard let key = keyAbove(attribute, of: node, nodes) else { return false }
         let other = nodes[key.edge.parent].children[1 - key.edge.operand]
-        guard !run.hasStarted(other), let known = knownValues(of: key.otherName, in: other, nodes, run) else { return false }
-        return known.isDisjoint(with: values)
+        // Once the other operand has started, what is known of it is only the bound (its
+        // filter may have narrowed since its sample's values were read); once complete, its
+        // keys are the closure's filter already.
+        guard !run.isComplete(other) else { return false }
+        let known = run.hasStarted(other) ? boundingValues(of: key.otherName, in: other, nodes, run)
+            : knownValues(of: key.otherName, in: other, nodes, run)
+        return known?.isDisjoint(with: values) ?? false
     }
 
     /// Whether the closure's operand is a chain of one-operand operators over a source, the
@@ -146,7 +161,12 @@ extension FilterAwareOrdering {
     /// reading anything: the node is a memory table small enough for its statistics sample
     /// to be all of it, or a chain of selects, projects and renames over one (the attribute
     /// followed back through the renames; a select between only removes values), and the
-    /// values are the sample's under the table's active filter. Nil otherwise.
+    /// values are the sample's under the table's active filter. Failing that, a bound on
+    /// them: the values of a small table below whose rows each of the node's takes the
+    /// attribute from (`JoinKeyLookahead.keyTable`: through a join holding it, say), unfiltered
+    /// (its filter may not be active yet). Nil otherwise. Held-out seed 569 case 1411 (see
+    /// `FilterAwareOrdering+FollowedSearch.swift`): the keys above came from `t1 join t0
+    /// join t1 join t1`, bounded by `t1`'s five rows.
     private static func knownValues(of attribute: Attribute, in node: NodeID, _ nodes: [PlanNode],
                                     _ run: any RunnerContext) -> Set<Value>? {
         var id = node, name = attribute
@@ -155,12 +175,21 @@ extension FilterAwareOrdering {
             case .source: return sampledValues(of: name, in: id, nodes, run)
             case let .apply(.rename(map)): name = map.first { $0.value == name }?.key ?? name
             case .apply(.select), .apply(.project): break
-            default: return nil
+            default: return boundingValues(of: attribute, in: node, nodes, run)
             }
-            guard nodes[id].children.count == 1 else { return nil }
+            guard nodes[id].children.count == 1 else { return boundingValues(of: attribute, in: node, nodes, run) }
             id = nodes[id].children[0]
         }
         return nil
+    }
+
+    private static func boundingValues(of attribute: Attribute, in node: NodeID, _ nodes: [PlanNode],
+                                       _ run: any RunnerContext) -> Set<Value>? {
+        var budget = 16
+        guard let bound = JoinKeyLookahead.keyTable(of: node, [attribute], nodes, &budget),
+            let column = bound.table.scheme.index(of: bound.attributes[0])
+        else { return nil }
+        return Set(bound.table.statisticsSample().map { $0.values[column] })
     }
 
     private static func sampledValues(of attribute: Attribute, in node: NodeID, _ nodes: [PlanNode],
