@@ -22,19 +22,18 @@ import Relational
 /// Followed through the index (fortieth session) it is one row, and goes first (1 row).
 ///
 /// A search that would fetch more than `searchProbeLimit` rows is followed no further, and
-/// what it fetched up to there, with the round the limit stopped (counted by the index),
-/// is a lower bound (`SearchRows.atLeast`). Held-out seed 569 case 1411 at `--rows 300`:
-/// `t1 join t0 join t1 join t1 join t0 project [b, c] closure [c -> b] select (b == 42)`,
-/// `t0` 300 rows indexed on `b`, `t1` five rows. Not followed, the search was guessed at
-/// 30 rows, under the 40 `t1`'s keys take of `t0`, so it went first and read 281; drained
+/// what it fetched up to there, with the round the limit stopped (counted by the index), is
+/// a lower bound (`SearchRows.atLeast`). Held-out seed 569 case 1411 at `--rows 300`: `t1
+/// join t0 join t1 join t1 join t0 project [b, c] closure [c -> b] select (b == 42)`, `t0`
+/// 300 rows indexed on `b`, `t1` five rows. Not followed, the search was guessed at 30
+/// rows, under the 40 `t1`'s keys take of `t0`, so it went first and read 281; drained
 /// first, `t1`'s keys (nulls and texts) take 40 rows and leave the search nothing (45
 /// rows). A search over a larger table whose pinned end has no index is not followed (its
-/// rounds are then scans). Sizing
-/// the rest as a branching process (each row's open end starting, on average, as many rows
-/// as the index counts for the sample's open ends) was tried on 465/1556 and does not
-/// help: there a fifth of the sample's ends are null, and the 23 rows with a null start
-/// make the mean fan-out 5.6, so the search is sized at its whole table; it reads one row
-/// only because its start leads nowhere.
+/// rounds are then scans). Sizing the rest as a branching process (each row's open end
+/// starting, on average, as many rows as the index counts for the sample's open ends) was
+/// tried on 465/1556 and does not help: there a fifth of the sample's ends are null, and
+/// the 23 rows with a null start make the mean fan-out 5.6, so the search is sized at its
+/// whole table; it reads one row only because its start leads nowhere.
 extension FilterAwareOrdering {
     /// The most rows an index probe follows for one search: as many as a statistics sample
     /// holds.

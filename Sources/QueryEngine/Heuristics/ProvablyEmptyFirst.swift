@@ -155,7 +155,7 @@ public final class ProvablyEmptyFirst: Heuristic {
     /// Whether a source's emptiness goes nowhere: every way up from it, through operators
     /// an empty operand empties (select, project, rename, closure), ends at a difference's
     /// right operand or at a union another of whose operands may still deliver rows (it has
-    /// not completed and an undrained source under it is not provably empty). Drained first
+    /// not completed and an undrained source under it is not known to be empty). Drained first
     /// it then saves no row, but it starts the nodes above it, and a started subtree is
     /// never copied: such a source is not drained first (left to the ordering). Issue 15,
     /// forty-first session, held-out seed 550 case 1812 at `--rows 300`: `shared = t0 union
