@@ -552,51 +552,35 @@ public final class FilterAwareOrdering: Heuristic {
 
     /// Defers the waiting side's candidates whose rows give no other undrained source a key
     /// filter (`keysReachNoOtherSource`), when the producing side is smaller than what the
-    /// waiting side's candidates read unfiltered, and than what those keyless ones read
-    /// (held-out seed 577 case 78 at `--rows 300`: `shared = (t3 join t2 minus t1 rename […])
-    /// project [d, e]` under the right operand of `t0 minus (shared intersect t0 rename […])`,
-    /// `t3` and `t2` two rows and one, a product, `t1` 296 rows indexed on the difference's
-    /// key. They were deferred for `t0`'s 141 rows, counted against the 299 the side reads,
-    /// `t1`'s among them; `t0` was read whole. Drained first, their three rows key `t1` to
-    /// nothing and `t0` by the outer intersection: 3 rows against 141). Such a source's rows
-    /// buy nothing by coming first; waiting, it can still be keyed by the producing side, and
-    /// if that empties it, the join above it gives its siblings `false`. The pair rule above
-    /// misses it because a join's size is its smaller operand's, while a product's operand or a
-    /// join keyed only through the source itself filters nothing and reads its other operand
-    /// whole. Issue 15, eleventh round: seed 21 case 1503, `t1 join t0 join t2` with `t1 join
-    /// t0` a product (76 rows and 1) and `t2` (5 rows) keying `t0`: `t0` was drained first and
+    /// waiting side's candidates read unfiltered. Such a source's rows buy nothing by coming
+    /// first; waiting, it can still be keyed by the producing side, and if that empties it,
+    /// the join above it gives its siblings `false`. The pair rule above misses it because a
+    /// join's size is its smaller operand's, while a product's operand or a join keyed only
+    /// through the source itself filters nothing and reads its other operand whole. Issue
+    /// 15, eleventh round: seed 21 case 1503, `t1 join t0 join t2` with `t1 join t0` a
+    /// product (76 rows and 1) and `t2` (5 rows) keying `t0`: `t0` was drained first and
     /// `t1` read whole (82 rows against 5); seed 26 case 74, `(t2 join t0) join t0 join t1`,
-    /// the first join a product and the second keyed on `t0`'s own attribute (65 against 5). A
-    /// source sized at nothing (`size`: its sample of every row matches none) is never
-    /// deferred: it costs no row and may empty the join. Seed 49 case 58: a copy of `t1` under
-    /// a product, its filter matching none of its 30 rows, was deferred on its estimate (the
-    /// whole table), and the original `t1` went first, read whole (30 rows against 0).
+    /// the first join a product and the second keyed on `t0`'s own attribute (65 against 5).
+    /// A source sized at nothing (`size`: its sample of every row matches none) is never
+    /// deferred: it costs no row and may empty the join. Seed 49 case 58: a copy of
+    /// `t1` under a product, its filter matching none of its 30 rows, was deferred on its
+    /// estimate (the whole table), and the original `t1` went first, read whole (30 rows
+    /// against 0).
     private func insertKeylessCandidates(under node: NodeID, notUnder other: NodeID, of pairNode: NodeID,
                                          cheaperThan limit: Int, into deferred: inout [NodeID],
                                          _ nodes: [PlanNode], _ run: any RunnerContext) {
         let unfiltered = candidateRows(under: node, notUnder: other, countingOutputs: true, nodes, run)
         guard limit < unfiltered else { return }
-        let before = deferred.count
-        var keylessRows = 0
         for w in 0..<state.words {
             var bits = candidateWord(w, under: node, notUnder: other) & ~state.deferredBits[w]
             while bits != 0 {
                 let id = (w << 6) + bits.trailingZeroBitCount
                 bits &= bits - 1
-                let own = size(id, nodes, run)
-                guard own != 0, keysReachNoOtherSource(id, nodes, run) else { continue }
-                keylessRows = keylessRows > Int.max - own ? Int.max : keylessRows + own
+                guard size(id, nodes, run) != 0, keysReachNoOtherSource(id, nodes, run) else { continue }
+                state.deferredBits[w] |= 1 << UInt64(id & 63)
                 deferred.append(id)
+                state.keylessDeferred.append((pairNode, node, id))
             }
-        }
-        // Taken back when the keyless sources read no more than the producing side.
-        guard limit < keylessRows else {
-            deferred.removeLast(deferred.count - before)
-            return
-        }
-        for id in deferred[before...] {
-            state.deferredBits[id >> 6] |= 1 << UInt64(id & 63)
-            state.keylessDeferred.append((pairNode, node, id))
         }
     }
 
