@@ -152,17 +152,17 @@ public final class ProvablyEmptyFirst: Heuristic {
         case absorbed(startsASharedNode: Bool)
     }
 
-    /// Whether a source's emptiness goes nowhere: every way up from it, through operators
-    /// an empty operand empties (select, project, rename, closure), ends at a difference's
-    /// right operand or at a union another of whose operands may still deliver rows (it has
-    /// not completed and an undrained source under it is not known to be empty). Drained first
-    /// it then saves no row, but it starts the nodes above it, and a started subtree is
-    /// never copied: such a source is not drained first (left to the ordering). Issue 15,
-    /// forty-first session, held-out seed 550 case 1812 at `--rows 300`: `shared = t0 union
-    /// t0 select (a contradiction)` under `shared join (t2 join shared)`, `t2` empty. The
-    /// select's copy of `t0` was drained first (0 rows) and started `shared`, so when `t2`'s
-    /// empty join gave it `false` it could not be copied apart from the output join, which
-    /// waited on it: `t0` was read whole (86 rows against 0).
+    /// Whether a source's emptiness goes nowhere: every way up from it, through operators an
+    /// empty operand empties (select, project, rename, closure), ends at a difference's right
+    /// operand or at a union another of whose operands may still deliver rows (it has not
+    /// completed and an undrained source under it is not known to be empty). Drained first it
+    /// then saves no row, but it starts the nodes above it, and a started subtree is never
+    /// copied: such a source is not drained first (left to the ordering). Issue 15, forty-first
+    /// session, held-out seed 550 case 1812 at `--rows 300`: `shared = t0 union t0 select (a
+    /// contradiction)` under `shared join (t2 join shared)`, `t2` empty. The select's copy of
+    /// `t0` was drained first (0 rows) and started `shared`, so when `t2`'s empty join gave it
+    /// `false` it could not be copied apart from the output join, which waited on it: `t0` was
+    /// read whole (86 rows against 0).
     ///
     /// The ordering still drains it first when it is estimated at no row (its filter
     /// `false`, or an index that finds nothing), so where it would start a node with more
@@ -214,8 +214,8 @@ public final class ProvablyEmptyFirst: Heuristic {
         return .absorbed(startsASharedNode: shared)
     }
 
-    /// Whether a node not complete has an undrained source under it that is not provably
-    /// empty (within 32 nodes; beyond, it is assumed to).
+    /// Whether a node not complete has an undrained source under it not known to be empty
+    /// (within 32 nodes; beyond, it is assumed to).
     private func mayDeliverRows(_ node: NodeID, _ run: any RunnerContext) -> Bool {
         let graph = run.graph
         var pending = [node]
