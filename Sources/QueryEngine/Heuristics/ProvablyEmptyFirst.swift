@@ -154,7 +154,7 @@ public final class ProvablyEmptyFirst: Heuristic {
 
     /// Whether a source's emptiness goes nowhere: every way up from it, through operators an
     /// empty operand empties (select, project, rename, closure), ends at a difference's right
-    /// operand or at a union another of whose operands may still deliver rows (it has not
+    /// operand (its left one not complete) or at a union another of whose operands may still deliver rows (it has not
     /// completed and an undrained source under it is not known to be empty). Drained first it
     /// then saves no row, but it starts the nodes above it, and a started subtree is never
     /// copied: such a source is not drained first (left to the ordering). Issue 15, forty-first
@@ -204,7 +204,11 @@ public final class ProvablyEmptyFirst: Heuristic {
                         pending.append(up.parent)
                     }
                 case .apply(.difference):
-                    if up.operand == 0 { return .goesOn }
+                    // Once the left operand is complete, the right one's completion completes
+                    // the difference, and what it delivers (or its emptiness) goes on.
+                    if up.operand == 0 || run.isComplete(graph.child(at: Edge(parent: up.parent, operand: 0))) {
+                        return .goesOn
+                    }
                     if graph[up.parent].parents.count > 1 { shared = true }
                 case .apply(.join), .apply(.intersection), .source, .dead:
                     return .goesOn
