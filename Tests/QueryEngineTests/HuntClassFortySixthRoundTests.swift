@@ -66,4 +66,22 @@ final class HuntClassFortySixthRoundTests: HuntCaseTestCase {
         XCTAssertEqual(try totalRead(query, [t0, t2]), 1, "6 before")
         XCTAssertEqual(try totalRead(query, [t0, t2], preset: "seed"), 185)
     }
+
+    /// Held-out 621/410: `(t0 select (c > 2^53) minus (t2 project [b] minus (t0 union t0
+    /// select (…)) rename […]) rename […]) join t1`. The select rules out every row of `t0`
+    /// by its column range (its hash index answers no range), but sized at `t0`'s whole
+    /// table, the difference was deferred behind the product's other operand `t1`, read
+    /// first. Sized at nothing, `t2`'s row goes first, `t0` is copied away from the union
+    /// and is then provably empty, and the product gives `t1` `false`.
+    func testASelectItsSourceRulesOutIsSizedAtNothing() throws {
+        let t0 = try table("t0", ["c"], (0..<70).map { [.integer(Int64($0 * 3))] }, indexed: ["c"])
+        let t1 = try table("t1", ["a", "b", "d"], (0..<6).map { (i: Int) -> [Value] in
+            [.integer(Int64(i)), .integer(Int64(i + 1)), .integer(Int64(i + 2))] }, indexed: ["b", "d"])
+        let t2 = try table("t2", ["b"], [[33]], indexed: ["b"])
+        let right = try Relation(source: t2).project(["b"])
+            .difference(Relation(source: t0).union(Relation(source: t0).select("c" *!= 9)).rename(["c": "b"]))
+        let query = try Relation(source: t0).select("c" *> 5_000).difference(right.rename(["b": "c"])).join(Relation(source: t1))
+        XCTAssertEqual(try totalRead(query, [t0, t1, t2]), 1, "9 before")
+        XCTAssertEqual(try totalRead(query, [t0, t1, t2], preset: "seed"), 77)
+    }
 }
