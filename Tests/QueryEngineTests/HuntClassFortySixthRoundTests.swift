@@ -84,4 +84,23 @@ final class HuntClassFortySixthRoundTests: HuntCaseTestCase {
         XCTAssertEqual(try totalRead(query, [t0, t1, t2]), 1, "9 before")
         XCTAssertEqual(try totalRead(query, [t0, t1, t2], preset: "seed"), 77)
     }
+    /// Held-out 623/1065: `shared_2 = t0 intersect (t0 union t1 rename […])` under a union
+    /// and a closure, `… closure [a -> b] select (b == 73) intersect shared) join [b = e]
+    /// t1`, `shared = t1 rename [d -> a, e -> b]`, `t1` one row, `t0` 287 (here 250). With a
+    /// closure in the graph, a pair is weighed only when its filter can reach a source, and
+    /// the closure passes none: the intersection's pair was passed over, another deferred
+    /// `t1` behind `t0`, and `t0` was read whole. But `t1`'s key misses the select's pin, so
+    /// the intersection gives the select `false`, which reaches every source below it: `t1`
+    /// goes first and `t0` is not read.
+    func testASelectsPinMissedByTheKeysAboveLetsTheirFilterPastAClosure() throws {
+        let t0 = try table("t0", ["a", "b"], (0..<250).map { (i: Int) -> [Value] in
+            [.integer(Int64(i)), .integer(Int64((i * 7) % 50))] }, indexed: ["b"])
+        let t1 = try table("t1", ["d", "e"], [[.null, 900]], indexed: ["d"])
+        let shared = try Relation(source: t1).rename(["d": "a", "e": "b"])
+        let shared2 = try Relation(source: t0).intersection(Relation(source: t0).union(shared))
+        let reach = try shared2.union(shared2.rename(["a": "b", "b": "a"])).closure("a", "b").select("b" *== 7)
+        let query = try shared.join(reach.intersection(shared)).equijoin(Relation(source: t1), matching: [JoinPair("b", "e")])
+        XCTAssertEqual(try totalRead(query, [t0, t1]), 1, "251 before")
+        XCTAssertEqual(try totalRead(query, [t0, t1], preset: "seed"), 251)
+    }
 }
