@@ -103,4 +103,19 @@ final class HuntClassFortySixthRoundTests: HuntCaseTestCase {
         XCTAssertEqual(try totalRead(query, [t0, t1]), 1, "251 before")
         XCTAssertEqual(try totalRead(query, [t0, t1], preset: "seed"), 251)
     }
+    /// Held-out 639/663: `t2 select ((c == "a" and d < 10) or (d < 5 and c == null and c >=
+    /// 72.0))`, `t2` indexed on `c`, under joins with a five-row `t0`. The index counts the
+    /// OR by its parts, the rows whose `c` is null among them, though the second part's own
+    /// conjuncts contradict (a null is below 72.0); estimated at those rows, `t2` went after
+    /// `t0`, which was read whole. Each part finding nothing (the index, the contradiction),
+    /// `t2` is provably empty and goes first.
+    func testAnOrPartWhoseConjunctsContradictFindsNothing() throws {
+        let t2 = try table("t2", ["a", "c", "d"], (0..<160).map { (i: Int) -> [Value] in
+            [.integer(Int64(i)), i % 7 == 0 ? .null : .integer(Int64(i % 40)), .integer(Int64(i % 50))] }, indexed: ["c", "d"])
+        let t0 = try table("t0", ["e"], (1...5).map { [.integer(Int64($0))] }, indexed: ["e"])
+        let filter = Predicate.any([.all(["c" *== .text("z"), "d" *< 10]), .all(["d" *< 5, "c" *== .null, "c" *>= .real(72.0)])])
+        let query = try Relation(source: t2).select(filter).equijoin(Relation(source: t0), matching: [JoinPair("d", "e")])
+        XCTAssertEqual(try totalRead(query, [t0, t2]), 0, "5 before")
+        XCTAssertEqual(try totalRead(query, [t0, t2], disable: ["provably-empty-first"]), 5)
+    }
 }

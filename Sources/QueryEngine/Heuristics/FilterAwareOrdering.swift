@@ -130,6 +130,8 @@ public final class FilterAwareOrdering: Heuristic {
         /// `pairRuleOverridesKeyless`.
         var keylessDeferred: [(node: NodeID, waiting: NodeID, source: NodeID)] = []
         var producingFirst: [(node: NodeID, producing: NodeID)] = []
+        /// `insertKeylessCandidates`' scratch: the sources whose reads its deferral saves.
+        var savedBits: [UInt64] = []
     }
 
     private struct Pair {
@@ -581,7 +583,6 @@ public final class FilterAwareOrdering: Heuristic {
         let unfiltered = candidateRows(under: node, notUnder: other, countingOutputs: true, nodes, run)
         guard limit < unfiltered else { return }
         let before = deferred.count
-        var saved = [UInt64](repeating: 0, count: state.words)
         for w in 0..<state.words {
             var bits = candidateWord(w, under: node, notUnder: other) & ~state.deferredBits[w]
             while bits != 0 {
@@ -589,18 +590,22 @@ public final class FilterAwareOrdering: Heuristic {
                 bits &= bits - 1
                 guard size(id, nodes, run) != 0, keysReachNoOtherSource(id, nodes, run) else { continue }
                 deferred.append(id)
-                saved[w] |= 1 << UInt64(id & 63)
-                for edge in nodes[id].parents {
-                    let sibling = nodes[edge.parent].children[1 - edge.operand]
-                    fillSources(sibling, nodes)
-                    for v in 0..<state.words { saved[v] |= candidateWord(v, under: sibling, notUnder: other) }
-                }
             }
         }
         guard deferred.count > before else { return }
         // Taken back when what waiting saves, the keyless sources and what their joins' other
         // operands read once started, is no more than the producing side.
-        guard limit < rows(of: saved, nodes, run) else {
+        if state.savedBits.count < state.words { state.savedBits = Array(repeating: 0, count: state.words) }
+        for w in 0..<state.words { state.savedBits[w] = 0 }
+        for id in deferred[before...] {
+            state.savedBits[id >> 6] |= 1 << UInt64(id & 63)
+            for edge in nodes[id].parents {
+                let sibling = nodes[edge.parent].children[1 - edge.operand]
+                fillSources(sibling, nodes)
+                for w in 0..<state.words { state.savedBits[w] |= candidateWord(w, under: sibling, notUnder: other) }
+            }
+        }
+        guard limit < rows(of: state.savedBits, nodes, run) else {
             deferred.removeLast(deferred.count - before)
             return
         }
@@ -686,17 +691,23 @@ public final class FilterAwareOrdering: Heuristic {
                                          _ run: any RunnerContext) -> [Attribute] {
         let state = run.filterState(of: edge.parent)
         guard state.isActive, let filter = state.filter, !filter.isConstantTrue else { return [] }
-        let own = nodes[nodes[edge.parent].children[edge.operand]].scheme
-        let other = nodes[sibling].scheme
         var linked: [Attribute] = []
-        for conjunct in filter.conjuncts {
-            guard case let .comparison(.attribute(x), .equal, .attribute(y)) = conjunct else { continue }
-            for (mine, theirs) in [(x, y), (y, x)]
-            where own.contains(mine) && !other.contains(mine) && other.contains(theirs) && !own.contains(theirs) {
-                linked.append(theirs)
-            }
-        }
+        appendLinks(in: filter, own: nodes[nodes[edge.parent].children[edge.operand]].scheme,
+                    other: nodes[sibling].scheme, to: &linked)
         return linked
+    }
+
+    /// `linkedAttributes`' walk over the conjuncts, in place (asked per keyless candidate).
+    private static func appendLinks(in filter: Predicate, own: Scheme, other: Scheme, to linked: inout [Attribute]) {
+        switch filter {
+        case let .and(parts):
+            for part in parts { appendLinks(in: part, own: own, other: other, to: &linked) }
+        case let .comparison(.attribute(x), .equal, .attribute(y)):
+            if own.contains(x), !other.contains(x), other.contains(y), !own.contains(y) { linked.append(y) }
+            if own.contains(y), !other.contains(y), other.contains(x), !own.contains(x) { linked.append(x) }
+        default:
+            break
+        }
     }
 
     /// Whether a join's operand is complete with at most `JoinConjunctPushdown.boundRowLimit`
