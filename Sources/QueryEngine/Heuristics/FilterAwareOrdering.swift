@@ -680,13 +680,13 @@ public final class FilterAwareOrdering: Heuristic {
     /// The sibling's attributes in the equalities among the join's active filter's conjuncts
     /// that link an attribute only the edge's operand has to one only the sibling has:
     /// bound to the operand's rows once it completes (`JoinConjunctPushdown.partBound`),
-    /// they key the sibling as a join's keys do (other links, `c > a` in an OR, filter little:
-    /// taken as keys, seed 304 case 724 read 1,961 rows against 1,892). Held-out seed 606 case 1305 at `--rows 300`: `((t2 join
-    /// t2) select (…) rename [a -> b, …] project [b] join t0) select (c == b and e <= 3)
-    /// join t0`; the copy of `t0` under the product, one row under `e <= 3`, was deferred as
-    /// keyless behind the original `t0` (5 rows), though its row binds `c == b` to `b ==
-    /// 59` and empties `t2`'s side, after which the outer join gives `t0` `false` (6 rows
-    /// against 1).
+    /// they key the sibling as a join's keys do. Other links (`c > a` in an OR) filter
+    /// little: taken as keys, seed 304 case 724 read 1,961 rows against 1,892. Held-out
+    /// seed 606 case 1305 at `--rows 300`: `((t2 join t2) select (…) rename [a -> b, …]
+    /// project [b] join t0) select (c == b and e <= 3) join t0`; the copy of `t0` under the
+    /// product, one row under `e <= 3`, was deferred as keyless behind the original `t0` (5
+    /// rows), though its row binds `c == b` to `b == 59` and empties `t2`'s side, after which
+    /// the outer join gives `t0` `false` (6 rows against 1).
     private static func linkedAttributes(of edge: Edge, sibling: NodeID, _ nodes: [PlanNode],
                                          _ run: any RunnerContext) -> [Attribute] {
         let state = run.filterState(of: edge.parent)

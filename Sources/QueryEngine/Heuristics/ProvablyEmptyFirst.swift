@@ -24,7 +24,8 @@ import Relational
 /// filter, or an index that finds nothing).
 ///
 /// Otherwise it asks only about a source whose estimate is its whole table (an index answering the
-/// filter already counts it exactly, and a zero estimate is drained first anyway), so on
+/// filter already counts it exactly, and a zero estimate is drained first anyway), or whose
+/// filter is an OR an index counts by its parts (`everyDisjunctFindsNothing`), so on
 /// queries whose filters the indexes answer it finds nothing and costs one estimate
 /// lookup per filtered candidate, once per pick (its choice reuses what its deferral found;
 /// a pick among one candidate asks nothing). It defers every other candidate and picks the empty one itself:
@@ -311,7 +312,8 @@ public final class ProvablyEmptyFirst: Heuristic {
 
     /// An OR each of whose parts the column ranges rule out, an index finds nothing for or
     /// its own conjuncts contradict (`Predicate.conjunctsContradict`), where the whole is
-    /// answered by none of them (a range beside an equality, with a hash index on the column). Held-out seed 207 case 1033 at `--rows 3000`: `t1 select ((d >
+    /// answered by none of them (a range beside an equality, with a hash index on the
+    /// column). Held-out seed 207 case 1033 at `--rows 3000`: `t1 select ((d >
     /// 9007199254740992.0 or d == 78) or (… and false)) join t0`, `t1` 1,452 rows indexed on
     /// `d`, none above the range's bound or equal to 78. Sampled at under a row, it went
     /// after `t0`'s five rows (5 rows against 0).
