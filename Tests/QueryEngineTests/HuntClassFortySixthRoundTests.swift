@@ -118,4 +118,42 @@ final class HuntClassFortySixthRoundTests: HuntCaseTestCase {
         XCTAssertEqual(try totalRead(query, [t0, t2]), 0, "5 before")
         XCTAssertEqual(try totalRead(query, [t0, t2], disable: ["provably-empty-first"]), 5)
     }
+
+    /// Held-out 637/16: `shared = t1 select (50 == d)`, `shared_2 = t1 minus shared`,
+    /// `shared_3 = (shared_2 intersect shared) select (d <= 30 and …)`, output `(shared_3 join
+    /// t0 join shared_2) select (… d == 70 …)` and `shared_3`; `t1` 80 unindexed rows. The
+    /// select's part for `shared`, `50 == d and (d <= 30 … or d == 70 …)`, matches nothing,
+    /// but reached `t1` as a narrowing of an edge whose node was already active, OR-ed with
+    /// `shared_2`'s part, and `t1` read its rows under 30. An AND's pins now rule out an OR
+    /// among its conjuncts (`pinsRuleOutAnOr`), and `late-subtree-copying` copies
+    /// such an edge apart: the copy costs no row and completes `shared` empty, which empties
+    /// the intersection and then everything else.
+    func testANarrowingThatMatchesNothingIsCopiedApart() throws {
+        let (t0, t1) = try tablesForTheSelectOnASharedSource()
+        let shared = try Relation(source: t1).select("d" *== 50)
+        let shared2 = try Relation(source: t1).difference(shared)
+        let shared3 = try shared2.intersection(shared).select(.all(["d" *<= 30, "d" *< 45]))
+        let query = try shared3.join(Relation(source: t0)).join(shared2).select(.all(["c" *<= 26, "d" *== 70, "d" *> 33]))
+        XCTAssertEqual(try totalRead(query, [t0, t1], alsoOutput: [shared3]), 1, "31 before")
+        XCTAssertEqual(try totalRead(query, [t0, t1], preset: "seed", alsoOutput: [shared3]), 111)
+    }
+
+    /// The same sources under a simpler shape, where `all-on` read nothing before the rule:
+    /// a first version also copied along an edge whose node had one parent, leaving the
+    /// original parentless, yet drained whole (80 rows).
+    func testACopyApartNeedsASharedNode() throws {
+        let (t0, t1) = try tablesForTheSelectOnASharedSource()
+        let shared = try Relation(source: t1).select("d" *== 50)
+        let shared2 = try Relation(source: t1).difference(shared)
+        let query = try shared2.intersection(shared).select("d" *<= 30)
+            .join(Relation(source: t0).join(shared2)).select("d" *== 70)
+        XCTAssertEqual(try totalRead(query, [t0, t1]), 0)
+    }
+
+    private func tablesForTheSelectOnASharedSource() throws -> (MemoryTable, MemoryTable) {
+        let t0 = try table("t0", ["c", "d"], (0..<150).map { (i: Int) -> [Value] in
+            [.integer(Int64(i)), .integer(Int64(i % 60))] }, indexed: ["d"])
+        let t1 = try table("t1", ["d"], (0..<80).map { [.integer(Int64($0))] })
+        return (t0, t1)
+    }
 }

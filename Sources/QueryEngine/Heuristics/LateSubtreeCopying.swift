@@ -26,6 +26,15 @@ import Relational
 /// 7. Case 3 before the node is active: see `narrowingIsLostBeforeActivation`.
 /// 8. A veto (`vetoesCopy`), for any heuristic's copy: a filter that keeps more than half
 ///    of every source it reaches is not worth reading them again; see `narrowsASourceToHalf`.
+/// 9. A narrowing, after the node is active too, that leaves the edge's filter matching
+///    nothing (`narrowsToNothing`), where the node has another parent: copied, the copy costs
+///    no row and completes its parent's operand empty; OR-ed, the narrowing is lost.
+///    Held-out seed 637 case 16 at `--rows 300`: `shared = t1 select (40 == d)`, `shared_2 =
+///    t1 minus shared`, `(shared_2 intersect shared) select (d <= 28 and …)`; `shared`'s
+///    part, `40 == d and (d <= 28 … or d == 71.0 …)`, reached the active `t1` and was OR-ed
+///    with `shared_2`'s, and `t1` read its 27 rows under 28 (27 rows against 0). A copy
+///    along an edge of a node with one parent would leave the original parentless, yet
+///    drained (a first version read a 0-row case's 80 rows so).
 ///
 /// Otherwise the seed's criteria, with a smaller limit: the subtree has at most 8 nodes, none of
 /// them started or complete, and the filter reaches a source that can fetch selectively. A
@@ -69,6 +78,10 @@ public final class LateSubtreeCopying: Heuristic {
         let child = run.child(at: edge)
         let state = run.filterState(of: child)
         if state.isActive {
+            if run.graph[child].parents.count >= 2, narrowsToNothing(filter, along: edge, run), copyable(child, run) {
+                run.copySubtree(along: edge)
+                return
+            }
             if narrowingIsLostInTheOr(filter, along: edge, state, run) || keyNarrowingIsLost(filter, along: edge, run) {
                 copyNarrowingSelects(along: edge, run)
             }
@@ -153,7 +166,7 @@ public final class LateSubtreeCopying: Heuristic {
     }
 
     /// Whether the edge's filter, narrowed by `filter`, reaches a source as a filter that
-    /// provably matches nothing (`Predicate.pinnedValuesContradict`): two join key IN-sets
+    /// provably matches nothing (`Predicate.pinsMatchNothing`): two join key IN-sets
     /// that share no key. Each may fetch everything from an unindexed source, so the seed's
     /// criterion 3 sees no selective fetch, but their AND fetches nothing: a copy costs no
     /// rows and completes at once. The hunt's case (held-out seed 98 case 1169): `t2`
@@ -164,9 +177,9 @@ public final class LateSubtreeCopying: Heuristic {
     private func narrowsToNothing(_ filter: Predicate, along edge: Edge, _ run: any RunnerContext) -> Bool {
         guard let given = run.providedFilter(along: edge) else { return false }
         let narrowed = Predicate.all([given, filter])
-        guard narrowed.pinnedValuesContradict else { return false }
+        guard narrowed.pinsMatchNothing else { return false }
         return Self.reachesSource(run.child(at: edge), narrowed, run) { _, reaching in
-            reaching.isUnsatisfiable || reaching.pinnedValuesContradict
+            reaching.isUnsatisfiable || reaching.pinsMatchNothing
         }
     }
 
@@ -407,7 +420,7 @@ public final class LateSubtreeCopying: Heuristic {
     /// which all 10 rows under `a == 1` match, reached `t2` beside the union's `a == 1`,
     /// and its narrowing by `a == 1` was copied: `t2` read twice, 21 rows against 11.
     private func anotherGaveAsMuch(_ narrowed: Predicate, besides edge: Edge, _ run: any RunnerContext) -> Bool {
-        guard !narrowed.isUnsatisfiable, !narrowed.pinnedValuesContradict else { return false }
+        guard !narrowed.isUnsatisfiable, !narrowed.pinsMatchNothing else { return false }
         let child = run.graph.child(at: edge)
         return run.graph[child].parents.contains { up in
             guard up != edge, let gave = run.providedFilter(along: up), narrowed.impliesSyntactically(gave) else {
@@ -860,7 +873,7 @@ public final class LateSubtreeCopying: Heuristic {
                 gave = .all([gave, given])
             }
             guard gave.impliesSyntactically(given) else { return false }
-            if gave != given && (gave.pinnedValuesContradict || fetchesFarLessBelow(child, gave, than: given, run)) { return false }
+            if gave != given && (gave.pinsMatchNothing || fetchesFarLessBelow(child, gave, than: given, run)) { return false }
             others += 1
         }
         return others > 0
@@ -950,7 +963,7 @@ public final class LateSubtreeCopying: Heuristic {
             !given.impliesSyntactically(predicate)
         else { return false }
         let narrowed = Predicate.all([given, predicate])
-        return narrowed.pinnedValuesContradict || fetchesFarLessBelow(child, narrowed, than: given, run)
+        return narrowed.pinsMatchNothing || fetchesFarLessBelow(child, narrowed, than: given, run)
             || Self.sampleShowsFarLess(child, narrowed, than: given, run)
     }
 
@@ -1032,7 +1045,7 @@ public final class LateSubtreeCopying: Heuristic {
             visits += 1
             guard visits <= 32 else { return false }
             if run.graph[id].operation.isSource {
-                if few.pinnedValuesContradict || fetchesFarLess(id, few, than: many, run) { return true }
+                if few.pinsMatchNothing || fetchesFarLess(id, few, than: many, run) { return true }
                 continue
             }
             let isJoin: Bool
@@ -1276,4 +1289,10 @@ public final class LateSubtreeCopying: Heuristic {
         guard room > 0, let subtree = run.graph.subtree(of: node, upTo: room) else { return false }
         return !subtree.contains { run.hasStarted($0) || run.isComplete($0) }
     }
+}
+
+private extension Predicate {
+    /// What this heuristic takes as matching nothing by pins: `pinnedValuesContradict`, or
+    /// pins that rule out every part of an OR among the conjuncts (`pinsRuleOutAnOr`).
+    var pinsMatchNothing: Bool { pinnedValuesContradict || pinsRuleOutAnOr }
 }

@@ -56,6 +56,6 @@ public struct DifferenceToSelectRewrite: OptimizerPass {
         guard graph[id].parents.count == 1, graph[id].outputs.isEmpty,
               case let .apply(.select(above)) = graph[graph[id].parents[0].parent].operation else { return false }
         let both = Predicate.all([above, kept])
-        return both.isUnsatisfiable || both.pinnedValuesContradict || both.comparedAttributesContradict
+        return both.isUnsatisfiable || both.conjunctsContradict
     }
 }
