@@ -248,7 +248,8 @@ extension Predicate {
     /// there it made `seed` read fewer rows (held-out seed 391 case 1329 at `--rows 300`, 21
     /// rows → 0), and `seed` stays the seed's.
     public var pinsRuleOutAnOr: Bool {
-        guard case .and = self else { return false }
+        // Most conjunctions hold no OR: refused before the bindings are collected.
+        guard hasAnOrConjunct else { return false }
         var bound: [Attribute: Value] = [:]
         var alternatives: [Predicate] = []
         var pending = [self]
@@ -263,6 +264,16 @@ extension Predicate {
         }
         guard !bound.isEmpty, !alternatives.isEmpty else { return false }
         return alternatives.contains { $0.binding(bound).isUnsatisfiable }
+    }
+
+    /// Whether an AND has an OR among its conjuncts (nested ANDs looked into), asked without
+    /// allocating.
+    private var hasAnOrConjunct: Bool {
+        guard case let .and(parts) = self else { return false }
+        return parts.contains { part in
+            if case .or = part { return true }
+            return part.hasAnOrConjunct
+        }
     }
 
     private struct AttributePair: Hashable {
