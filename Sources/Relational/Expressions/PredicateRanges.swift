@@ -18,6 +18,13 @@ public struct ValueRange: Hashable, Sendable {
         Value.compare(lowest, value) <= 0 && Value.compare(value, highest) <= 0
     }
 
+    /// Whether some value lies in both ranges: disjoint ranges share no value, so no row of
+    /// one equals a row of the other on these columns (`null == null` included: null is the
+    /// lowest value).
+    public func overlaps(_ other: ValueRange) -> Bool {
+        Value.compare(lowest, other.highest) <= 0 && Value.compare(other.lowest, highest) <= 0
+    }
+
     /// The range widened to hold `value` too.
     public func widened(with value: Value) -> ValueRange {
         if value.isNull {

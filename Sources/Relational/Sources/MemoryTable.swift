@@ -490,6 +490,10 @@ public final class MemoryTable: SourceRelation {
         return !filter.mayMatch { attribute in scheme.index(of: attribute).flatMap { range(ofColumn: $0) } }
     }
 
+    public func valueRange(of attribute: Attribute) -> ValueRange? {
+        scheme.index(of: attribute).flatMap { range(ofColumn: $0) }
+    }
+
     private func widenRanges(with row: Row) {
         for column in columnRanges.indices {
             guard let known = columnRanges[column] else { continue }

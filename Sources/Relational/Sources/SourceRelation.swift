@@ -15,6 +15,10 @@ public protocol SourceRelation: AnyObject {
     /// `filter` (a memory table from its columns' lowest and highest values); false when it
     /// cannot tell. Not an estimate: `estimatedCount` does not use it.
     func provablyMatchesNothing(_ filter: Predicate) -> Bool
+    /// A bound on the values `attribute` holds, in the total value order (a memory table's
+    /// lowest and highest, kept per column), found without fetching; nil when the source
+    /// cannot tell cheaply or holds no row.
+    func valueRange(of attribute: Attribute) -> ValueRange?
     /// Non-nil when `estimatedCount` answers from the source's contents alone, which stay
     /// the same while this value is the same: an estimate kept with it may be given again
     /// later (a prepared query's next run) without asking. Nil (the default): ask anew.
@@ -23,6 +27,7 @@ public protocol SourceRelation: AnyObject {
 
 extension SourceRelation {
     public func provablyMatchesNothing(_ filter: Predicate) -> Bool { filter.isUnsatisfiable }
+    public func valueRange(of attribute: Attribute) -> ValueRange? { nil }
     public var estimateVersion: Int? { nil }
 }
 
