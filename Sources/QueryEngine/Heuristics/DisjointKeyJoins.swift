@@ -56,9 +56,10 @@ final class DisjointKeyJoins {
     func refresh() {
         var changed = false
         for i in sourceJoins.indices {
+            // Read in place: a copy of the entry retains its two relations and pairs.
+            let versions = (sourceJoins[i].relations.0.estimateVersion, sourceJoins[i].relations.1.estimateVersion)
+            if let a = versions.0, let b = versions.1, sourceJoins[i].versions.0 == a, sourceJoins[i].versions.1 == b { continue }
             let entry = sourceJoins[i]
-            let versions = (entry.relations.0.estimateVersion, entry.relations.1.estimateVersion)
-            if let a = versions.0, let b = versions.1, entry.versions.0 == a, entry.versions.1 == b { continue }
             sourceJoins[i].versions = versions
             sourceJoins[i].disjoint = entry.pairs.contains { pair in
                 guard let a = entry.relations.0.valueRange(of: pair.left), let b = entry.relations.1.valueRange(of: pair.right)

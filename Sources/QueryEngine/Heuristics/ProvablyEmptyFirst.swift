@@ -102,11 +102,16 @@ public final class ProvablyEmptyFirst: Heuristic {
     private func startNextRun() {
         runNumber &+= 1
         pick = nil
-        samples.removeAll()
+        if samplesAsked {
+            samples.removeAll()
+            samplesAsked = false
+        }
     }
 
-    /// Sizes for `sideThatEmptiesItsJoin`, one run's (see `SampledEstimates`).
+    /// Sizes for `sideThatEmptiesItsJoin`, one run's (see `SampledEstimates`); emptied for
+    /// the next run only when asked in this one (most runs have no disjoint join).
     private let samples = SampledEstimates()
+    private var samplesAsked = false
 
     /// The graph's joins of two sources (`sideThatEmptiesItsJoin`), found where the
     /// prepared query's graph is first shown (`hooks(for:)`) and shared with the instance
@@ -193,7 +198,8 @@ public final class ProvablyEmptyFirst: Heuristic {
     /// index answers the filter (`SampledEstimates`; the estimate is then the whole table,
     /// and the smallest candidate may be far smaller than it says), else its estimate.
     private func hundredths(_ source: NodeID, _ run: any RunnerContext) -> Int? {
-        samples.hundredths(source, run) ?? run.estimate(source).map { $0 * 100 }
+        samplesAsked = true
+        return samples.hundredths(source, run) ?? run.estimate(source).map { $0 * 100 }
     }
 
     /// The empty source `deferInitiators` found, if any. The candidates here are that call's,
