@@ -176,13 +176,17 @@ public final class ProvablyEmptyFirst: Heuristic {
         let graph = run.graph
         var smallest: Int?
         var best: (node: NodeID, size: Int)?
-        for found in disjointJoins.disjoint where graph[found.node].children == found.operands {
-            let sides = [(found.sources.0, found.readWhole.0, found.sources.1, found.readWhole.1),
-                         (found.sources.1, found.readWhole.1, found.sources.0, found.readWhole.0)]
-            for (candidate, candidateReadWhole, other, otherReadWhole) in sides {
+        // Candidates in their order, as the initiator ordering breaks ties (on a tie of
+        // sizes the first one's join is the one emptied).
+        for candidate in candidates {
+            for found in disjointJoins.disjoint where found.sources.0 == candidate || found.sources.1 == candidate {
+                guard graph[found.node].children == found.operands else { continue }
+                let (other, candidateReadWhole, otherReadWhole) = found.sources.0 == candidate
+                    ? (found.sources.1, found.readWhole.0, found.readWhole.1)
+                    : (found.sources.0, found.readWhole.1, found.readWhole.0)
                 // A source an output reads whole is read in any order: drained, its keys
                 // empty the join at no cost, and drained first itself it reads nothing more.
-                guard !otherReadWhole, candidates.contains(candidate), !run.hasStarted(other),
+                guard !otherReadWhole, !run.hasStarted(other),
                     let size = candidateReadWhole ? 0 : hundredths(candidate, run),
                     let otherSize = hundredths(other, run), size <= otherSize, size < best?.size ?? .max
                 else { continue }
