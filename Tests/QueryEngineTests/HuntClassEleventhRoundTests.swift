@@ -45,7 +45,10 @@ final class HuntClassEleventhRoundTests: HuntCaseTestCase {
         let query = try Relation(source: left).join(Relation(source: table))
             .select(.and(["x" *< 3, "x" *> 1, "label" *!= "zz"]))
         XCTAssertEqual(try rowsRead(query, table, preset: "seed"), 10)
-        XCTAssertEqual(try rowsRead(query, table, disable: ["filter-aware-ordering", "sampled-estimate-ordering"]), 10)
+        // `left`'s ids lie above every id of `things`, so `provably-empty-first` drains
+        // `left` first for the disjoint join too (forty-fourth session): off here.
+        XCTAssertEqual(try rowsRead(query, table, disable: ["filter-aware-ordering", "sampled-estimate-ordering", "provably-empty-first"]), 10)
+        XCTAssertEqual(try rowsRead(query, table, disable: ["provably-empty-first"]), 0)
         XCTAssertEqual(try rowsRead(query, table), 0)
     }
 

@@ -18,7 +18,11 @@ final class HuntClassTwentyNinthRoundTests: HuntCaseTestCase {
         let query = try unkeyedQuery(edges, small, keyed)
         // `small`'s 2 rows; `keyed` then delivers none (its keys miss `small`'s).
         XCTAssertEqual(try totalRead(query, [edges, small, keyed]), 2)
-        XCTAssertEqual(try totalRead(query, [edges, small, keyed], disable: ["filter-aware-ordering"]), 41)
+        // `keyed`'s keys and `small`'s share no value by their ranges, so
+        // `provably-empty-first` drains `small` first for the disjoint join too
+        // (forty-fourth session): off for the comparison.
+        XCTAssertEqual(try totalRead(query, [edges, small, keyed], disable: ["provably-empty-first"]), 2)
+        XCTAssertEqual(try totalRead(query, [edges, small, keyed], disable: ["filter-aware-ordering", "provably-empty-first"]), 41)
     }
 
     /// `edges(b, d)` indexed on `d`: `137 -> 0`, a chain `0 -> 1 -> … -> 40` and 200
