@@ -353,9 +353,11 @@ public final class ProvablyEmptyFirst: Heuristic {
     /// case 698 at the default rows: `shared = t1 union t0 rename […]` under `t2 join
     /// shared join shared project [c, d] join t2`, `t1` empty, `t2` one row, `t0` 497. Drained
     /// first, `t1` started `shared`, `t2`'s key could not be copied down to one reader, and
-    /// `t0` was read whole (498 rows against 105).
+    /// `t0` was read whole (498 rows against 105). The estimate, cached by the runner, is
+    /// asked first: the graph is read (a copy of the operation, a retain) only for a
+    /// candidate estimated at no row.
     private func emptyTable(_ node: NodeID, _ run: any RunnerContext) -> Emptiness {
-        guard case let .source(source) = run.graph[node].operation, source is MemoryTable, run.estimate(node) == 0
+        guard run.estimate(node) == 0, case let .source(source) = run.graph[node].operation, source is MemoryTable
         else { return .notEmpty }
         return .estimatedEmpty
     }
