@@ -25,7 +25,8 @@ import Relational
 ///    `narrowedByTheOthersSide`.
 /// 7. Case 3 before the node is active: see `narrowingIsLostBeforeActivation`.
 /// 8. A veto (`vetoesCopy`), for any heuristic's copy: a filter that keeps more than half
-///    of every source it reaches is not worth reading them again; see `narrowsASourceToHalf`.
+///    of what the copy would read anyway is not worth reading it again; see
+///    `narrowsTheCopyToHalf`.
 /// 9. A narrowing, after the node is active too, that leaves the edge's filter matching
 ///    nothing (`narrowsToNothing`), where the node has another parent: copied, the copy costs
 ///    no row and completes its parent's operand empty; OR-ed, the narrowing is lost.
@@ -788,7 +789,7 @@ public final class LateSubtreeCopying: Heuristic {
         }
         let child = graph.child(at: edge)
         if selectWillNarrowOneRead(edge, child, graph, run) { return false }
-        if let filter = run.filterBeingProvided(along: edge), !narrowsASourceToHalf(child, filter, run),
+        if let filter = run.filterBeingProvided(along: edge), !narrowsTheCopyToHalf(child, filter, run),
             !anotherGaveANarrowFilter(child, besides: edge, run), !Self.breaksAWait(edge, run) {
             return true
         }
@@ -808,9 +809,10 @@ public final class LateSubtreeCopying: Heuristic {
         return !Self.breaksAWait(edge, run, passing: passing)
     }
 
-    /// Case 8: a copy for a filter that keeps more than half of every source it reaches
-    /// reads most of those sources again, while uncopied they are read once under the OR of
-    /// every parent's filter. Vetoed, unless the copy breaks a wait (`breaksAWait`) or
+    /// Case 8: a copy for a filter that keeps more than half of its source (for a copy of
+    /// an operator, more than half of what the subtree's own selects keep: `keptShare`)
+    /// reads most of it again, while uncopied it is read once under the OR of every
+    /// parent's filter. Vetoed, unless the copy breaks a wait (`breaksAWait`) or
     /// another parent has already given a filter that keeps at most half
     /// (`anotherGaveANarrowFilter`): copied, the original then serves that filter alone.
     ///
@@ -828,10 +830,12 @@ public final class LateSubtreeCopying: Heuristic {
     /// no sample (a large table whose sample holds no matching row has its values counted,
     /// about 200,000 instructions, which the seed query's copy for `id in {…}` paid every
     /// run); other answers are sampled (`deliversHalfAtMost`) and kept (`SampledHalves`).
-    private func narrowsASourceToHalf(_ child: NodeID, _ filter: Predicate, _ run: any RunnerContext) -> Bool {
+    private func narrowsTheCopyToHalf(_ child: NodeID, _ filter: Predicate, _ run: any RunnerContext) -> Bool {
         // A source, the usual copy, is asked in place: the walk allocates its visits.
         if case let .source(source) = run.graph[child].operation { return narrowsToHalf(source, filter) }
-        return Self.reachesSource(child, filter, run) { narrowsToHalf($0, $1) }
+        var budget = 64
+        guard let share = Self.keptShare(of: child, under: filter, floor: .constant(true), run, &budget) else { return true }
+        return share.kept * 2 <= share.floor
     }
 
     /// Only a memory table is sized (an SQL source's estimate is a query, asked once per
@@ -844,7 +848,7 @@ public final class LateSubtreeCopying: Heuristic {
 
     private func anotherGaveANarrowFilter(_ child: NodeID, besides edge: Edge, _ run: any RunnerContext) -> Bool {
         run.graph[child].parents.contains { up in
-            up != edge && run.providedFilter(along: up).map { narrowsASourceToHalf(child, $0, run) } == true
+            up != edge && run.providedFilter(along: up).map { narrowsTheCopyToHalf(child, $0, run) } == true
         }
     }
 
