@@ -3,7 +3,8 @@ import XCTest
 @testable import QueryEngine
 
 /// Issue 15, forty-sixth session: 686/1986 at `--rows 300` (3.66), left open by the
-/// forty-fifth, rebuilt over other data; the hunted repro is kept for `HuntReproTests`.
+/// forty-fifth, and 704/926 at `--rows 300` (6.4), found by this session's held-out hunt,
+/// rebuilt over other data; the hunted repros are kept for `HuntReproTests`.
 final class HuntClassFortyNinthRoundTests: HuntCaseTestCase {
     /// `big` 300 rows: `c` 0 to 59 (5 rows each), `d` 0 to 6, `e` distinct; indexed on `c`
     /// (a hash index, so `c < 12` is estimated at the whole table). `keys` 25 values of `c`:
@@ -58,5 +59,44 @@ final class HuntClassFortyNinthRoundTests: HuntCaseTestCase {
         let shared = try t.union(t.select("c" *== 59))
         let query = try shared.join(Relation(source: keys).join(shared))
         XCTAssertEqual(try totalRead(query, [big, keys]), 345)
+    }
+
+    /// Held-out 704/926: `shared = small rename [a -> d]` under `shared intersect (mid
+    /// intersect (big union shared) rename [d -> g] rename [e -> b, g -> c]) rename [b -> d,
+    /// c -> e]`; `small` 5 rows, `mid` 29, `big` 269 indexed on `d`. The inner intersection
+    /// defers `small` behind `mid`; the outer one's filter reaches `mid` only through the
+    /// renames, which `filter-aware-ordering` took as a key that cannot reach, so `mid` was not
+    /// deferred behind `shared` and went first (34 rows). Renamed back, `small` goes first,
+    /// and its rows key everything else to nothing (5).
+    func testAKeyReachesASourceThroughRenames() throws {
+        let small = try MemoryTable(name: "small", columns: ["a", "e"],
+                                    rows: (0..<5).map { [.integer(Int64(100 + $0)), .integer(Int64($0))] }, indexedAttributes: ["a"])
+        let big = try MemoryTable(name: "big", columns: ["d", "e"],
+                                  rows: (0..<269).map { [.integer(Int64($0)), .integer(Int64($0 % 50))] }, indexedAttributes: ["d"])
+        let mid = try MemoryTable(name: "mid", columns: ["b", "c"],
+                                  rows: (0..<29).map { [.integer(Int64($0 % 50)), .integer(Int64(200 + $0))] }, indexedAttributes: ["c"])
+        let shared = try Relation(source: small).rename(["a": "d"])
+        let inner = try Relation(source: big).union(shared).rename(["d": "g"]).rename(["e": "b", "g": "c"])
+        let query = try shared.intersection(try Relation(source: mid).intersection(inner).rename(["b": "d", "c": "e"]))
+        XCTAssertEqual(try totalRead(query, [small, big, mid]), 5)
+        XCTAssertEqual(try totalRead(query, [small, big, mid], preset: "seed"), 303)
+    }
+
+    /// An intersection's filter (one IN-set over all its attributes) does not reach a join
+    /// side that holds only some of them, but a side whose join partner is the producing
+    /// side is keyed by the join itself: `shared = unmatched join six union six` under
+    /// `shared join shared intersect six`, `unmatched` (6 rows) holding only `six`'s `e`,
+    /// none of its values. `six` goes first and keys `unmatched` to nothing through the inner
+    /// join (6 rows); not deferred, `unmatched` went first and `six` was read twice (12).
+    func testASideKeyedByTheProducingSidesJoinIsDeferred() throws {
+        let six = try MemoryTable(name: "six", columns: ["b", "c", "e"],
+                                  rows: (0..<6).map { [.integer(Int64($0)), .integer(Int64($0 * 2)), .integer(Int64(10 + $0))] },
+                                  indexedAttributes: ["b", "e"])
+        let unmatched = try MemoryTable(name: "unmatched", columns: ["e"], rows: (0..<6).map { [.integer(Int64(50 + $0))] },
+                                        indexedAttributes: ["e"])
+        let shared = try Relation(source: unmatched).join(Relation(source: six)).union(Relation(source: six))
+        let query = try shared.join(shared).intersection(Relation(source: six))
+        XCTAssertEqual(try totalRead(query, [six, unmatched]), 6)
+        XCTAssertEqual(try totalRead(query, [six, unmatched], preset: "seed"), 12)
     }
 }

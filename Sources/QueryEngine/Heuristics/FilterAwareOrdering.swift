@@ -1014,7 +1014,7 @@ public final class FilterAwareOrdering: Heuristic {
                 if producers & (1 << UInt64(id & 63)) != 0, let producerLimit,
                     producesAbove(id, pairNode: pairNode, atMost: producerLimit, nodes, run) { continue }
                 if id != node, Self.rowsAreHeld(id, below: pairNode, waiting: node, run) {
-                    guard let producing, Self.keysReach(id, from: pairNode, waiting: node, nodes) else { continue }
+                    guard let producing, keysReach(id, from: pairNode, waiting: node, producing: producing.node, nodes) else { continue }
                     // Asked only here: the common path (no held source) pays nothing for it.
                     let rows = producingRows ?? candidateRows(under: producing.node, notUnder: producing.notUnder,
                                                               countingOutputs: true, nodes, run)
@@ -1070,18 +1070,26 @@ public final class FilterAwareOrdering: Heuristic {
     }
 
     /// Whether the filter `pairNode` makes for its waiting operand `waiting` can narrow
-    /// `source` itself: the source holds one of that operand's key attributes (a join's key
-    /// pairs on that side; every attribute of an intersection's or difference's operand),
-    /// under the same name on every node between them (no rename or closure there, and no
-    /// project that drops it: seed 34 case 1629, `t1`'s `b` projected away and the waiting
-    /// side's `b` a renamed `c`). Otherwise the source is read whole in either order, and
-    /// deferring it only lets the filter reach its join through each of the waiting side's
-    /// paths, where subtree copying gives each path a copy to read (seed 23 case 1655:
-    /// `(shared union shared select (c < 45)) join t2`, `shared = t1 join t0`, `t0` without
-    /// `t2`'s key `d`; deferred, it was read twice, 8 rows against 5). A product gives no key
-    /// filter at all (seed 20 case 505, `… join t0` without a shared attribute: 12 rows
-    /// against 7).
-    private static func keysReach(_ source: NodeID, from pairNode: NodeID, waiting: NodeID, _ nodes: [PlanNode]) -> Bool {
+    /// `source` itself: one of that operand's key attributes (a join's key pairs on that
+    /// side; every attribute of an intersection's or difference's operand) reaches the
+    /// source on every way down to it, renamed back through renames, kept by projects and
+    /// join sides that hold it (a closure passes none: seed 34 case 1629 was `t1`'s `b`
+    /// projected away and the waiting side's `b` a renamed `c`). Otherwise the source is read
+    /// whole in either order, and deferring it only lets the filter reach its join through
+    /// each of the waiting side's paths, where subtree copying gives each path a copy to read
+    /// (seed 23 case 1655: `(shared union shared select (c < 45)) join t2`, `shared = t1
+    /// join t0`, `t0` without `t2`'s key `d`; deferred, it was read twice, 8 rows against 5).
+    /// A product gives no key filter at all (seed 20 case 505, `… join t0` without a shared
+    /// attribute: 12 rows against 7).
+    ///
+    /// A rename on the way refused the source until the forty-sixth session. Held-out seed
+    /// 704 case 926 at `--rows 300`: `shared = t1 rename [a -> d]` under `shared intersect
+    /// (t0 intersect (t2 union shared)) rename […] rename […]`, `t1` 5 rows, `t0` 29. The
+    /// inner intersection deferred `t1` behind `t0`, and the outer one, whose filter reaches
+    /// `t0` through three renames, did not defer `t0` behind `shared`: `t0` went first (32
+    /// rows against 5).
+    private func keysReach(_ source: NodeID, from pairNode: NodeID, waiting: NodeID, producing: NodeID,
+                           _ nodes: [PlanNode]) -> Bool {
         let operandKeys: [Attribute]
         switch nodes[pairNode].operation {
         case let .apply(.join(pairs)):
@@ -1092,19 +1100,56 @@ public final class FilterAwareOrdering: Heuristic {
         default:
             return false
         }
-        let keys = operandKeys.filter(nodes[source].scheme.attributes.contains)
-        guard !keys.isEmpty else { return false }
-        var pending = [source]
-        var seen: Set<NodeID> = [source]
-        while let id = pending.popLast() {
-            for edge in nodes[id].parents where edge.parent != waiting && seen.insert(edge.parent).inserted {
-                switch nodes[edge.parent].operation {
-                case .apply(.rename), .apply(.closure): return false
-                default: break
-                }
-                guard nodes[edge.parent].scheme.attributes.contains(where: keys.contains), seen.count <= 64 else { return false }
-                pending.append(edge.parent)
+        let word = source >> 6, bit = UInt64(1) << UInt64(source & 63)
+        var pending = [(node: waiting, keys: operandKeys)]
+        var visits = 0
+        var reached = false
+        while let (id, keys) = pending.popLast() {
+            if id == source {
+                guard !keys.isEmpty else { return false }
+                reached = true
+                continue
             }
+            visits += 1
+            guard visits <= 64 else { return false }
+            var below = keys
+            var joinPairs: [JoinPair]?
+            switch nodes[id].operation {
+            case let .apply(.rename(map)):
+                var back: [Attribute: Attribute] = [:]
+                for (old, new) in map { back[new] = old }
+                below = keys.map { back[$0] ?? $0 }
+            case .apply(.closure): below = []
+            case let .apply(.join(pairs)): joinPairs = pairs
+            default: break
+            }
+            for (operand, child) in nodes[id].children.enumerated() {
+                fillSources(child, nodes)
+                guard state.sourceBits[child * state.stride + word] & bit != 0 else { continue }
+                let scheme = nodes[child].scheme
+                guard let joinPairs, nodes[id].children.count == 2 else {
+                    pending.append((child, below.filter(scheme.contains)))
+                    continue
+                }
+                // A join passes the filter (one IN-set over every key) only to a side that
+                // holds all of it; but a side whose partner the producing side completes is
+                // keyed by the join itself once that is drained.
+                if isWithin(nodes[id].children[1 - operand], producing, nodes) {
+                    pending.append((child, joinPairs.map { operand == 0 ? $0.left : $0.right }))
+                } else {
+                    pending.append((child, below.allSatisfy(scheme.contains) ? below : []))
+                }
+            }
+        }
+        return reached
+    }
+
+    /// Whether every source under `node` lies under `other` too.
+    private func isWithin(_ node: NodeID, _ other: NodeID, _ nodes: [PlanNode]) -> Bool {
+        fillSources(node, nodes)
+        fillSources(other, nodes)
+        for w in 0..<state.words where state.sourceBits[node * state.stride + w] & ~state.sourceBits[other * state.stride + w] != 0 {
+            return false
         }
         return true
     }
