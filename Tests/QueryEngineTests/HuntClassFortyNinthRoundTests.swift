@@ -3,8 +3,9 @@ import XCTest
 @testable import QueryEngine
 
 /// Issue 15, forty-sixth session: 686/1986 at `--rows 300` (3.66), left open by the
-/// forty-fifth, and 704/926 at `--rows 300` (6.4), found by this session's held-out hunt,
-/// rebuilt over other data; the hunted repros are kept for `HuntReproTests`.
+/// forty-fifth; 704/926 at `--rows 300` (6.4), found by this session's held-out hunt; and
+/// 359/67 at the default rows (190), which this session's first form of the 686 fix caused;
+/// rebuilt over other data. The hunted repros are kept for `HuntReproTests`.
 final class HuntClassFortyNinthRoundTests: HuntCaseTestCase {
     /// `big` 300 rows: `c` 0 to 59 (5 rows each), `d` 0 to 6, `e` distinct; indexed on `c`
     /// (a hash index, so `c < 12` is estimated at the whole table). `keys` 25 values of `c`:
@@ -98,5 +99,29 @@ final class HuntClassFortyNinthRoundTests: HuntCaseTestCase {
         let query = try shared.join(shared).intersection(Relation(source: six))
         XCTAssertEqual(try totalRead(query, [six, unmatched]), 6)
         XCTAssertEqual(try totalRead(query, [six, unmatched], preset: "seed"), 12)
+    }
+
+    /// Held-out 359/67: `shared = big select (c == d)` (5 of `big`'s 945 rows, one of them in
+    /// the 128-row statistics sample), `shared_2 = big union shared`, `shared_3 = (shared_2
+    /// union shared) join shared join five`, outputs `shared_3 join shared_2` and `shared_3`.
+    /// `five`'s keys on `c` match nothing. Measured against a floor sampled from one row,
+    /// the keys looked as if they kept most of `shared`, so the copies that let them empty
+    /// the joins were vetoed and `big` was read whole (950 rows); a floor that thin counts as
+    /// kept by nothing, and `big` is not read (5).
+    func testAFloorGuessedFromTooFewSampledRowsDoesNotVetoACopy() throws {
+        let special: Set<Int> = [1, 101, 151, 201]
+        let big = try MemoryTable(name: "big", columns: ["c", "d"], rows: (0..<945).map { (i: Int) -> [Value] in
+            special.contains(i) ? [.integer(Int64(5000 + i)), .integer(Int64(5000 + i))]
+                : [.integer(Int64((i * 7) % 1000)), .integer(Int64(i % 97))]
+        }, indexedAttributes: ["c"])
+        let fiveRows = (0..<5).map { (i: Int) -> [Value] in
+            [.integer(Int64(18 + i)), .integer(Int64(200 + i)), .integer(Int64(100 + i))]
+        }
+        let five = try MemoryTable(name: "five", columns: ["c", "d", "e"], rows: fiveRows, indexedAttributes: ["c", "d"])
+        let shared = try Relation(source: big).select(Attribute("c") *== Attribute("d"))
+        let shared2 = try Relation(source: big).union(shared)
+        let shared3 = try shared2.union(shared).join(shared).join(Relation(source: five))
+        XCTAssertEqual(try totalRead(shared3.join(shared2), [big, five], alsoOutput: [shared3]), 5)
+        XCTAssertEqual(try totalRead(shared3.join(shared2), [big, five], preset: "seed", alsoOutput: [shared3]), 960)
     }
 }
