@@ -5,10 +5,11 @@ import Relational
 extension LateSubtreeCopying {
     /// Rows in hundredths: `floor`, what the subtree reads whatever the filter (its own
     /// selects' predicates brought down to its sources), and `kept`, what it reads under the
-    /// filter too.
+    /// filter too; `sources`, how many sources the filter reached.
     struct KeptShare {
         var kept: Int
         var floor: Int
+        var sources = 1
     }
 
     /// The share of `node`'s floor that `filter` keeps, from its sources': a union (and the
@@ -16,7 +17,7 @@ extension LateSubtreeCopying {
     /// intersection reads its others keyed by its narrowest operand, so it keeps that
     /// operand's share of the whole. Nil (counted as narrowed) for a source other than a
     /// memory table, or past `budget` nodes. Operands the filter does not reach are left
-    /// out, as `reachesSource` leaves them.
+    /// out, as `reachesSource` leaves them; a filter that reaches no source narrows nothing.
     ///
     /// Issue 15, held-out seed 686 case 1986 at `--rows 300`: `shared = (t1 intersect t1
     /// select (d > null) intersect t1) select (c < 2)` under `shared join (t0 join shared)`,
@@ -37,7 +38,7 @@ extension LateSubtreeCopying {
             guard let table = source as? MemoryTable else { return nil }
             return sourceShare(table, filter, floor)
         case .dead:
-            return KeptShare(kept: 0, floor: 0)
+            return KeptShare(kept: 0, floor: 0, sources: 0)
         case let .apply(op):
             var below = floor
             if case let .select(predicate) = op { below = floor.isConstantTrue ? predicate : .all([floor, predicate]) }
@@ -58,8 +59,9 @@ extension LateSubtreeCopying {
                 guard let share = keptShare(of: child, under: derived, floor: childFloor, run, &budget) else { return nil }
                 operands.append(share)
             }
-            let total = operands.reduce(KeptShare(kept: 0, floor: 0)) {
-                KeptShare(kept: $0.kept.addingClamped($1.kept), floor: $0.floor.addingClamped($1.floor))
+            let total = operands.reduce(KeptShare(kept: 0, floor: 0, sources: 0)) {
+                KeptShare(kept: $0.kept.addingClamped($1.kept), floor: $0.floor.addingClamped($1.floor),
+                          sources: $0.sources + $1.sources)
             }
             switch op {
             case .join, .intersection:
@@ -68,9 +70,9 @@ extension LateSubtreeCopying {
                 guard let narrowest = operands.min(by: { a, b in
                     Double(a.kept) * Double(b.floor) < Double(b.kept) * Double(a.floor)
                 }) else { return total }
-                guard narrowest.floor > 0 else { return KeptShare(kept: 0, floor: total.floor) }
+                guard narrowest.floor > 0 else { return KeptShare(kept: 0, floor: total.floor, sources: total.sources) }
                 let kept = Double(total.floor) * Double(narrowest.kept) / Double(narrowest.floor)
-                return KeptShare(kept: Int(min(kept, Double(total.floor))), floor: total.floor)
+                return KeptShare(kept: Int(min(kept, Double(total.floor))), floor: total.floor, sources: total.sources)
             default:
                 return total
             }

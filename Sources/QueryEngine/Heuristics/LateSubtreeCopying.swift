@@ -835,7 +835,7 @@ public final class LateSubtreeCopying: Heuristic {
         if case let .source(source) = run.graph[child].operation { return narrowsToHalf(source, filter) }
         var budget = 64
         guard let share = Self.keptShare(of: child, under: filter, floor: .constant(true), run, &budget) else { return true }
-        return share.kept * 2 <= share.floor
+        return share.sources > 0 && share.kept * 2 <= share.floor
     }
 
     /// Only a memory table is sized (an SQL source's estimate is a query, asked once per
