@@ -42,21 +42,13 @@ extension LateSubtreeCopying {
         case let .apply(op):
             var below = floor
             if case let .select(predicate) = op { below = floor.isConstantTrue ? predicate : .all([floor, predicate]) }
-            let isJoin: Bool
-            if case .join = op { isJoin = true } else { isJoin = false }
             var operands: [KeptShare] = []
             for operand in graph[node].children.indices {
                 let edge = Edge(parent: node, operand: operand)
-                let child = graph.child(at: edge)
-                let scheme = graph[child].scheme
-                var derived = run.derivedFilter(filter, along: edge)
-                if derived == nil, isJoin, let part = JoinConjunctPushdown.partRead(of: filter, by: scheme), !part.isConstantTrue {
-                    derived = part
-                }
-                guard let derived else { continue }
-                let childFloor = run.derivedFilter(below, along: edge)
-                    ?? (isJoin ? JoinConjunctPushdown.partRead(of: below, by: scheme) : nil) ?? .constant(true)
-                guard let share = keptShare(of: child, under: derived, floor: childFloor, run, &budget) else { return nil }
+                guard let derived = passedDown(filter, along: edge, run) else { continue }
+                let childFloor = passedDown(below, along: edge, run) ?? .constant(true)
+                guard let share = keptShare(of: graph.child(at: edge), under: derived, floor: childFloor, run, &budget)
+                else { return nil }
                 operands.append(share)
             }
             let total = operands.reduce(KeptShare(kept: 0, floor: 0, sources: 0)) {

@@ -542,22 +542,26 @@ public final class LateSubtreeCopying: Heuristic {
                 if test(source, visit.filter) { return true }
                 continue
             }
-            let isJoin: Bool
-            if case .apply(.join) = node.operation { isJoin = true } else { isJoin = false }
             for operand in node.children.indices {
                 let edge = Edge(parent: visit.node, operand: operand)
-                let child = run.graph.child(at: edge)
-                var derived = run.derivedFilter(visit.filter, along: edge)
-                if derived == nil, isJoin, let part = JoinConjunctPushdown.partRead(of: visit.filter, by: run.graph[child].scheme),
-                    !part.isConstantTrue {
-                    derived = part
-                }
-                guard let derived else { continue }
-                let next = Visit(node: child, filter: derived)
+                guard let derived = passedDown(visit.filter, along: edge, run) else { continue }
+                let next = Visit(node: run.graph.child(at: edge), filter: derived)
                 if seen.insert(next).inserted { pending.append(next) }
             }
         }
         return false
+    }
+
+    /// What `filter` becomes down `edge`: the runner's rewrite (`derivedFilter`), or, for a
+    /// join side the runner cannot pass it to whole, the part of it that side reads (what
+    /// `join-conjunct-pushdown` gives it); nil when neither reaches the side.
+    static func passedDown(_ filter: Predicate, along edge: Edge, _ run: any RunnerContext) -> Predicate? {
+        if let derived = run.derivedFilter(filter, along: edge) { return derived }
+        guard case .apply(.join) = run.graph[edge.parent].operation,
+            let part = JoinConjunctPushdown.partRead(of: filter, by: run.graph[run.graph.child(at: edge)].scheme),
+            !part.isConstantTrue
+        else { return nil }
+        return part
     }
 
     private struct Visit: Hashable {
@@ -1052,19 +1056,10 @@ public final class LateSubtreeCopying: Heuristic {
                 if few.pinsMatchNothing || fetchesFarLess(id, few, than: many, run) { return true }
                 continue
             }
-            let isJoin: Bool
-            if case .apply(.join) = run.graph[id].operation { isJoin = true } else { isJoin = false }
             for operand in run.graph[id].children.indices {
                 let down = Edge(parent: id, operand: operand)
-                let scheme = run.graph[run.graph.child(at: down)].scheme
-                func derive(_ filter: Predicate) -> Predicate? {
-                    if let derived = run.derivedFilter(filter, along: down) { return derived }
-                    guard isJoin, let part = JoinConjunctPushdown.partRead(of: filter, by: scheme), !part.isConstantTrue
-                    else { return nil }
-                    return part
-                }
-                guard let f = derive(few) else { continue }
-                pending.append((run.graph.child(at: down), f, derive(many) ?? .constant(true)))
+                guard let f = Self.passedDown(few, along: down, run) else { continue }
+                pending.append((run.graph.child(at: down), f, Self.passedDown(many, along: down, run) ?? .constant(true)))
             }
         }
         return false
