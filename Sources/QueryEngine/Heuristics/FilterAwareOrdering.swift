@@ -462,19 +462,8 @@ public final class FilterAwareOrdering: Heuristic {
     /// With `countingOutputs`, sources that feed an output count too.
     private func candidateRows(under node: NodeID, notUnder other: NodeID?, countingOutputs: Bool = false,
                                _ nodes: [PlanNode], _ run: any RunnerContext) -> Int {
-        var total = 0
-        for w in 0..<state.words {
-            var bits = candidateWord(w, under: node, notUnder: other)
-            while bits != 0 {
-                let id = (w << 6) + bits.trailingZeroBitCount
-                bits &= bits - 1
-                guard countingOutputs || nodes[id].outputs.isEmpty else { continue }
-                let (sum, overflow) = total.addingReportingOverflow(size(id, nodes, run))
-                if overflow { return Int.max }
-                total = sum
-            }
-        }
-        return total
+        summedSizes(words: state.words, { self.candidateWord($0, under: node, notUnder: other) },
+                    counting: { countingOutputs || nodes[$0].outputs.isEmpty }, nodes, run)
     }
 
     /// Whether a filter that `pairNode` gives `node` narrows every read of `node`: `node`
@@ -629,12 +618,20 @@ public final class FilterAwareOrdering: Heuristic {
 
     /// What the sources in `bits` deliver drained as they are, added.
     private func rows(of bits: [UInt64], _ nodes: [PlanNode], _ run: any RunnerContext) -> Int {
+        summedSizes(words: bits.count, { bits[$0] }, counting: { _ in true }, nodes, run)
+    }
+
+    /// The sizes of the sources whose bits `word(w)` sets, for `w` below `words`, that
+    /// `counting` keeps, added (`Int.max` past overflow).
+    private func summedSizes(words: Int, _ word: (Int) -> UInt64, counting: (NodeID) -> Bool,
+                             _ nodes: [PlanNode], _ run: any RunnerContext) -> Int {
         var total = 0
-        for w in 0..<bits.count {
-            var word = bits[w]
-            while word != 0 {
-                let id = (w << 6) + word.trailingZeroBitCount
-                word &= word - 1
+        for w in 0..<words {
+            var bits = word(w)
+            while bits != 0 {
+                let id = (w << 6) + bits.trailingZeroBitCount
+                bits &= bits - 1
+                guard counting(id) else { continue }
                 let (sum, overflow) = total.addingReportingOverflow(size(id, nodes, run))
                 if overflow { return Int.max }
                 total = sum

@@ -172,25 +172,15 @@ extension Predicate {
     public var pinnedValuesContradict: Bool {
         guard case .and = self else { return false }
         let form = negationsPushed?.flattened ?? self
-        guard case let .and(parts) = form else { return false }
-        return Self.pinnedValuesContradict(parts) || form.impliedValueSets.values.contains(where: \.isEmpty)
+        guard case .and = form else { return false }
+        return Self.pinnedValuesContradict(form.conjuncts) || form.impliedValueSets.values.contains(where: \.isEmpty)
     }
 
     private static func pinnedValuesContradict(_ parts: [Predicate]) -> Bool {
-        var pinned: [(attribute: Attribute, value: Value)] = []
+        let pinned = pins(among: parts)
         var comparisons: [(Term, ComparisonOperator, Term)] = []
-        var pending = parts
-        while let part = pending.popLast() {
-            switch part {
-            case let .and(more): pending += more
-            case let .comparison(.attribute(a), .equal, .value(v)), let .comparison(.value(v), .equal, .attribute(a)):
-                pinned.append((a, v))
-            case let .inSet(attributes, keys) where attributes.count == 1 && keys.count == 1:
-                if let key = keys.first, key.values.count == 1 { pinned.append((attributes[0], key.values[0])) }
-            case let .comparison(left, op, right):
-                comparisons.append((left, op, right))
-            default: break
-            }
+        for part in parts {
+            if case let .comparison(left, op, right) = part, !isPin(part) { comparisons.append((left, op, right)) }
         }
         guard !pinned.isEmpty else { return false }
         func value(_ term: Term) -> Value? {
@@ -214,6 +204,28 @@ extension Predicate {
             }
         }
         return false
+    }
+
+    /// The values `parts` (conjuncts, flattened) pin attributes to: `a == v`, and an IN-set
+    /// of one key on `a` alone (a join key filter built from one row).
+    private static func pins(among parts: [Predicate]) -> [(attribute: Attribute, value: Value)] {
+        parts.compactMap { part in
+            switch part {
+            case let .comparison(.attribute(a), .equal, .value(v)), let .comparison(.value(v), .equal, .attribute(a)):
+                return (a, v)
+            case let .inSet(attributes, keys) where attributes.count == 1 && keys.count == 1:
+                guard let key = keys.first, key.values.count == 1 else { return nil }
+                return (attributes[0], key.values[0])
+            default: return nil
+            }
+        }
+    }
+
+    private static func isPin(_ part: Predicate) -> Bool {
+        switch part {
+        case .comparison(.attribute, .equal, .value), .comparison(.value, .equal, .attribute): return true
+        default: return false
+        }
     }
 
     /// Whether a conjunction compares two attributes (or one with itself) in ways no row can
@@ -250,18 +262,10 @@ extension Predicate {
     public var pinsRuleOutAnOr: Bool {
         // Most conjunctions hold no OR: refused before the bindings are collected.
         guard hasAnOrConjunct else { return false }
+        let parts = conjuncts
         var bound: [Attribute: Value] = [:]
-        var alternatives: [Predicate] = []
-        var pending = [self]
-        while let part = pending.popLast() {
-            switch part {
-            case let .and(more): pending += more
-            case .or: alternatives.append(part)
-            case let .comparison(.attribute(a), .equal, .value(v)), let .comparison(.value(v), .equal, .attribute(a)):
-                if bound[a] == nil { bound[a] = v }
-            default: break
-            }
-        }
+        for pin in Self.pins(among: parts) where bound[pin.attribute] == nil { bound[pin.attribute] = pin.value }
+        let alternatives = parts.filter { if case .or = $0 { return true } else { return false } }
         guard !bound.isEmpty, !alternatives.isEmpty else { return false }
         return alternatives.contains { $0.binding(bound).isUnsatisfiable }
     }
