@@ -20,7 +20,8 @@ final class HuntClassSixthRoundTests: HuntCaseTestCase {
         let shared = Relation(source: things)
         let query = try shared.join(shared).join(pick()).union(shared)
         XCTAssertEqual(try rowsRead(query, things, preset: "seed"), 12)
-        XCTAssertEqual(try rowsRead(query, things, disable: ["late-subtree-copying"]), 12)
+        // (`self-operand-folding`, off here, folds the self-join away: 11 rows without the veto.)
+        XCTAssertEqual(try rowsRead(query, things, disable: ["late-subtree-copying", "self-operand-folding"]), 12)
         XCTAssertEqual(try rowsRead(query, things), 10)
     }
 
@@ -32,7 +33,8 @@ final class HuntClassSixthRoundTests: HuntCaseTestCase {
         let shared = Relation(source: things)
         let query = try shared.join(shared).join(pick())
         XCTAssertEqual(try rowsRead(query, things, preset: "seed"), 2)
-        XCTAssertEqual(try rowsRead(query, things, disable: ["late-subtree-copying"]), 2)
+        // (`self-operand-folding`, off here, folds the self-join away: 1 row without the veto.)
+        XCTAssertEqual(try rowsRead(query, things, disable: ["late-subtree-copying", "self-operand-folding"]), 2)
         XCTAssertEqual(try rowsRead(query, things), 1)
     }
 

@@ -84,8 +84,11 @@ final class HuntClassThirteenthRoundTests: HuntCaseTestCase {
         // twice. Since the forty-sixth session `keysReach` follows the intersection's filter,
         // one IN-set over `a` and `e`, down to the join, which passes it to `t0` (holding
         // both) but not to `t1` (only `e`), so `t1` is no longer held: 3 again. `t3` itself
-        // is still not deferred.
-        XCTAssertEqual(try totalRead(query, [t0, t1, t3]), 3)
-        XCTAssertEqual(try totalRead(query, [t0, t1, t3], disable: ["late-subtree-copying"]), 3)
+        // is still not deferred. (With `self-operand-folding`, since the forty-seventh
+        // session, `shared select (…) minus shared` is empty before the run: nothing is read.)
+        let unfolded = ["self-operand-folding"]
+        XCTAssertEqual(try totalRead(query, [t0, t1, t3], disable: unfolded), 3)
+        XCTAssertEqual(try totalRead(query, [t0, t1, t3], disable: unfolded + ["late-subtree-copying"]), 3)
+        XCTAssertEqual(try totalRead(query, [t0, t1, t3]), 0)
     }
 }

@@ -11,7 +11,8 @@ final class PassAndHookReportTests: XCTestCase {
         let run = try QueryEngine(preset: "all-on").run([query])
         XCTAssertEqual(run.passReports.map(\.name), HeuristicCatalog.standard.passNames)
         XCTAssertEqual(HeuristicCatalog.standard.passNames,
-                       ["single-operand-union-elimination", "nested-union-folding", "orphan-collection", "difference-to-select"])
+                       ["self-operand-folding", "single-operand-union-elimination", "nested-union-folding", "orphan-collection",
+                        "difference-to-select"])
         let calls = Dictionary(uniqueKeysWithValues: run.hookReports.map { ($0.name, $0.calls) })
         XCTAssertEqual(calls, [
             "join-filter-threshold.operandCompleted": 6,
@@ -45,7 +46,7 @@ final class PassAndHookReportTests: XCTestCase {
         var engine = try QueryEngine(preset: "all-on")
         engine.disabledPasses = ["orphan-collection"]
         XCTAssertEqual(try engine.run([query]).passReports.map(\.name),
-                       ["single-operand-union-elimination", "nested-union-folding", "difference-to-select"])
+                       ["self-operand-folding", "single-operand-union-elimination", "nested-union-folding", "difference-to-select"])
         engine.disabledPasses = ["orphan-colection"]
         XCTAssertThrowsError(try engine.run([query])) { error in
             XCTAssertEqual(error as? UnknownPassError, UnknownPassError(
