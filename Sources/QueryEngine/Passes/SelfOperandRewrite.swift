@@ -5,8 +5,9 @@ import Relational
 /// `x minus x` is empty, so it becomes `x select (false)`, which reads nothing of `x` where
 /// select predicates reach the sources. Nodes feeding an output stay (as
 /// `SingleOperandUnionElimination` leaves such unions). A removed node, and an operand that
-/// nothing reads once it is removed, is marked dead here, so the pass needs no orphan
-/// collection after it.
+/// nothing reads after a fold (the select of `(x select p) minus x`), is marked dead here:
+/// left live, its edges would keep its children waiting on a parent that never gives a
+/// filter, and `union-flattening`'s orphan collection may be switched off.
 public struct SelfOperandRewrite: OptimizerPass {
     public let name = "self-operand-folding"
 
@@ -23,17 +24,13 @@ public struct SelfOperandRewrite: OptimizerPass {
                 let operands = graph[id].children
                 switch folded {
                 case let .operand(only):
-                    for edge in graph[id].parents {
-                        var siblings = graph[edge.parent].children
-                        siblings[edge.operand] = only
-                        graph.setChildren(of: edge.parent, to: siblings)
-                    }
+                    graph.redirectParents(of: id, to: only)
                     graph.kill(id)
                 case let .empty(of: only):
                     graph.setChildren(of: id, to: [only])
                     graph.nodes[id].operation = .apply(.select(.false))
                 }
-                Self.killOrphans(operands, &graph)
+                OrphanCollection.collect(from: operands, in: &graph)
                 changes += 1
                 changed = true
             }
@@ -41,20 +38,7 @@ public struct SelfOperandRewrite: OptimizerPass {
         return changes
     }
 
-    /// Kills the nodes among `ids` that nothing reads any more (the operand a fold left
-    /// out, such as the select of `(x select p) minus x`), and so on down: left live, their
-    /// edges would keep their children waiting on a parent that never gives a filter.
-    private static func killOrphans(_ ids: [NodeID], _ graph: inout PlanGraph) {
-        var pending = ids
-        while let id = pending.popLast() {
-            let node = graph[id]
-            guard node.isLive, node.parents.isEmpty, node.outputs.isEmpty else { continue }
-            pending += node.children
-            graph.kill(id)
-        }
-    }
-
-    enum Folded: Equatable {
+    enum Folded {
         /// The node equals this operand.
         case operand(NodeID)
         /// The node is empty: no row of this operand.

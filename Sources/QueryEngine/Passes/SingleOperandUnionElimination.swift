@@ -12,11 +12,7 @@ public struct SingleOperandUnionElimination: OptimizerPass {
             guard node.operation.isUnion, node.outputs.isEmpty,
                 let only = node.children.first, node.children.allSatisfy({ $0 == only })
             else { continue }
-            for edge in node.parents {
-                var siblings = graph[edge.parent].children
-                siblings[edge.operand] = only
-                graph.setChildren(of: edge.parent, to: siblings)
-            }
+            graph.redirectParents(of: id, to: only)
             graph.setChildren(of: id, to: [])
             changes += 1
         }

@@ -105,6 +105,15 @@ public struct PlanGraph {
         return id
     }
 
+    /// Makes every parent of `id` read `other` in its place (an optimizer pass removing `id`).
+    public mutating func redirectParents(of id: NodeID, to other: NodeID) {
+        for edge in nodes[id].parents {
+            var siblings = nodes[edge.parent].children
+            siblings[edge.operand] = other
+            setChildren(of: edge.parent, to: siblings)
+        }
+    }
+
     /// Replaces a node's operands, updating the parent lists of old and new children.
     public mutating func setChildren(of id: NodeID, to newChildren: [NodeID]) {
         // A child listed twice is cleared twice, the second time a no-op: no set is built to

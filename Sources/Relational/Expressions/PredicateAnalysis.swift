@@ -180,7 +180,7 @@ extension Predicate {
         let pinned = pins(among: parts)
         var comparisons: [(Term, ComparisonOperator, Term)] = []
         for part in parts {
-            if case let .comparison(left, op, right) = part, !isPin(part) { comparisons.append((left, op, right)) }
+            if case let .comparison(left, op, right) = part, pin(part) == nil { comparisons.append((left, op, right)) }
         }
         guard !pinned.isEmpty else { return false }
         func value(_ term: Term) -> Value? {
@@ -209,22 +209,17 @@ extension Predicate {
     /// The values `parts` (conjuncts, flattened) pin attributes to: `a == v`, and an IN-set
     /// of one key on `a` alone (a join key filter built from one row).
     private static func pins(among parts: [Predicate]) -> [(attribute: Attribute, value: Value)] {
-        parts.compactMap { part in
-            switch part {
-            case let .comparison(.attribute(a), .equal, .value(v)), let .comparison(.value(v), .equal, .attribute(a)):
-                return (a, v)
-            case let .inSet(attributes, keys) where attributes.count == 1 && keys.count == 1:
-                guard let key = keys.first, key.values.count == 1 else { return nil }
-                return (attributes[0], key.values[0])
-            default: return nil
-            }
-        }
+        parts.compactMap(pin)
     }
 
-    private static func isPin(_ part: Predicate) -> Bool {
+    private static func pin(_ part: Predicate) -> (attribute: Attribute, value: Value)? {
         switch part {
-        case .comparison(.attribute, .equal, .value), .comparison(.value, .equal, .attribute): return true
-        default: return false
+        case let .comparison(.attribute(a), .equal, .value(v)), let .comparison(.value(v), .equal, .attribute(a)):
+            return (a, v)
+        case let .inSet(attributes, keys) where attributes.count == 1 && keys.count == 1:
+            guard let key = keys.first, key.values.count == 1 else { return nil }
+            return (attributes[0], key.values[0])
+        default: return nil
         }
     }
 
