@@ -113,9 +113,6 @@ struct GenerateCommand: ParsableCommand {
             throw usageFailure("--force replaces an existing --sqlite FILE or --changes-out FILE; give one of them")
         }
         if let changesOut {
-            do { _ = try FileSystem.checkedOutputPath(changesOut, option: "--changes-out", directory: false) } catch {
-                throw usageFailure("\(error)")
-            }
             // The same path as the dataset (or a file inside its directory) would replace or
             // pollute what was just written.
             for (option, path) in [("--sqlite", sqlite), ("--csv", csv), ("--plist", plist)] {
@@ -123,6 +120,11 @@ struct GenerateCommand: ParsableCommand {
                     throw usageFailure("--changes-out: '\(Printable.escaped(changesOut))' is \(option)'s "
                         + (option == "--sqlite" ? "file" : "directory or inside it") + "; give the change script a path of its own")
                 }
+            }
+            // After the check above: inside a dataset directory not made yet, its
+            // directory is missing, which would hide what is wrong.
+            do { _ = try DatasetOutput.checkedFilePath(changesOut, option: "--changes-out") } catch {
+                throw usageFailure("\(error)")
             }
             if FileSystem.exists(changesOut), !force {
                 throw usageFailure("--changes-out: '\(Printable.escaped(changesOut))' exists; give --force to replace it")
@@ -144,12 +146,22 @@ struct GenerateCommand: ParsableCommand {
             let option = transactions != nil ? "--transactions" : "--session-seed"
             throw usageFailure("\(option): give --session NAME and --changes-out FILE, the session it is for")
         }
-        let report: GenerationReport
+        // The change script is written first, to a temporary beside its place, and renamed
+        // there only once the dataset is written: a script that cannot be written (an
+        // unwritable directory) is found before the dataset's work, and a dataset that fails
+        // leaves no script behind.
+        var output: DatasetOutput?
         do {
-            var output: DatasetOutput?
             if let sqlite { output = try .sqlite(path: sqlite, analyze: analyze, replace: force) }
             if let csv { output = try .csv(directory: csv) }
             if let plist { output = try .plist(directory: plist, layout: layout) }
+        } catch {
+            throw usageFailure("\(error)")
+        }
+        let script = try session.map { try writeSessionTemporarily(shape, $0, sessionParameters) }
+        defer { script.map { FileSystem.remove($0.temporary); SignalCleanup.shared.remove($0.cleanup) } }
+        let report: GenerationReport
+        do {
             // Refuses what does not fit in memory (WorkloadError.insufficientMemory) before generating.
             report = try shape.write(rows: rows, seed: seed, parameters: parameters, to: output)
         } catch let error as WorkloadError {
@@ -168,9 +180,23 @@ struct GenerateCommand: ParsableCommand {
             print("wrote property-list database \(plist) (\(layout.rawValue))")
         }
         print(report.overview.summary(), terminator: "")
-        if let session, let changesOut {
-            try writeSession(shape, session, sessionParameters, to: changesOut)
+        if let script, let session, let changesOut {
+            do {
+                try FileSystem.rename(script.temporary, to: changesOut, replacing: force)
+            } catch {
+                removeDataset()
+                throw usageFailure("--changes-out: \(error); the dataset was removed")
+            }
+            print("wrote change script \(changesOut): session \(session), \(sessionTransactions) transactions, session seed \(sessionSeed ?? 1)")
+            for line in script.standIns.lines { print("  note: \(line)") }
         }
+    }
+
+    /// Removes the dataset this command wrote, when its change script could not be put in
+    /// place after all (a file appeared at `--changes-out` meanwhile).
+    private func removeDataset() {
+        if let sqlite { FileSystem.remove(sqlite) }
+        if let directory = csv ?? plist { FileSystem.removeTree(directory) }
     }
 
     private var sessionTransactions: Int { transactions ?? 100 }
@@ -187,8 +213,11 @@ struct GenerateCommand: ParsableCommand {
         }
     }
 
-    /// Generates the dataset in memory and writes the session's script atomically.
-    private func writeSession(_ shape: Shape, _ session: String, _ parameters: ShapeParameters, to path: String) throws {
+    /// Generates the dataset in memory and writes the session's script to a temporary beside
+    /// `--changes-out` (removed on a signal, and by the caller when done).
+    private func writeSessionTemporarily(_ shape: Shape, _ session: String, _ parameters: ShapeParameters) throws
+        -> (temporary: String, cleanup: Int, standIns: StandIns) {
+        guard let changesOut else { throw usageFailure("--session: give --changes-out FILE for the change script") }
         let text: String
         let standIns: StandIns
         do {
@@ -198,12 +227,16 @@ struct GenerateCommand: ParsableCommand {
         } catch let error as WorkloadError {
             throw usageFailure("--session: \(error)")
         }
+        let temporary = FileSystem.temporarySibling(of: changesOut)
+        let cleanup = SignalCleanup.shared.add { FileSystem.remove(temporary) }
         do {
-            try FileSystem.writeTextAtomically(text, to: path, replacing: force)
+            try FileSystem.writeText(text, to: temporary)
         } catch {
-            throw usageFailure("--changes-out: \(error)")
+            FileSystem.remove(temporary)
+            SignalCleanup.shared.remove(cleanup)
+            let reason = (error as? FileSystemError)?.reason ?? "\(error)"
+            throw usageFailure("--changes-out: cannot write \(Printable.quoted(changesOut)): \(reason)")
         }
-        print("wrote change script \(path): session \(session), \(sessionTransactions) transactions, session seed \(sessionSeed ?? 1)")
-        for line in standIns.lines { print("  note: \(line)") }
+        return (temporary, cleanup, standIns)
     }
 }

@@ -93,11 +93,14 @@ struct HuntCommand: ParsableCommand {
         // Options the mode does not use would be ignored without a word.
         let unused = repro != nil
             ? ["--seed", "--rows", "--min-regret", "--reduce-flagset", "--max-reductions", "--min-excess-rows", "--orders", "--no-reduce", "--out"]
-            : `case` != nil ? ["--max-reductions", "--min-excess-rows", "--orders", "--no-reduce"] : []
+            : `case` != nil ? ["--max-reductions", "--min-excess-rows", "--orders", "--no-reduce"]
+            : noReduce ? ["--max-reductions", "--min-excess-rows"] : []
         if let option = unused.first(where: givenOnCommandLine) {
             throw ValidationError(repro != nil
                 ? "\(option) does not apply to --repro DIR, which replays the directory's own case and threshold (regret.txt)"
-                : "\(option) does not apply to --case N, which measures the case whole and reduces nothing")
+                : `case` != nil ? "\(option) does not apply to --case N, which measures the case whole and reduces nothing"
+                : "\(option) selects cases to reduce; --no-reduce reduces none (--min-regret and --reduce-flagset still set "
+                    + "summary.csv's cases_at_least_min_regret and more_rows_than_chosen)")
         }
         if plans != nil, repro == nil { throw ValidationError("--plans goes with --repro DIR") }
         if let plans, let repro, OutputLocation.isInside(plans, repro) {

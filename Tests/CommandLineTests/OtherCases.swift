@@ -70,6 +70,16 @@ enum OtherCases {
             "'f' is a file", files: ["f": "x"])
         gen("changes-out-empty", ["--shape", "documents", "--rows", "20", "--session", "ui-browse", "--changes-out", ""],
             "--changes-out: '' is empty")
+        // A change script that cannot be written is found before the dataset is: nothing of
+        // either is left (the dataset was once written whole before the script failed).
+        gen("changes-out-missing-directory", ["--shape", "documents", "--rows", "20", "--sqlite", "d.db", "--session", "edit",
+                                              "--changes-out", "nodir/s.changes"], "--changes-out: 'nodir/s.changes' cannot be created: its directory 'nodir' does not exist")
+        gen("changes-out-unwritable", ["--shape", "pets", "--rows", "20", "--csv", "c", "--session", "adopt",
+                                       "--changes-out", "/proc/s.changes"], "--changes-out: cannot write '/proc/s.changes'")
+        gen("changes-out-trailing-slash", ["--shape", "documents", "--rows", "20", "--plist", "p", "--session", "edit",
+                                           "--changes-out", "x/"], "--changes-out: 'x/' ends in '/', which names a directory")
+        gen("sqlite-trailing-slash", ["--shape", "documents", "--rows", "20", "--sqlite", "out/"],
+            "--sqlite: 'out/' ends in '/', which names a directory")
         // Ten billion rows asked for; refused before the dataset is generated.
         gen("session-adds-too-many", ["--shape", "documents", "--rows", "20", "--session", "import", "--transactions", "1000000",
                                       "--session-param", "import-size=10000", "--changes-out", "s.changes"],
@@ -184,6 +194,10 @@ enum OtherCases {
             BatteryCase("hunt/repro-with-seed", ["hunt", "--repro", "r", "--seed=4"], expect: ["--seed does not apply to --repro"]),
             BatteryCase("hunt/case-with-no-reduce", ["hunt", "--random", "3", "--case", "1", "--no-reduce"],
                         expect: ["--no-reduce does not apply to --case"]),
+            BatteryCase("hunt/no-reduce-with-max-reductions", ["hunt", "--random", "2", "--no-reduce", "--max-reductions", "3"],
+                        expect: ["--max-reductions selects cases to reduce; --no-reduce reduces none"]),
+            BatteryCase("hunt/no-reduce-with-min-excess-rows", ["hunt", "--random", "2", "--no-reduce", "--min-excess-rows", "7"],
+                        expect: ["--min-excess-rows selects cases to reduce"]),
             BatteryCase("hunt/case-with-orders", ["hunt", "--random", "3", "--case", "1", "--orders", "2"], expect: ["--orders does not apply"]),
             BatteryCase("hunt/plans-inside-repro", ["hunt", "--repro", "r", "--plans", "r/plans"], expect: ["--plans", "inside the repro directory"]),
             BatteryCase("hunt/repro-missing", ["hunt", "--repro", "nothere"], expect: ["--repro: 'nothere' is not a directory"]),

@@ -169,6 +169,26 @@ final class ResultFileCheckTests: XCTestCase {
         }
     }
 
+    /// `compare` does not use `run.txt` or `passes.csv`, but a run holding an unreadable one
+    /// is refused at its line as by `merge`, `report` and `--resume` (it exited 0).
+    func testCompareRefusesAnUnreadableRunStateOrPassesFile() throws {
+        let scratch = try Scratch()
+        let (run, _) = try finishedRun(scratch)
+        let other = scratch.path + "/other"
+        try FileSystem.copyDirectory(run, to: other)
+        XCTAssertNoThrow(try Comparison(results: run).render())
+        XCTAssertNoThrow(try RunComparison(runA: run, runB: other).compare())
+        let state = try FileSystem.readText(run + "/run.txt"), passes = try FileSystem.readText(run + "/passes.csv")
+        try FileSystem.writeText("garbage\n", to: run + "/run.txt")
+        XCTAssertThrowsError(try Comparison(results: run).render()) { XCTAssertTrue("\($0)".contains("run.txt:1: 'garbage' is not KEY: VALUE"), "\($0)") }
+        XCTAssertThrowsError(try RunComparison(runA: other, runB: run).compare()) { XCTAssertTrue("\($0)".contains("run.txt:1"), "\($0)") }
+        try FileSystem.writeText(state, to: run + "/run.txt")
+        try FileSystem.writeText("x\n", to: run + "/passes.csv")
+        XCTAssertThrowsError(try Comparison(results: run).render()) { XCTAssertTrue("\($0)".contains("passes.csv:1"), "\($0)") }
+        try FileSystem.writeText(passes, to: run + "/passes.csv")
+        XCTAssertNoThrow(try Comparison(results: run).render())
+    }
+
     func testMergeIntoALockedOrFilledDirectoryIsRefusedAndDefaultDirectoriesNeverCollide() throws {
         let scratch = try Scratch()
         let (run, _) = try finishedRun(scratch)

@@ -69,6 +69,22 @@ final class ResumeShardMergeTests: XCTestCase {
         XCTAssertEqual(try RunState.read(directory: merged).status, .complete)
     }
 
+    /// Shards whose `run.txt` name different experiments were merged without a word.
+    func testMergingShardsOfAnotherExperimentIsRefused() throws {
+        let scratch = try Scratch()
+        let one = scratch.path + "/one", two = scratch.path + "/two"
+        XCTAssertEqual(try runConfig(tinyConfig(), in: scratch, out: one, shard: "1/2"), 0)
+        XCTAssertEqual(try runConfig(tinyConfig(), in: scratch, out: two, shard: "2/2"), 0)
+        let state = try FileSystem.readText(two + "/" + RunState.fileName)
+        try FileSystem.writeText(state.replacingOccurrences(of: "experiment: tiny", with: "experiment: other"), to: two + "/" + RunState.fileName)
+        var merge = MergeInvocation(directories: [one, two], out: scratch.path + "/merged")
+        merge.plots = false
+        let console = CapturedConsole()
+        XCTAssertEqual(merge.execute(console: console.console), 2)
+        XCTAssertTrue(console.err.contains("holds experiment 'other', but"), console.err)
+        XCTAssertFalse(FileSystem.exists(scratch.path + "/merged"))
+    }
+
     func testMergingOneShardWarnsAboutMissingCells() throws {
         let scratch = try Scratch()
         let one = scratch.path + "/one"

@@ -21,8 +21,14 @@ final class RunStateTests: XCTestCase {
         XCTAssertEqual(state(head + "cells: 4/4\n"), "complete 4/4")
         for cells in ["x", "-1/4", "5/4", "4", "4/4/4", "/4"] {
             XCTAssertEqual(state(head + "cells: \(cells)\n"),
-                           "run.txt: cells '\(cells)' is not DONE/TOTAL with 0 <= DONE <= TOTAL", cells)
+                           "run.txt:4: cells '\(cells)' is not DONE/TOTAL with 0 <= DONE <= TOTAL", cells)
         }
+        // The shard line is blamed, not a `--shard` option `merge` does not even have.
+        for shard in ["1/x", "0/1", "2/1", "1/99999999999999999999"] {
+            XCTAssertEqual(state("experiment: tiny\nshard: \(shard)\nstatus: complete\ncells: 4/4\n"),
+                           "run.txt:2: shard '\(shard)': expected K/N in decimal digits with 1 <= K <= N, e.g. 2/4", shard)
+        }
+        XCTAssertEqual(state("experiment: \nshard: 1/1\nstatus: complete\ncells: 4/4\n"), "run.txt:1: the experiment's name is empty")
         XCTAssertEqual(state(head + "cells: 4/4\nexperiment: other\n"), "run.txt:5: experiment is given twice")
         XCTAssertEqual(state(head + "colour: blue\n"),
                        "run.txt:4: unknown key 'colour'; a run state holds experiment, shard, status and cells")

@@ -38,6 +38,7 @@ public struct Comparison {
             throw ExperimentFailure.usage("\(Printable.quoted(results)) has no \(Summary.fileName); give a run's output directory")
         }
         let experiment = try experiment(beside: path)
+        try PassesFile.checkRunFiles(in: FileSystem.parentDirectory(of: path), experiment: experiment)
         let rows = try Summary.read(path, experiment: experiment)
         guard !rows.isEmpty else { throw ExperimentFailure.usage("\(Printable.escaped(path)) has no cells") }
         let multipleBackends = Set(rows.filter(\.cell.isTestbed).map(\.cell.backend)).count > 1

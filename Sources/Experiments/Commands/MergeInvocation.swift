@@ -38,6 +38,7 @@ public struct MergeInvocation: ExperimentInvocation {
         var passes: [PassRecord] = []
         var owner: [Cell: String] = [:]
         var shards: [Shard] = []
+        var experiments: [String] = []
         var environments: [ShardEnvironment] = []
         // Each shard's lock, held until the merge is written: a shard whose run is still going
         // is refused (its files are changing), and none can start while it is read.
@@ -55,6 +56,11 @@ public struct MergeInvocation: ExperimentInvocation {
                     + "\(Printable.quoted(first)) holds shard \(other): shards of different splits overlap; "
                     + "merge shards of one --shard K/N split")
             }
+            if let other = experiments.first, other != state.experiment {
+                throw ExperimentFailure.usage("merge: \(Printable.quoted(directory)) holds experiment \(Printable.quoted(state.experiment)), but "
+                    + "\(Printable.quoted(first)) holds \(Printable.quoted(other)) (run.txt); merge shards of one experiment")
+            }
+            experiments.append(state.experiment)
             shards.append(state.shard)
             let environment = try ShardEnvironment.read(directory: directory, shard: state.shard)
             if let commit = environment.commit, let firstCommit = environments.first?.commit,

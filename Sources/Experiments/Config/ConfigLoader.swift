@@ -82,7 +82,11 @@ public enum ConfigLoader {
         }
         if Int64(text) == nil, let number = Double(text), number.isFinite {
             guard number == number.rounded() else { return "expected an integer, found '\(text)'" }
-            guard abs(number) < 9.0e15 else { return "expected an integer; \(Printable.quoted(text)) is out of range (at most \(Int64.max))" }
+            guard abs(number) < 9.0e15 else {
+                // The bound is the field's own: a seed (UInt64) goes to 2^64 - 1.
+                let range = String(describing: type) == "UInt64" ? "from 0 to \(UInt64.max)" : "from \(Int64.min) to \(Int64.max)"
+                return "\(Printable.quoted(text)) is out of range; expected an integer \(range)"
+            }
             return "expected an integer written in digits; write '\(text)' as \(Int64(number))"
         }
         if ["", "~", "null", "Null", "NULL"].contains(text) { return "expected an integer, found null" }

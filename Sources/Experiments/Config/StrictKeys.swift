@@ -46,6 +46,11 @@ struct OrderedMapping<Value: Decodable>: Decodable {
 
     init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: AnyKey.self)
+        // An empty key was reported as "missing required key ''".
+        if container.allKeys.contains(where: { $0.stringValue.allSatisfy { $0 == " " || $0 == "\t" } }) {
+            throw DecodingError.dataCorrupted(.init(codingPath: container.codingPath,
+                                                    debugDescription: "an entry has an empty name; give each entry a name"))
+        }
         entries = try container.allKeys.map { key in (key.stringValue, try container.decode(Value.self, forKey: key)) }
     }
 }

@@ -15,13 +15,22 @@ public struct Shard: Equatable, Sendable, CustomStringConvertible {
 
     /// Parses `K/N` with 1 ≤ K ≤ N.
     public init(parsing text: String) throws {
+        guard let shard = Self.parsed(text) else {
+            throw ExperimentFailure.usage("--shard '\(text)': \(Self.expected)")
+        }
+        self = shard
+    }
+
+    /// `K/N` with 1 ≤ K ≤ N, or nil.
+    static func parsed(_ text: String) -> Shard? {
         let parts = text.split(separator: "/", omittingEmptySubsequences: false)
         guard parts.count == 2, parts.allSatisfy(DecimalText.isDecimalInteger),
-              let k = Int(parts[0]), let n = Int(parts[1]), n >= 1, k >= 1, k <= n else {
-            throw ExperimentFailure.usage("--shard '\(text)': expected K/N in decimal digits with 1 <= K <= N, e.g. 2/4")
-        }
-        self.init(index: k, count: n)
+              let k = Int(parts[0]), let n = Int(parts[1]), n >= 1, k >= 1, k <= n else { return nil }
+        return Shard(index: k, count: n)
     }
+
+    static let expected = "expected K/N in decimal digits with 1 <= K <= N, e.g. 2/4"
+
 
     public var isWhole: Bool { count == 1 }
 

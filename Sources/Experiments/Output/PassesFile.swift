@@ -57,6 +57,14 @@ public enum PassesFile {
         return CSVTable(header: PassRecord.header, rows: sorted.map(\.element.fields)).text
     }
 
+    /// Reads a run directory's `run.txt` and `passes.csv` only to refuse them when present
+    /// but unreadable, for the commands that do not use them (`compare`): each is an error
+    /// at its line in every command that reads a run (README, "Results files").
+    public static func checkRunFiles(in directory: String, experiment: Experiment?) throws {
+        if FileSystem.exists(FileSystem.join(directory, RunState.fileName)) { _ = try RunState.read(directory: directory) }
+        if let experiment { _ = try read(FileSystem.join(directory, name), experiment: experiment, keep: Set(experiment.cells)) }
+    }
+
     /// The rows of an earlier run's `passes.csv` whose cells are in `keep` (nothing when the
     /// file does not exist). A malformed file is refused at its line, whichever cell the line is of.
     public static func read(_ path: String, experiment: Experiment, keep: Set<Cell>) throws -> [PassRecord] {

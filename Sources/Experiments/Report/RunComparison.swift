@@ -64,6 +64,7 @@ public struct RunComparison {
         }
         let experiment = try ExperimentResolver.resolve(text: try FileSystem.readText(config), file: config, catalogDirectory: catalogDirectory)
         let records = Dictionary(grouping: try TimingsFile.read(timings, experiment: experiment), by: \.cell)
+        try PassesFile.checkRunFiles(in: directory, experiment: experiment)
         let environment = (try? FileSystem.readText(FileSystem.join(directory, Environment.fileName))) ?? ""
         let commit = environment.split(separator: "\n").first { $0.hasPrefix("git commit:") }
             .map { String($0.dropFirst("git commit:".count)).trimmingCharacters(in: .whitespaces) } ?? "unknown"

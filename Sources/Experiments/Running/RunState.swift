@@ -38,6 +38,7 @@ public struct RunState: Equatable {
     public static func read(directory: String) throws -> RunState {
         let path = FileSystem.join(directory, fileName)
         var values: [String: String] = [:]
+        var lines: [String: Int] = [:]
         for (number, line) in try FileSystem.readText(path).split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
             guard !line.allSatisfy({ $0 == " " || $0 == "\r" }) else { continue }
             let at = "\(path):\(number + 1)"
@@ -51,18 +52,24 @@ public struct RunState: Equatable {
             }
             guard values[key] == nil else { throw ExperimentFailure.usage("\(at): \(key) is given twice") }
             values[key] = String(line[line.index(after: colon)...]).trimmingEvery(" ").trimmingEvery("\r")
+            lines[key] = number + 1
         }
         guard let experiment = values["experiment"], let shardText = values["shard"],
               let status = values["status"].flatMap(Status.init(rawValue:)) else {
             throw ExperimentFailure.usage("\(path) is not a run state file (experiment, shard, status)")
         }
+        func at(_ key: String) -> String { "\(path):\(lines[key] ?? 1)" }
+        guard !experiment.isEmpty else { throw ExperimentFailure.usage("\(at("experiment")): the experiment's name is empty") }
+        guard let shard = Shard.parsed(shardText) else {
+            throw ExperimentFailure.usage("\(at("shard")): shard \(Printable.quoted(shardText)): \(Shard.expected)")
+        }
         // `cells: x` was read as 0/0, and `-1/4` or `5/4` as they stood.
         let cellsText = values["cells"] ?? "0/0"
         let cells = cellsText.split(separator: "/", omittingEmptySubsequences: false).map { Int($0) }
         guard cells.count == 2, let done = cells[0], let total = cells[1], done >= 0, done <= total else {
-            throw ExperimentFailure.usage("\(path): cells \(Printable.quoted(cellsText)) is not DONE/TOTAL with 0 <= DONE <= TOTAL")
+            throw ExperimentFailure.usage("\(at("cells")): cells \(Printable.quoted(cellsText)) is not DONE/TOTAL with 0 <= DONE <= TOTAL")
         }
-        return RunState(experiment: experiment, shard: try Shard(parsing: shardText), status: status,
+        return RunState(experiment: experiment, shard: shard, status: status,
                         cellsDone: done, cellsTotal: total)
     }
 }

@@ -78,12 +78,20 @@ extension DatasetOutput {
     /// the root or a directory, its directory existing, and an existing file only with
     /// `replace`. Errors name `option`.
     public static func sqlite(path: String, option: String = "--sqlite", analyze: Bool = false, replace: Bool = false) throws -> DatasetOutput {
-        let path = try FileSystem.checkedOutputPath(path, option: option, directory: false)
-        try requireParent(of: path, option: option, directory: false)
+        let path = try checkedFilePath(path, option: option)
         if FileSystem.kind(of: path) == .file && !replace {
             throw WorkloadError.output("\(option): \(Printable.quoted(path)) already exists; pass --force to replace it")
         }
         return .sqlite(SQLiteDestination(path: path, analyze: analyze, replace: replace))
+    }
+
+    /// A file output's command-line path, checked as `sqlite`'s (whether it may be replaced
+    /// is the caller's): not empty, blank, the root, a directory or a link, not ending in
+    /// '/', and its directory existing. Errors name `option`.
+    public static func checkedFilePath(_ path: String, option: String) throws -> String {
+        let path = try FileSystem.checkedOutputPath(path, option: option, directory: false)
+        try requireParent(of: path, option: option, directory: false)
+        return path
     }
 
     /// A CSV output directory from a command-line path: not empty, blank, the root or an
@@ -116,6 +124,11 @@ extension DatasetOutput {
             throw WorkloadError.output("\(option): \(Printable.quoted(path)) is a symbolic link; "
                 + (directory ? "give the directory itself (or the link with a trailing '/')"
                              : "give the file's own path, not a link to it"))
+        }
+        // A file is written beside its place and renamed onto it: `out/` found only then that
+        // no file can have that name, after the whole dataset was generated.
+        if !directory, path.count > 1, path.hasSuffix("/") {
+            throw WorkloadError.output("\(option): \(Printable.quoted(path)) ends in '/', which names a directory; give a file path")
         }
         var trimmed = path
         while trimmed.count > 1 && trimmed.hasSuffix("/") { trimmed.removeLast() }
