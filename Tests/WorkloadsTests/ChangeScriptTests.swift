@@ -53,6 +53,8 @@ final class ChangeScriptTests: XCTestCase {
             ("begin\nadd documents [id] { (1) }\ncommit", 2, 15, "misses name, parent_id"),
             ("add named [id, name, parent_id] { (1, \"a\", null) }", 1, 5, "only be added to a source"),
             ("delete nothing", 1, 8, "unknown relation"),
+            ("delete documnets", 1, 8, "unknown relation 'documnets'; did you mean 'documents'?"),
+            ("delete " + String(repeating: "x", count: 5000), 1, 8, "…' (5000 characters)"),
             ("update documents set [nam = 1]", 1, 23, "unknown attribute"),
             ("delete documents where (idd == 2)", 1, 25, "unknown attribute"),
             ("begin\ndelete documents", 2, 17, "has no 'commit'"),

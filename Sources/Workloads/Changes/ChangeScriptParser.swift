@@ -52,7 +52,8 @@ extension QueryParser {
         advance()
         let (name, nameToken) = try expectName("a relation name after '\(verb.text)'")
         guard let target = catalogRelation(name) else {
-            throw error("unknown relation \(Printable.quoted(name))", at: nameToken)
+            let suggestion = closestMatch(to: name, among: catalog.names).map { "; did you mean '\($0)'?" } ?? ""
+            throw error("unknown relation \(Printable.excerpt(name))\(suggestion)", at: nameToken)
         }
         let kind: ChangeStatement.Kind
         if verb.text == "add" {

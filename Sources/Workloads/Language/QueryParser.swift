@@ -337,7 +337,7 @@ struct QueryParser {
         if let table = catalog[name] { return table }
         let known = catalog.names + bindings.keys.sorted()
         let suggestion = closestMatch(to: name, among: known).map { "; did you mean '\($0)'?" } ?? ""
-        throw error("unknown relation \(Printable.quoted(name))\(suggestion)", at: token)
+        throw error("unknown relation \(Printable.excerpt(name))\(suggestion)", at: token)
     }
 
     private mutating func parseLiteral(_ keyword: Token) throws -> Relation {
