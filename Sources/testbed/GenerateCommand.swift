@@ -146,10 +146,6 @@ struct GenerateCommand: ParsableCommand {
             let option = transactions != nil ? "--transactions" : "--session-seed"
             throw usageFailure("\(option): give --session NAME and --changes-out FILE, the session it is for")
         }
-        // The change script is written first, to a temporary beside its place, and renamed
-        // there only once the dataset is written: a script that cannot be written (an
-        // unwritable directory) is found before the dataset's work, and a dataset that fails
-        // leaves no script behind.
         var output: DatasetOutput?
         do {
             if let sqlite { output = try .sqlite(path: sqlite, analyze: analyze, replace: force) }
@@ -158,6 +154,10 @@ struct GenerateCommand: ParsableCommand {
         } catch {
             throw usageFailure("\(error)")
         }
+        // The change script is written first, to a temporary beside its place, and renamed
+        // there only once the dataset is written: a script that cannot be written (an
+        // unwritable directory) is found before the dataset's work, and a dataset that fails
+        // leaves no script behind.
         let script = try session.map { try writeSessionTemporarily(shape, $0, sessionParameters) }
         defer { script.map { FileSystem.remove($0.temporary); SignalCleanup.shared.remove($0.cleanup) } }
         let report: GenerationReport

@@ -31,7 +31,6 @@ public struct Shard: Equatable, Sendable, CustomStringConvertible {
 
     static let expected = "expected K/N in decimal digits with 1 <= K <= N, e.g. 2/4"
 
-
     public var isWhole: Bool { count == 1 }
 
     public func contains(position: Int) -> Bool { position % count == index - 1 }

@@ -59,7 +59,7 @@ public enum PassesFile {
 
     /// Reads a run directory's `run.txt` and `passes.csv` only to refuse them when present
     /// but unreadable, for the commands that do not use them (`compare`): each is an error
-    /// at its line in every command that reads a run (README, "Results files").
+    /// at its line in every command that reads a run (README, "Result files read back").
     public static func checkRunFiles(in directory: String, experiment: Experiment?) throws {
         if FileSystem.exists(FileSystem.join(directory, RunState.fileName)) { _ = try RunState.read(directory: directory) }
         if let experiment { _ = try read(FileSystem.join(directory, name), experiment: experiment, keep: Set(experiment.cells)) }
