@@ -16,11 +16,11 @@ final class PassesFileTests: XCTestCase {
         XCTAssertEqual(table.header, PassRecord.header)
         let records = table.records
         // 2 sizes × 2 queries × 2 flag sets × 2 repetitions, each running union flattening's three
-        // passes, difference-to-select's one and self-operand-folding's one.
+        // passes, difference-to-select's one and self-operand-folding's two.
         let passes = records.filter { $0["kind"] == "pass" }
-        XCTAssertEqual(passes.count, 2 * 2 * 2 * 2 * 5)
+        XCTAssertEqual(passes.count, 2 * 2 * 2 * 2 * 6)
         XCTAssertEqual(Set(passes.map { $0["name"] ?? "" }),
-                       ["self-operand-folding", "single-operand-union-elimination", "nested-union-folding", "orphan-collection", "difference-to-select"])
+                       ["self-operand-folding", "select-folding", "single-operand-union-elimination", "nested-union-folding", "orphan-collection", "difference-to-select"])
         XCTAssertTrue(passes.allSatisfy { $0["calls"] == "1" && Double($0["us"] ?? "") != nil })
         let hooks = records.filter { $0["kind"] == "hook" }
         XCTAssertTrue(hooks.contains { $0["name"] == "subtree-copying.willProvideFilter" && $0["flagset"] == "all-on" })

@@ -11,7 +11,7 @@ final class PassAndHookReportTests: XCTestCase {
         let run = try QueryEngine(preset: "all-on").run([query])
         XCTAssertEqual(run.passReports.map(\.name), HeuristicCatalog.standard.passNames)
         XCTAssertEqual(HeuristicCatalog.standard.passNames,
-                       ["self-operand-folding", "single-operand-union-elimination", "nested-union-folding", "orphan-collection",
+                       ["self-operand-folding", "select-folding", "single-operand-union-elimination", "nested-union-folding", "orphan-collection",
                         "difference-to-select"])
         let calls = Dictionary(uniqueKeysWithValues: run.hookReports.map { ($0.name, $0.calls) })
         XCTAssertEqual(calls, [
@@ -44,7 +44,7 @@ final class PassAndHookReportTests: XCTestCase {
     func testPassesAreSkippedByNameAndUnknownNamesRefused() throws {
         let query = try Fixtures.selectedDocumentParent(documents: try Fixtures.documents(20), selected: 3)
         var engine = try QueryEngine(preset: "all-on")
-        engine.disabledPasses = ["orphan-collection"]
+        engine.disabledPasses = ["orphan-collection", "select-folding"]
         XCTAssertEqual(try engine.run([query]).passReports.map(\.name),
                        ["self-operand-folding", "single-operand-union-elimination", "nested-union-folding", "difference-to-select"])
         engine.disabledPasses = ["orphan-colection"]

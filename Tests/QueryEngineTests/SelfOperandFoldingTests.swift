@@ -2,9 +2,10 @@ import Relational
 import XCTest
 @testable import QueryEngine
 
-/// `self-operand-folding`: the rewrite itself, and the hunted classes it answers (held-out
-/// 216/1904 at `--rows 3000`, and corpus 421/630 at `--rows 300`, which folding joins alone
-/// made worse; rebuilt over other data, the repros kept for `HuntReproTests`).
+/// `self-operand-folding`: the rewrites themselves (`SelfOperandRewrite`, then
+/// `SelectFolding`), and the hunted classes they answer (held-out 216/1904 at `--rows
+/// 3000`, and corpus 421/630 at `--rows 300`, which folding joins alone made worse; rebuilt
+/// over other data, the repros kept for `HuntReproTests`).
 final class SelfOperandFoldingTests: HuntCaseTestCase {
     private func optimize(_ outputs: [Relation]) throws -> (PlanGraph, [PassReport]) {
         var graph = Planner.plan(outputs)
@@ -49,26 +50,63 @@ final class SelfOperandFoldingTests: HuntCaseTestCase {
         XCTAssertEqual(run.results[0].asSet, [Row([.integer(2)])])
     }
 
-    /// `(t select (x > 1)) minus t` is empty too, and `t join (t project [x])` is `t`: the
-    /// select and the projection nothing else reads are removed with the fold. `t join (t
-    /// select p)` stays (its fold to the select read more rows on 18 hunted cases).
-    func testASelectMinusItsOperandIsEmptyAndAJoinWithItsProjectionIsTheNode() throws {
+    /// `(t select (x > 1)) minus t` is empty too, `t join (t project [x])` is `t`, and `t join
+    /// (t select p)` is `t select p`: the select and the projection nothing else reads are
+    /// removed with the fold, and the select under the join is then read directly.
+    func testASelectMinusItsOperandIsEmptyAndAJoinWithItsProjectionOrSelectIsFolded() throws {
         let t = try Fixtures.literal("t", ["x", "y"], [[.integer(1), .integer(5)], [.integer(2), .null], [.integer(3), .integer(5)]])
         let x = Attribute("x")
         let emptied = try t.select(x *> 1).difference(t).union(t.select(x *== 3))
         let projected = try t.join(t.project(["x"])).select(x *>= 2)
-        let kept = try t.join(t.select(x *> 1)).select(x *>= 2)
-        let (graph, reports) = try optimize([emptied, projected, kept])
-        XCTAssertEqual(reports.first { $0.name == "self-operand-folding" }?.changes, 2)
+        let selected = try t.join(t.select(x *> 1)).select(x *>= 2)
+        let (graph, reports) = try optimize([emptied, projected, selected])
+        XCTAssertEqual(reports.first { $0.name == "self-operand-folding" }?.changes, 3)
         let operations = graph.liveNodeIDs.map { graph[$0].operation.label }
         XCTAssertFalse(operations.contains("minus"), "\(operations)")
         XCTAssertFalse(operations.contains("project"), "\(operations)")
-        XCTAssertEqual(operations.filter { $0.hasPrefix("join") }.count, 1, "the join with the select stays")
+        XCTAssertEqual(joins(graph), 0, "\(operations)")
         XCTAssertNoThrow(try graph.validate(after: "test"))
-        let run = try QueryEngine(preset: "all-on").run([emptied, projected, kept])
-        for (i, query) in [emptied, projected, kept].enumerated() {
+        let run = try QueryEngine(preset: "all-on").run([emptied, projected, selected])
+        for (i, query) in [emptied, projected, selected].enumerated() {
             XCTAssertEqual(run.results[i].asSet, try ReferenceEvaluator.evaluate(query).asSet, "output \(i)")
         }
+    }
+
+    /// The fold sees through a chain of selects (`t join (t select p select q)` is the
+    /// chain), and `select-folding` then makes a chain over a shared node, whose inner
+    /// selects have no other reader, one select, its inner predicates first (two merges: the
+    /// chain's own, then the outer select onto it). Over a node it reads alone it stays.
+    func testAFoldedChainOfSelectsBecomesOneSelect() throws {
+        let t = try Fixtures.literal("t", ["x", "y"], [[.integer(1), .integer(5)], [.integer(2), .null], [.integer(4), .integer(5)]])
+        let x = Attribute("x"), y = Attribute("y")
+        let query = try t.join(t.select(x *> 1).select(y *== 5)).select(x *< 9)
+        // `t` is read by another output too: a chain over a node it reads alone stays.
+        let other = try t.project(["y"])
+        let (graph, reports) = try optimize([query, other])
+        XCTAssertEqual(reports.first { $0.name == "self-operand-folding" }?.changes, 1)
+        XCTAssertEqual(reports.first { $0.name == "select-folding" }?.changes, 2)
+        let output = graph.outputNodes[0]
+        guard case let .apply(.select(merged)) = graph[output].operation else { return XCTFail("\(graph[output].operation)") }
+        XCTAssertEqual(merged, Predicate.all([x *> 1, y *== 5, x *< 9]))
+        XCTAssertTrue(graph[graph[output].children[0]].operation.isSource)
+        XCTAssertNoThrow(try graph.validate(after: "test"))
+        let run = try QueryEngine(preset: "all-on").run([query, other])
+        XCTAssertEqual(run.results[0].asSet, [Row([.integer(4), .integer(5)])])
+        let (alone, _) = try optimize([query])
+        XCTAssertEqual(alone.liveNodeIDs.filter { if case .apply(.select) = alone[$0].operation { true } else { false } }.count, 3)
+    }
+
+    /// An inner select that another node also reads, or that feeds an output, stays its own
+    /// node: merging it would take its rows from its other reader.
+    func testASharedInnerSelectIsNotMerged() throws {
+        let t = try Fixtures.literal("t", ["x"], [[.integer(1)], [.integer(2)], [.integer(3)]])
+        let x = Attribute("x")
+        let inner = try t.select(x *> 1)
+        let (graph, reports) = try optimize([try inner.select(x *< 3), try inner.project(["x"]).union(t)])
+        XCTAssertEqual(reports.first { $0.name == "select-folding" }?.changes, 0)
+        let (alone, _) = try optimize([try inner.select(x *< 3), inner])
+        XCTAssertEqual(alone.liveNodeIDs.filter { if case .apply(.select) = alone[$0].operation { true } else { false } }.count, 2)
+        XCTAssertEqual(graph.liveNodeIDs.filter { if case .apply(.select) = graph[$0].operation { true } else { false } }.count, 2)
     }
 
     /// Corpus 421/630: `t join (t join t minus t) select (x <= 3 and x > 40)`, `t` 85 rows.

@@ -13,14 +13,17 @@ import Relational
 /// case 630 at `--rows 300`, `t3 join (t3 join t3 minus t3) select (b <= 3 and b > 40)`):
 /// the difference's two edges to `t3` then wait on each other's parent and the outer join,
 /// and `t3` was read whole (85 rows, against none before); as `t3 select (false)` it reads
-/// nothing.
+/// nothing. Since the forty-ninth session `x join (x select p)` and `x intersect (x select
+/// p)` fold to `x select p` too, and a second pass, `select-folding` (`SelectFolding`),
+/// makes the select chains such folds leave one select, and a select no row meets `select
+/// (false)`.
 public final class SelfOperandFolding: Heuristic {
     public static let folding = FlagKey<Bool>("self-operand-folding")
 
     public static let flags = [
         FlagSpec(
             name: folding.name, kind: .toggle, allOn: .toggle(true), allOff: .toggle(false),
-            meaning: "ahead-of-time: a natural join or intersection of a node with itself, or a join with its own projection, is that node (its parents read the node directly); a difference of a node (or a select of it) minus the node is empty (a select (false) of it)",
+            meaning: "ahead-of-time: a natural join or intersection of a node with itself, or with its own projection or select, is that node or select (its parents read it directly); a difference of a node (or a select of it) minus the node is empty (a select (false) of it); a chain of selects is one select",
             laterThanSeed: true)
     ]
 
@@ -34,5 +37,5 @@ public final class SelfOperandFolding: Heuristic {
     /// A rewrite before the run; nothing to do while it runs.
     public func hooks(for graph: PlanGraph) -> HeuristicHooks { .none }
 
-    public var optimizerPasses: [any OptimizerPass] { [SelfOperandRewrite()] }
+    public var optimizerPasses: [any OptimizerPass] { [SelfOperandRewrite(), SelectFolding()] }
 }

@@ -48,11 +48,12 @@ public struct SelfOperandRewrite: OptimizerPass {
     /// What `node`, a binary operator over one node twice, folds to; nil for any other node.
     /// Two more shapes fold: `(x select p) minus x` is empty, and a natural join of a node
     /// with a projection straight over it, `x join (x project [a])`, is the node (each row
-    /// meets its own projection, and only that). `x join (x select p)` and `x intersect (x
-    /// select p)`, which are `x select p`, are left: over the hunt corpus, pointing their
-    /// parents at the select read fewer rows on 908 cases but more on 18, three of them from
-    /// nothing or 2 rows to 51–87 (the select's filter then reaches the source before a
-    /// join's keys, and the source is read whole to break the wait).
+    /// meets its own projection, and only that). So are `x join (x select p)` and `x
+    /// intersect (x select p)`: they are `x select p` (`p` may be a chain of selects). The
+    /// forty-seventh session left these two out: three corpus cases then read 51–87 rows
+    /// where they had read 0–2, each a chain of selects the fold left under a select, whose
+    /// inner predicates never reached the shared source. `SelectFolding`, the heuristic's
+    /// next pass, makes such a chain one select.
     static func folded(_ node: PlanNode, in graph: PlanGraph) -> Folded? {
         guard node.isLive, node.outputs.isEmpty, !node.parents.isEmpty, node.children.count == 2 else { return nil }
         let (left, right) = (node.children[0], node.children[1])
@@ -60,16 +61,29 @@ public struct SelfOperandRewrite: OptimizerPass {
             guard graph[id].children == [other], case .apply(.project) = graph[id].operation else { return false }
             return true
         }
+        // A select straight over `other`, or over a chain of selects down to it.
+        func isSelect(_ id: NodeID, over other: NodeID) -> Bool {
+            var node = id
+            for _ in 0..<64 {
+                guard graph[node].children.count == 1, case .apply(.select) = graph[node].operation else { return false }
+                node = graph[node].children[0]
+                if node == other { return true }
+            }
+            return false
+        }
         switch node.operation {
         case .apply(.intersection):
-            return left == right ? .operand(left) : nil
+            if left == right { return .operand(left) }
+            if isSelect(right, over: left) { return .operand(right) }
+            return isSelect(left, over: right) ? .operand(left) : nil
         case let .apply(.join(pairs)) where pairs.allSatisfy({ $0.left == $0.right }):
             if left == right || isProject(right, over: left) { return .operand(left) }
+            if isSelect(right, over: left) { return .operand(right) }
+            if isSelect(left, over: right) { return .operand(left) }
             return isProject(left, over: right) ? .operand(right) : nil
         case .apply(.difference):
             if left == right { return .empty(of: left) }
-            guard graph[left].children == [right], case .apply(.select) = graph[left].operation else { return nil }
-            return .empty(of: right)
+            return isSelect(left, over: right) ? .empty(of: right) : nil
         default: return nil
         }
     }
