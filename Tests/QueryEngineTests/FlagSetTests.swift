@@ -12,17 +12,17 @@ final class FlagSetTests: XCTestCase {
         XCTAssertEqual(
             try catalog.preset("all-off").canonical,
             "closure-seeding=off,difference-to-select=off,filter-aware-ordering=off,initiator-ordering=declaration,join-conjunct-pushdown=off,join-filter-pushdown=off,"
-                + "join-filter-threshold=0,late-filter-narrowing=off,late-subtree-copying=off,provably-empty-first=off,sampled-estimate-ordering=off,select-pushdown=off,self-operand-folding=off,"
+                + "join-filter-threshold=0,late-filter-narrowing=off,late-subtree-copying=off,provably-empty-first=off,sampled-estimate-ordering=off,select-activation-narrowing=off,select-pushdown=off,self-operand-folding=off,"
                 + "set-operand-filter=off,subtree-copy-limit=100,subtree-copying=off,union-flattening=off")
         // `seed`: seed 000's five at their defaults, every later heuristic off.
         XCTAssertEqual(
             try catalog.preset("seed").canonical,
             "closure-seeding=off,difference-to-select=off,filter-aware-ordering=off,initiator-ordering=smallest-estimate,join-conjunct-pushdown=off,join-filter-pushdown=off,"
-                + "join-filter-threshold=100,late-filter-narrowing=off,late-subtree-copying=off,provably-empty-first=off,sampled-estimate-ordering=off,select-pushdown=on,self-operand-folding=off,"
+                + "join-filter-threshold=100,late-filter-narrowing=off,late-subtree-copying=off,provably-empty-first=off,sampled-estimate-ordering=off,select-activation-narrowing=off,select-pushdown=on,self-operand-folding=off,"
                 + "set-operand-filter=off,subtree-copy-limit=100,subtree-copying=on,union-flattening=on")
         for key in [ClosureSeeding.seeding, FilterAwareOrdering.awareness, JoinFilterPushdown.pushdown, SetOperandFilter.filtering,
                     LateFilterNarrowing.narrowing, LateSubtreeCopying.copying, ProvablyEmptyFirst.emptyFirst, JoinConjunctPushdown.pushdown,
-                    SampledEstimateOrdering.sampling, SelfOperandFolding.folding] {
+                    SampledEstimateOrdering.sampling, SelfOperandFolding.folding, SelectActivationNarrowing.narrowing] {
             XCTAssertEqual(try catalog.preset("seed").isOn(key), false, key.name)
             XCTAssertEqual(try catalog.preset("all-on").isOn(key), true, key.name)
             XCTAssertEqual(try catalog.preset("all-off").isOn(key), false, key.name)

@@ -17,10 +17,16 @@ final class GrowthBudgetTests: XCTestCase {
         return try b.select(Attribute("id") *== 3)
     }
 
-    /// `let a0 = d`, `let aK = (aK-1 select (id < 3K)) union aK-1`, output `aN select (p)`.
-    static func selectUnionChain(_ documents: MemoryTable, levels: Int, top: Relational.Predicate) throws -> Relation {
+    /// `let a0 = d`, `let aK = (aK-1 select (id < 3K)) union aK-1`, output `aN select (p)`;
+    /// `projecting`, `aK-1 project [id, name, parent_id]` under each select (a node between
+    /// the select and the shared `aK-1`, which `select-activation-narrowing` must leave alone).
+    static func selectUnionChain(_ documents: MemoryTable, levels: Int, top: Relational.Predicate,
+                                 projecting: Bool = false) throws -> Relation {
         var a = Relation(source: documents)
-        for k in 1...levels { a = try a.select(Attribute("id") *< .integer(Int64(3 * k))).union(a) }
+        for k in 1...levels {
+            let operand = projecting ? try a.project(["id", "name", "parent_id"]) : a
+            a = try operand.select(Attribute("id") *< .integer(Int64(3 * k))).union(a)
+        }
         return try a.select(top)
     }
 
@@ -31,6 +37,9 @@ final class GrowthBudgetTests: XCTestCase {
         }),
         ("select-union chain, unindexed filter", 2 * levels + 2, {
             try selectUnionChain($0, levels: levels, top: Attribute("name") *== "x")
+        }),
+        ("select-union chain through projects", 3 * levels + 2, {
+            try selectUnionChain($0, levels: levels, top: Attribute("id") *== 3, projecting: true)
         }),
     ] }
 

@@ -38,22 +38,22 @@ final class CatalogVerificationTests: XCTestCase {
         let datasetsPerSize = queries.compactMap(\.shape).map { verification.parameterSets($0).count }.reduce(0, +)
         XCTAssertGreaterThan(datasetsPerSize, queries.filter { $0.shape != nil }.count)
         XCTAssertEqual(report.cases, datasetsPerSize * 2)
-        // 96 combinations of the seed's flags × 14 of the 12 later on/off flags, × 2 backends.
-        XCTAssertEqual(report.engineRuns, report.cases * 96 * 14 * 2)
+        // 96 combinations of the seed's flags × 15 of the 13 later on/off flags, × 2 backends.
+        XCTAssertEqual(report.engineRuns, report.cases * 96 * 15 * 2)
         XCTAssertEqual(progressCalls, report.cases)
         XCTAssertEqual(report.mismatches, 0, report.firstMismatches.first.map(String.init(describing:)) ?? "")
     }
 
     func testVerifyGridIsTheIssuesProduct() throws {
         let sets = try FlagGrid.verify().flagSets()
-        // The seed's 3 on/off × 5 thresholds × 3 orderings × 3 copy limits, × the 12 later on/off
+        // The seed's 3 on/off × 5 thresholds × 3 orderings × 3 copy limits, × the 13 later on/off
         // flags pairwise (all off, all on, each alone on, each alone off).
-        XCTAssertEqual(sets.count, 8 * 5 * 3 * 3 * 26)
+        XCTAssertEqual(sets.count, 8 * 5 * 3 * 3 * 28)
         XCTAssertEqual(Set(sets.map(\.canonical)).count, sets.count)
         // Every pair of values of two later heuristics meets every seed combination.
         let later = FlagGrid.verify().laterToggles.map(\.name)
         XCTAssertEqual(later, ["closure-seeding", "difference-to-select", "difference-to-select-always", "filter-aware-ordering", "join-conjunct-pushdown", "join-filter-pushdown", "late-filter-narrowing",
-                               "late-subtree-copying", "provably-empty-first", "sampled-estimate-ordering", "self-operand-folding", "set-operand-filter"])
+                               "late-subtree-copying", "provably-empty-first", "sampled-estimate-ordering", "select-activation-narrowing", "self-operand-folding", "set-operand-filter"])
         for a in later {
             for b in later where a < b {
                 for (va, vb) in [(true, true), (true, false), (false, true), (false, false)] {

@@ -11,6 +11,7 @@ extension HeuristicCatalog {
             UnionFlattening.self,
             DifferenceToSelect.self,
             SelectPushdown.self,
+            SelectActivationNarrowing.self,
             JoinFilterThreshold.self,
             JoinFilterPushdown.self,
             SetOperandFilter.self,
