@@ -33,10 +33,14 @@ final class HuntClassEighteenthRoundTests: HuntCaseTestCase {
         let query = try shared2.intersection(selected).join(Relation(source: t2))
         let tables = [t0, t1, t2]
         XCTAssertEqual(t1Rows.count, 147)
-        XCTAssertEqual(try totalRead(query, tables), 5)
+        // Since the forty-ninth session `self-operand-folding` folds `shared2 intersect (shared2
+        // select …)` to the select, and nothing is read; off, the class stands as it was.
+        XCTAssertEqual(try totalRead(query, tables), 0)
+        let unfolded = ["self-operand-folding"]
+        XCTAssertEqual(try totalRead(query, tables, disable: unfolded), 5)
         XCTAssertEqual(try totalRead(query, tables, preset: "seed"), 31)
-        XCTAssertEqual(try totalRead(query, tables, disable: ["filter-aware-ordering"]), 10, "join-conjunct-pushdown's partBound recovers part")
-        XCTAssertEqual(try totalRead(query, tables, disable: ["filter-aware-ordering", "join-conjunct-pushdown"]), 31)
+        XCTAssertEqual(try totalRead(query, tables, disable: unfolded + ["filter-aware-ordering"]), 10, "join-conjunct-pushdown's partBound recovers part")
+        XCTAssertEqual(try totalRead(query, tables, disable: unfolded + ["filter-aware-ordering", "join-conjunct-pushdown"]), 31)
     }
 
     /// Seed 23 case 1655, the rule's limit: `(shared union shared select (c < 45)) join t2`

@@ -48,7 +48,10 @@ final class HuntClassFortyFourthRoundTests: HuntCaseTestCase {
         let t0 = try table()
         let query = try query(t0, narrowing: "f" *< 19)
         XCTAssertEqual(try totalRead(query, [t0]), 5)
-        XCTAssertEqual(try totalRead(query, [t0], disable: ["late-subtree-copying"]), 15)
+        // `self-operand-folding` off: since the forty-ninth session it folds the query's
+        // intersection with its own select, and no copy is asked for (5 rows either way).
+        XCTAssertEqual(try totalRead(query, [t0], disable: ["late-subtree-copying"]), 5)
+        XCTAssertEqual(try totalRead(query, [t0], disable: ["late-subtree-copying", "self-operand-folding"]), 15)
     }
 
     /// `t0(d, e)`: `rows` rows, `d` indexed; only the first (always in the sample) has `e <

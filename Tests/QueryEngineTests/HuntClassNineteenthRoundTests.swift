@@ -61,7 +61,10 @@ final class HuntClassNineteenthRoundTests: HuntCaseTestCase {
             "e" *>= .integer(46), .not("c" *> .real(-1.5)), .comparison(.value(.text("a")), .less, .attribute("c")),
         ])))
         let tables = [t0, t1, t2]
-        XCTAssertEqual(try totalRead(query, tables), 1)
+        // 0 since the forty-ninth session: `self-operand-folding` folds `shared intersect
+        // shared2` (`shared2` a select of `shared`) to `shared2`; off, 1 as before.
+        XCTAssertEqual(try totalRead(query, tables), 0)
+        XCTAssertEqual(try totalRead(query, tables, disable: ["self-operand-folding"]), 1)
         XCTAssertEqual(try totalRead(query, tables, disable: ["select-pushdown"]), 1)
         XCTAssertEqual(try totalRead(query, tables, preset: "seed"), 26)
     }

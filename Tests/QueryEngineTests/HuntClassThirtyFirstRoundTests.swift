@@ -91,8 +91,11 @@ final class HuntClassThirtyFirstRoundTests: HuntCaseTestCase {
         XCTAssertEqual(Relational.Predicate.all([pins, range]).pinsNarrowedByComparisons[Attribute("d")], [.real(222)])
         XCTAssertEqual(Relational.Predicate.all([pins, "d" *<= .null]).pinsNarrowedByComparisons[Attribute("d")], [.null])
         let query = try Relation(source: t1).intersection(Relation(source: t1).select(range)).select(pins)
-        // The original's 2 rows under the select's range, the copy's 2 under the keys.
-        XCTAssertEqual(try totalRead(query, [t1]), 4)
+        // The original's 2 rows under the select's range, the copy's 2 under the keys; since
+        // the forty-ninth session `self-operand-folding` folds the intersection with the
+        // select to the select, and only its 2 rows are read.
+        XCTAssertEqual(try totalRead(query, [t1]), 2)
+        XCTAssertEqual(try totalRead(query, [t1], disable: ["self-operand-folding"]), 4)
         XCTAssertEqual(try totalRead(query, [t1], preset: "seed"), 57)
     }
 

@@ -16,13 +16,17 @@ final class HuntClassTwentyNinthRoundTests: HuntCaseTestCase {
     func testAnUnkeyedSearchWaitsBehindASideThatCanEmptyIt() throws {
         let (edges, small, keyed) = try tables()
         let query = try unkeyedQuery(edges, small, keyed)
+        // Since the forty-ninth session `self-operand-folding` folds the query's self-operand
+        // with its select, and nothing is read; off, the class stands as it was.
+        XCTAssertEqual(try totalRead(query, [edges, small, keyed]), 0)
+        let unfolded = ["self-operand-folding"]
         // `small`'s 2 rows; `keyed` then delivers none (its keys miss `small`'s).
-        XCTAssertEqual(try totalRead(query, [edges, small, keyed]), 2)
+        XCTAssertEqual(try totalRead(query, [edges, small, keyed], disable: unfolded), 2)
         // `keyed`'s keys and `small`'s share no value by their ranges, so
         // `provably-empty-first` drains `small` first for the disjoint join too
         // (forty-fourth session): off for the comparison.
-        XCTAssertEqual(try totalRead(query, [edges, small, keyed], disable: ["provably-empty-first"]), 2)
-        XCTAssertEqual(try totalRead(query, [edges, small, keyed], disable: ["filter-aware-ordering", "provably-empty-first"]), 41)
+        XCTAssertEqual(try totalRead(query, [edges, small, keyed], disable: unfolded + ["provably-empty-first"]), 2)
+        XCTAssertEqual(try totalRead(query, [edges, small, keyed], disable: unfolded + ["filter-aware-ordering", "provably-empty-first"]), 41)
     }
 
     /// `edges(b, d)` indexed on `d`: `137 -> 0`, a chain `0 -> 1 -> … -> 40` and 200
