@@ -50,4 +50,38 @@ final class SelectActivationNarrowingTests: HuntCaseTestCase {
         }) else { return XCTFail("no select") }
         XCTAssertTrue(SelectActivationNarrowing.readsAloneAboveSources(alone[lone].children[0], alone))
     }
+
+    /// A shared source as the operand is narrowed when the narrowed filter fetches it by an
+    /// index and at most half as much. Held-out hunt seed 728 case 1211 at `--rows 300`,
+    /// rebuilt over other data: union flattening makes `(shared union shared) select (c ==
+    /// 30)` a select straight over the shared `t0` (`shared = t0 join t0`, folded), which the
+    /// join above reads too; the weak top filter reached the select first, and `t0` was read
+    /// under it, every `seed` flag set too (68 rows where 2 do).
+    func testASharedSourceFetchedByAnIndexIsNarrowed() throws {
+        let t0 = try MemoryTable(name: "t0", columns: ["c"], rows: (0..<68).map { [.integer(Int64($0))] },
+                                 indexedAttributes: ["c"])
+        let a = Relation(source: t0), c = Attribute("c")
+        let shared = try a.join(a)
+        let shared2 = try shared.union(shared).select(c *== 30)
+        let query = try shared2.union(shared2.select(c *< 100)).join(shared).rename([c: "a"]).select(Attribute("a") *>= 0)
+        XCTAssertEqual(try totalRead(query, [t0]), 2)
+        XCTAssertEqual(try totalRead(query, [t0], preset: "seed"), 68)
+        XCTAssertEqual(try totalRead(query, [t0], disable: ["select-activation-narrowing"]), 68)
+        XCTAssertEqual(try totalRead(query, [t0], disable: ["union-flattening"]), 3)
+    }
+
+    /// Without an index the narrowed filter fetches no fewer rows, and the edge is left: the
+    /// select would get a copy of the source reading the same rows again.
+    func testASharedSourceWithoutAnIndexIsLeft() throws {
+        let t0 = try MemoryTable(name: "t0", columns: ["c"], rows: (0..<68).map { [.integer(Int64($0))] })
+        let graph = Planner.plan([try Relation(source: t0).select(Attribute("c") *== 30)])
+        guard let source = graph.liveNodeIDs.first(where: { graph[$0].operation.isSource }) else { return XCTFail("no source") }
+        let weak = Attribute("c") *>= 0
+        XCTAssertFalse(SelectActivationNarrowing.fetchesFarFewer(source, .all([Attribute("c") *== 30, weak]), than: weak, graph))
+        let indexed = try MemoryTable(name: "t0", columns: ["c"], rows: (0..<68).map { [.integer(Int64($0))] },
+                                      indexedAttributes: ["c"])
+        let other = Planner.plan([try Relation(source: indexed).select(Attribute("c") *== 30)])
+        guard let table = other.liveNodeIDs.first(where: { other[$0].operation.isSource }) else { return XCTFail("no source") }
+        XCTAssertTrue(SelectActivationNarrowing.fetchesFarFewer(table, .all([Attribute("c") *== 30, weak]), than: weak, other))
+    }
 }

@@ -16,8 +16,10 @@ import Relational
 /// below its operand may be shared. A shared node between ORs the narrowed filter with its other
 /// readers' and passes the OR on: in a select-union chain (`aK = (aK-1 select pK) union
 /// aK-1`, or with a project over `aK-1`) that doubled the filter at every level, and sixty
-/// levels (`GrowthBudgetTests`) ran for minutes. A source passes nothing on. And only while
-/// the filter is small (`termLimit` comparisons).
+/// levels (`GrowthBudgetTests`) ran for minutes. A source passes nothing on, so a shared
+/// source as the operand is narrowed too when an index fetches the narrowed filter and
+/// at most half as many rows (`fetchesFarFewer`). And only while the filter is small
+/// (`termLimit` comparisons).
 public final class SelectActivationNarrowing: Heuristic {
     public static let narrowing = FlagKey<Bool>("select-activation-narrowing")
 
@@ -46,18 +48,37 @@ public final class SelectActivationNarrowing: Heuristic {
         let graph = run.graph
         guard case let .apply(.select(predicate)) = graph[node].operation, graph[node].children.count == 1 else { return }
         let edge = Edge(parent: node, operand: 0)
-        guard !run.hasProvided(along: edge), Self.readsAloneAboveSources(graph[node].children[0], graph),
-            let filter = run.filterState(of: node).filter, Self.terms(of: filter, atMost: Self.termLimit)
+        let operand = graph[node].children[0]
+        guard !run.hasProvided(along: edge), let filter = run.filterState(of: node).filter,
+            Self.terms(of: filter, atMost: Self.termLimit)
         else { return }
-        run.provideFilter(.all([predicate, filter]), along: edge)
+        let narrowed = Predicate.all([predicate, filter])
+        guard Self.readsAloneAboveSources(operand, graph) || Self.fetchesFarFewer(operand, narrowed, than: filter, graph)
+        else { return }
+        run.provideFilter(narrowed, along: edge)
+    }
+
+    /// Whether `operand` is a source that fetches `narrowed` selectively and at most half
+    /// the rows `filter` would have it deliver: narrowing a shared source's edge then pays
+    /// even when subtree copying gives the select a copy of its own. Hunt seed 728 case 1211
+    /// at `--rows 300`: `shared = t0 join t0` (folded to `t0`, indexed on `c`), `((shared
+    /// union shared) select (c == 30) union …) join shared` under a weak select; union
+    /// flattening made the select read the shared `t0` directly, the weak filter reached it
+    /// first, and `t0` was read under it (66 rows against 3).
+    static func fetchesFarFewer(_ operand: NodeID, _ narrowed: Predicate, than filter: Predicate, _ graph: PlanGraph) -> Bool {
+        guard case let .source(source) = graph[operand].operation, source.canFetchSelectively(narrowed),
+            let few = source.estimatedCount(filter: narrowed), let many = source.estimatedCount(filter: filter)
+        else { return false }
+        return few * 2 <= many
     }
 
     /// Whether `operand` and every node of its subtree but the sources below it has one
     /// reader (both edges of a self-join count as one) and feeds no output, within
-    /// `SelectPushdown.treeLimit` nodes. A shared source as the operand itself is refused:
-    /// narrowed along this edge alone, its filter differs from its other readers', and
+    /// `SelectPushdown.treeLimit` nodes. A shared source as the operand itself is refused
+    /// here: narrowed along this edge alone, its filter differs from its other readers', and
     /// subtree copying then gives the select a copy that reads the same rows again (`HuntClassTwelfthRoundTests`:
-    /// `t select (c != d)` under a three-way union, 3 rows → 6).
+    /// `t select (c != d)` under a three-way union, 3 rows → 6); `fetchesFarFewer` says when
+    /// that copy pays.
     static func readsAloneAboveSources(_ operand: NodeID, _ graph: PlanGraph) -> Bool {
         guard let nodes = graph.subtree(of: operand, upTo: SelectPushdown.treeLimit) else { return false }
         return nodes.allSatisfy { id in
