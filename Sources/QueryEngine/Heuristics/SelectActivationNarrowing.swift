@@ -26,7 +26,7 @@ public final class SelectActivationNarrowing: Heuristic {
     public static let flags = [
         FlagSpec(
             name: narrowing.name, kind: .toggle, allOn: .toggle(true), allOff: .toggle(false),
-            meaning: "just-in-time: a select whose parental filter arrives before its own predicate was pushed down gives its operand (when it is the only reader) the predicate AND the filter",
+            meaning: "just-in-time: a select whose parental filter arrives before its own predicate was pushed down gives its operand the predicate AND the filter (when it reads the operand alone, or the operand is a shared source an index then fetches at half the rows or fewer)",
             laterThanSeed: true)
     ]
 
