@@ -60,7 +60,13 @@ apt_install() {
         apt_updated=1
     fi
     # env after sudo: sudo's env_reset would drop a variable set before it.
-    "${sudo_cmd[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@"
+    # Without recommends: every program and plugin the testbed runs is a dependency (Slurm's
+    # one-node cluster uses only slurm-wlm-basic-plugins; Chromium runs with --no-sandbox,
+    # and fontconfig's dependency brings a font), while the recommends add hundreds of
+    # packages a fresh CI machine would download and unpack (Slurm's HDF5, RRD, InfluxDB,
+    # Elasticsearch and IPMI plugins, Mesa, systemd-logind for sshd, a printer dialog for
+    # Chromium).
+    "${sudo_cmd[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "$@"
 }
 
 # System libraries linked through system-library targets (Sources/CSQLite, Sources/CGraphviz,
