@@ -18,7 +18,8 @@ import Relational
 /// aK-1`, or with a project over `aK-1`) that doubled the filter at every level, and sixty
 /// levels (`GrowthBudgetTests`) ran for minutes. A source passes nothing on, so a shared
 /// source as the operand is narrowed too when an index fetches the narrowed filter and
-/// at most half as many rows (`fetchesFarFewer`). And only while the filter is small
+/// at most half as many rows (`fetchesFarFewer`), or its column ranges rule the narrowed
+/// filter out (`isRuledOut`). And only while the filter is small
 /// (`termLimit` comparisons).
 public final class SelectActivationNarrowing: Heuristic {
     public static let narrowing = FlagKey<Bool>("select-activation-narrowing")
@@ -26,7 +27,7 @@ public final class SelectActivationNarrowing: Heuristic {
     public static let flags = [
         FlagSpec(
             name: narrowing.name, kind: .toggle, allOn: .toggle(true), allOff: .toggle(false),
-            meaning: "just-in-time: a select whose parental filter arrives before its own predicate was pushed down gives its operand the predicate AND the filter (when it reads the operand alone, or the operand is a shared source an index then fetches at half the rows or fewer)",
+            meaning: "just-in-time: a select whose parental filter arrives before its own predicate was pushed down gives its operand the predicate AND the filter (when it reads the operand alone, or the operand is a shared source an index then fetches at half the rows or fewer, or whose column ranges rule it out)",
             laterThanSeed: true)
     ]
 
@@ -54,6 +55,7 @@ public final class SelectActivationNarrowing: Heuristic {
         else { return }
         let narrowed = Predicate.all([predicate, filter])
         guard Self.readsAloneAboveSources(operand, graph) || Self.fetchesFarFewer(operand, narrowed, than: filter, graph)
+            || Self.isRuledOut(operand, narrowed, graph)
         else { return }
         run.provideFilter(narrowed, along: edge)
     }
@@ -70,6 +72,18 @@ public final class SelectActivationNarrowing: Heuristic {
             let few = source.estimatedCount(filter: narrowed), let many = source.estimatedCount(filter: filter)
         else { return false }
         return few * 2 <= many
+    }
+
+    /// Whether `operand` is a source whose own cheap check (column ranges, a memory table's
+    /// `provablyMatchesNothing`) rules `narrowed` out: the select's edge then wants nothing of
+    /// it, and subtree copying gives the select a copy that delivers nothing. Held-out hunt
+    /// seed 735 case 147 at `--rows 300`: `shared = t1 join (t1 select (e > d) select (e <= 69)
+    /// rename [a -> b] select (b < e))`, `t1`'s `e` all text; `select-folding` made the two
+    /// selects one over the shared `t1`, whose edge then got `a < e` alone, and `t1`
+    /// delivered its 30 rows where the unfolded chain's copy delivered none (30 rows against 0).
+    static func isRuledOut(_ operand: NodeID, _ narrowed: Predicate, _ graph: PlanGraph) -> Bool {
+        guard case let .source(source) = graph[operand].operation else { return false }
+        return source.provablyMatchesNothing(narrowed)
     }
 
     /// Whether `operand` and every node of its subtree but the sources below it has one
