@@ -41,6 +41,7 @@ extension Testbed {
     /// standard output and exit 0.
     static func main() {
         do {
+            try ArgumentEncoding.check()
             if let unknown = HelpTarget.check(Array(CommandLine.arguments.dropFirst()), root: Testbed.self) {
                 throw unknown
             }

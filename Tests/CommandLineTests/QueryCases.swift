@@ -109,6 +109,9 @@ enum QueryCases {
                                files: dangling, expect: ["bad.rq:3"]))
         out.append(BatteryCase("query/disable-pass-unknown", ["query", "q.rq", "--rows", "20", "--disable-pass", "orphan-colection"],
                                files: good, expect: ["--disable-pass", "did you mean 'orphan-collection'"]))
+        out.append(BatteryCase("query/disable-pass-twice", ["query", "q.rq", "--rows", "20", "--disable-pass", "select-folding",
+                                                            "--disable-pass", "select-folding"],
+                               files: good, expect: ["--disable-pass", "'select-folding' is given twice"]))
         out.append(BatteryCase("query/missing-file", ["query", "nothere.rq", "--rows", "20"], expect: ["nothere"]))
         out.append(BatteryCase("query/directory-as-file", ["query", "d", "--rows", "20"], files: ["d/x.rq": "x"], expect: ["d"]))
         out.append(BatteryCase("query/empty-file", ["query", "e.rq", "--rows", "20"], files: ["e.rq": ""], expect: ["e.rq"]))

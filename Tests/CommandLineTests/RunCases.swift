@@ -200,6 +200,11 @@ enum RunCases {
         out.append(raw("invalid-utf8", Data(text().utf8) + Data([0xc3, 0x28, 0x0a]), expect: ["exp.yaml"]))
         out.append(raw("nul-bytes", Data("name: b\0at\n".utf8) + Data(text([1: nil]).utf8), expect: ["exp.yaml"]))
         // Files and options.
+        // A pass named twice is refused as a repeated backend or size is (it was accepted).
+        out.append(config("disabled-pass-twice", text(append: ["disabled-passes: [select-folding, nested-union-folding, select-folding]"]),
+                          expect: ["disabled-passes[2]", "'select-folding' is listed twice (also [0])"]))
+        out.append(config("disable-pass-option-twice", text(), expect: ["--disable-pass", "'select-folding' is given twice"],
+                          extra: ["--disable-pass", "select-folding", "--disable-pass", "select-folding"]))
         out.append(BatteryCase("run/missing-file", ["run", "nothere.yaml"], expect: ["nothere.yaml"]))
         out.append(BatteryCase("run/directory-as-config", ["run", "sub"], files: ["sub/x": "x"], expect: ["sub"]))
         out.append(BatteryCase("run/out-empty", ["run", "exp.yaml", "--out", ""], files: ["exp.yaml": text()], expect: ["--out"]))

@@ -152,6 +152,9 @@ public struct ExperimentResolver {
             do { try heuristics.checkPassNames([name]) } catch {
                 throw fail(["disabled-passes", "[\(i)]"], "\(error)")
             }
+            if let first = config.disabledPasses[..<i].firstIndex(of: name) {
+                throw fail(["disabled-passes", "[\(i)]"], "'\(name)' is listed twice (also [\(first)]); give each pass once")
+            }
         }
 
         var experiment = Experiment(

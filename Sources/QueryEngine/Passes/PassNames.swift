@@ -8,11 +8,16 @@ extension HeuristicCatalog {
         return instantiate(flags).flatMap(\.optimizerPasses).map(\.name)
     }
 
-    /// Refuses a pass name no heuristic of the catalog contributes, suggesting the closest.
+    /// Refuses a pass name no heuristic of the catalog contributes, suggesting the closest,
+    /// and a name given twice (refused as a repeated backend, size or flag set is).
     public func checkPassNames<Names: Sequence<String>>(_ names: Names) throws {
         let known = passNames
-        for name in names where !known.contains(name) {
-            throw UnknownPassError(name: name, suggestion: closestMatch(to: name, among: known), known: known)
+        var seen: Set<String> = []
+        for name in names {
+            guard known.contains(name) else {
+                throw UnknownPassError(name: name, suggestion: closestMatch(to: name, among: known), known: known)
+            }
+            guard seen.insert(name).inserted else { throw RepeatedPassError(name: name) }
         }
     }
 }
@@ -27,4 +32,11 @@ public struct UnknownPassError: Error, Equatable, CustomStringConvertible {
         "unknown optimizer pass '\(name)'" + (suggestion.map { "; did you mean '\($0)'?" } ?? "")
             + " (passes: \(known.joined(separator: ", ")))"
     }
+}
+
+/// A pass name given twice to disable.
+public struct RepeatedPassError: Error, Equatable, CustomStringConvertible {
+    public let name: String
+
+    public var description: String { "optimizer pass '\(name)' is given twice; give it once" }
 }

@@ -32,8 +32,10 @@ public struct MachineMemory: Sendable, Equatable {
             guard let bytes = Int(text), bytes >= 0 else {
                 // Set but not a byte count: nothing fits, and the refusal says why, rather
                 // than the setting being ignored without a word.
+                let digits = !text.isEmpty && text.allSatisfy { $0.isASCII && $0.isNumber }
                 return MachineMemory(availableBytes: 0, source: "TESTBED_AVAILABLE_MEMORY is \(Printable.quoted(text)), "
-                    + "not a whole number of bytes; give one or unset it")
+                    + (digits ? "more bytes than a 64-bit count holds (at most \(Int.max))" : "not a whole number of bytes")
+                    + "; give one or unset it")
             }
             return MachineMemory(availableBytes: bytes, source: "TESTBED_AVAILABLE_MEMORY")
         }
