@@ -200,6 +200,9 @@ enum RunCases {
         out.append(raw("invalid-utf8", Data(text().utf8) + Data([0xc3, 0x28, 0x0a]), expect: ["exp.yaml"]))
         out.append(raw("nul-bytes", Data("name: b\0at\n".utf8) + Data(text([1: nil]).utf8), expect: ["exp.yaml"]))
         // Files and options.
+        // A tag of the config's own was ignored (`seed: !foo 1` ran with seed 1).
+        out.append(line("custom-tag-scalar", 5, "  seed: !foo 1", expect: ["exp.yaml:5", "dataset.seed", "the tag !foo"]))
+        out.append(line("custom-tag-mapping", 11, "  on: !flags {preset: all-on}", expect: ["exp.yaml:11", "the tag !flags"]))
         // A pass named twice is refused as a repeated backend or size is (it was accepted).
         out.append(config("disabled-pass-twice", text(append: ["disabled-passes: [select-folding, nested-union-folding, select-folding]"]),
                           expect: ["disabled-passes[2]", "'select-folding' is listed twice (also [0])"]))

@@ -11,6 +11,8 @@ import Yams
 ///   word, so a misspelt flag set written so vanished from the run.
 /// - A list entry that is null (`queries: [~]`, an empty `- `): read as the text `~` or
 ///   `null`, it was refused for the characters of a name it never meant to be.
+/// - A tag of the config's own (`seed: !foo 42`): no key reads one, and the value was taken
+///   as if it were not there.
 enum NodeShape {
     /// Far above any real config: the catalog's largest experiment has a few hundred nodes.
     static let nodeLimit = 100_000
@@ -27,9 +29,15 @@ enum NodeShape {
             return ([], "the config expands to more than \(nodeLimit) YAML nodes through its aliases (*name); "
                 + "write the repeated parts out, or repeat fewer of them")
         }
+        if let tag = localTag(of: node) {
+            return (path, "the tag \(tag) means nothing to the config (only YAML's own, such as !!str, are read); remove it")
+        }
         switch node {
         case let .mapping(mapping):
             for pair in mapping {
+                if let tag = localTag(of: pair.key) {
+                    return (path, "the tag \(tag) on a key means nothing to the config; remove it")
+                }
                 guard case let .scalar(key) = pair.key else {
                     return (path, "a key must be a plain name, found \(kind(of: pair.key)) (`? …` keys are not read)")
                 }
@@ -46,6 +54,21 @@ enum NodeShape {
             break
         }
         return nil
+    }
+
+    /// A tag written in the config that is not one of YAML's own (`tag:yaml.org,2002:…`,
+    /// which `!!str` spells), or nil. Read unresolved: `Node.tag` resolves an untagged
+    /// value's tag in place (to `…:float` for `0.1`), which the integer checks would then see.
+    static func localTag(of node: Node) -> String? {
+        let name: String
+        switch node {
+        case let .scalar(scalar): name = scalar.tag.rawValue
+        case let .mapping(mapping): name = mapping.tag.rawValue
+        case let .sequence(sequence): name = sequence.tag.rawValue
+        case .alias: return nil
+        }
+        guard !name.isEmpty, name != "?", !name.hasPrefix("tag:yaml.org,2002:") else { return nil }
+        return name
     }
 
     /// A plain `~`, `null` or nothing, not tagged as text.
